@@ -1,0 +1,202 @@
+// Every failure the platform client can report, as one typed class with a `kind`. Messages are
+// ours: never the platform's raw text blindly, never graphql-request's (it embeds the request),
+// never a token. Tools turn these into results in exactly one place (src/tools/tool-error.ts).
+
+export type PlatformErrorKind =
+  | "validation"
+  | "authentication"
+  | "authorization"
+  | "field-restricted"
+  | "rate-limited"
+  | "platform-failure"
+  | "schema-mismatch"
+  | "bad-request"
+  | "unexpected-response"
+  | "network"
+  | "timeout"
+  | "cancelled";
+
+export interface PlatformErrorDetails {
+  /** The named operation that failed, for example `SearchHires`. */
+  operation?: string;
+  /** Response path of the failing field, for example `["hire", "rate"]`. */
+  path?: (string | number)[];
+  /** For validation: dot-notation input paths (`input.date`) to the platform's messages. */
+  validation?: Record<string, string[]>;
+  /** For rate limits: how long to wait before trying again. */
+  retryAfterMs?: number;
+  /** A write that is not safe to repeat may or may not have happened. */
+  outcomeUnknown?: boolean;
+  /** HTTP status, where one explains the failure. */
+  status?: number;
+  /** GraphQL `extensions.code`, where the platform sent one. */
+  code?: string;
+  /** How many attempts were made, retries included. */
+  attempts?: number;
+  cause?: unknown;
+}
+
+export abstract class PlatformError extends Error {
+  abstract readonly kind: PlatformErrorKind;
+  /** Whether sending the same request again may succeed. */
+  abstract readonly retryable: boolean;
+  /** What the person can do about it, in one sentence. */
+  abstract readonly hint: string;
+  readonly operation?: string;
+  readonly path?: (string | number)[];
+  readonly status?: number;
+  readonly code?: string;
+  attempts?: number;
+
+  constructor(message: string, details: PlatformErrorDetails = {}) {
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    this.name = new.target.name;
+    this.operation = details.operation;
+    this.path = details.path;
+    this.status = details.status;
+    this.code = details.code;
+    this.attempts = details.attempts;
+  }
+}
+
+export class ValidationError extends PlatformError {
+  readonly kind = "validation";
+  readonly retryable = false;
+  readonly hint = "Correct the named argument and call again.";
+  readonly validation: Record<string, string[]>;
+  constructor(
+    message: string,
+    details: PlatformErrorDetails & { validation: Record<string, string[]> },
+  ) {
+    super(message, details);
+    this.validation = details.validation;
+  }
+}
+
+export class AuthenticationError extends PlatformError {
+  readonly kind = "authentication";
+  readonly retryable = false;
+  readonly hint =
+    "The access token is missing, expired or revoked. Create a new personal access token on the platform and set WORKFORCE_TOKEN.";
+}
+
+export class AuthorizationError extends PlatformError {
+  readonly kind = "authorization";
+  readonly retryable = false;
+  readonly hint =
+    "This account may not do that (missing role, or the record belongs to another company). Ask an administrator, or use records you can see.";
+}
+
+export class FieldRestrictedError extends PlatformError {
+  readonly kind = "field-restricted";
+  readonly retryable = false;
+  readonly hint = "The rest of the answer is complete; this field is hidden for this account.";
+}
+
+export class RateLimitedError extends PlatformError {
+  readonly kind = "rate-limited";
+  readonly retryable = true;
+  readonly retryAfterMs: number;
+  get hint(): string {
+    return `The platform allows a limited number of requests a minute. Wait about ${Math.ceil(this.retryAfterMs / 1000)} seconds, then try again.`;
+  }
+  constructor(message: string, details: PlatformErrorDetails & { retryAfterMs: number }) {
+    super(message, details);
+    this.retryAfterMs = details.retryAfterMs;
+  }
+}
+
+export class PlatformFailureError extends PlatformError {
+  readonly kind = "platform-failure";
+  readonly retryable = true;
+  readonly outcomeUnknown: boolean;
+  get hint(): string {
+    return this.outcomeUnknown
+      ? "The change may or may not have been made. Read the record back before trying again."
+      : "This is usually temporary. Try again in a minute.";
+  }
+  constructor(message: string, details: PlatformErrorDetails = {}) {
+    super(message, details);
+    this.outcomeUnknown = details.outcomeUnknown ?? false;
+  }
+}
+
+export class SchemaMismatchError extends PlatformError {
+  readonly kind = "schema-mismatch";
+  readonly retryable = false;
+  readonly hint =
+    "The platform's API has changed and this server's query no longer fits it. Update workforce-mcp, or report the field named here.";
+}
+
+export class BadRequestError extends PlatformError {
+  readonly kind = "bad-request";
+  readonly retryable = false;
+  readonly hint =
+    "The platform rejected the HTTP request itself. Check WORKFORCE_API_URL; this is likely a bug in workforce-mcp.";
+}
+
+export class UnexpectedResponseError extends PlatformError {
+  readonly kind = "unexpected-response";
+  readonly outcomeUnknown: boolean;
+  get retryable(): boolean {
+    return this.status !== undefined && this.status >= 500;
+  }
+  get hint(): string {
+    if (this.outcomeUnknown)
+      return "The change may or may not have been made. Read the record back before trying again.";
+    return this.retryable
+      ? "The platform is having trouble. Try again in a minute."
+      : "The address answered with something that is not the platform's GraphQL API. Check WORKFORCE_API_URL.";
+  }
+  constructor(message: string, details: PlatformErrorDetails = {}) {
+    super(message, details);
+    this.outcomeUnknown = details.outcomeUnknown ?? false;
+  }
+}
+
+export class NetworkError extends PlatformError {
+  readonly kind = "network";
+  readonly retryable = true;
+  readonly outcomeUnknown: boolean;
+  get hint(): string {
+    return this.outcomeUnknown
+      ? "The connection dropped after the change was sent, so it may or may not have been made. Read the record back before trying again."
+      : "Could not reach the platform. Check the network and WORKFORCE_API_URL, then try again.";
+  }
+  constructor(message: string, details: PlatformErrorDetails = {}) {
+    super(message, details);
+    this.outcomeUnknown = details.outcomeUnknown ?? false;
+  }
+}
+
+export class TimeoutError extends PlatformError {
+  readonly kind = "timeout";
+  readonly retryable = true;
+  readonly outcomeUnknown: boolean;
+  get hint(): string {
+    return this.outcomeUnknown
+      ? "The platform did not answer in time after the change was sent, so it may or may not have been made. Read the record back before trying again."
+      : "The platform did not answer in time. Try again, or raise WORKFORCE_TIMEOUT_MS.";
+  }
+  constructor(message: string, details: PlatformErrorDetails = {}) {
+    super(message, details);
+    this.outcomeUnknown = details.outcomeUnknown ?? false;
+  }
+}
+
+export class CancelledError extends PlatformError {
+  readonly kind = "cancelled";
+  readonly retryable = false;
+  readonly hint = "The request was cancelled before it finished.";
+}
+
+export function isPlatformError(value: unknown): value is PlatformError {
+  return value instanceof PlatformError;
+}
+
+/** True when a write may have happened although no answer said so. */
+export function isOutcomeUnknown(error: PlatformError): boolean {
+  return (
+    "outcomeUnknown" in error && (error as { outcomeUnknown?: boolean }).outcomeUnknown === true
+  );
+}

@@ -1,0 +1,77 @@
+import type { PlatformError } from "./errors.js";
+
+/** A named GraphQL operation. Every document the project sends is one of these, in operations.ts. */
+export interface Operation<
+  TData,
+  TVariables extends Record<string, unknown> = Record<string, unknown>,
+> {
+  /** The operation name inside the document, for example `SearchHires`. */
+  readonly name: string;
+  readonly document: string;
+  readonly type: "query" | "mutation";
+  /**
+   * Whether sending it twice does no harm. Queries and createCustomTimesheet (upsert by
+   * externalId) are; terminateHire, createDraftHire and cancelHire are not.
+   */
+  readonly safeToRepeat: boolean;
+  /** Phantom fields that carry the types; never set. */
+  readonly __data?: TData;
+  readonly __variables?: TVariables;
+}
+
+export interface RestrictedField {
+  /** Dot path into `data`, for example `hires.data.3.rate`. */
+  path: string;
+  message: string;
+}
+
+/** Data and errors together (as urql does): neither is ever dropped. */
+export interface OperationResult<TData> {
+  data: TData | null;
+  /** Fields the platform hid from this caller; their values in `data` are null. */
+  restricted: RestrictedField[];
+  /** Every other error entry of the response, classified. */
+  errors: PlatformError[];
+}
+
+export interface RequestOptions {
+  signal?: AbortSignal;
+  /** Called when the rate-limit governor makes the call wait longer than about a second. */
+  onWait?: (waitMs: number) => void;
+}
+
+export interface PlatformClient {
+  /**
+   * Sends the operation and returns data and errors together. Throws a PlatformError only when
+   * there is no usable answer at all (transport failure, or `data` is null with errors).
+   */
+  request<TData, TVariables extends Record<string, unknown>>(
+    operation: Operation<TData, TVariables>,
+    variables: TVariables,
+    options?: RequestOptions,
+  ): Promise<OperationResult<TData>>;
+  /**
+   * Like `request`, but also throws the first non-restricted error (so the caller only sees
+   * complete data, or data with restricted fields named).
+   */
+  run<TData, TVariables extends Record<string, unknown>>(
+    operation: Operation<TData, TVariables>,
+    variables: TVariables,
+    options?: RequestOptions,
+  ): Promise<{ data: TData; restricted: RestrictedField[] }>;
+  /** Raw introspection for the schema resources, also governed and retried. */
+  introspect(options?: RequestOptions): Promise<unknown>;
+}
+
+export interface PlatformClientOptions {
+  /** Base URL; requests go to `<apiUrl>/graphql`. */
+  apiUrl: string;
+  token: string;
+  timeoutMs?: number;
+  /** Back-off base: retries wait base, 2×base, 4×base plus up to base of jitter. Default 1000. */
+  retryBaseMs?: number;
+  maxRetries?: number;
+  /** Client-side budget per token, rolling minute. Default 60. */
+  rateLimitPerMinute?: number;
+  logger?: import("../logger.js").Logger;
+}
