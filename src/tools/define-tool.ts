@@ -1,0 +1,85 @@
+import type { z } from "zod";
+import type { PlatformClient } from "../client/types.js";
+import type { Config } from "../config.js";
+import type { Logger } from "../logger.js";
+
+export interface ToolAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+export interface ElicitResult {
+  action: "accept" | "decline" | "cancel";
+  content?: Record<string, unknown>;
+}
+
+/** A flat JSON Schema object of primitive properties, as MCP elicitation allows. */
+export interface ElicitSchema {
+  type: "object";
+  properties: Record<string, Record<string, unknown>>;
+  required?: string[];
+}
+
+export interface ToolContext {
+  client: PlatformClient;
+  config: Config;
+  logger: Logger;
+  /** True when the answers come from the embedded sandbox, not the person's platform. */
+  sandbox: boolean;
+  /** Aborted when the MCP client cancels the call; pass it to every platform request. */
+  signal: AbortSignal;
+  /** Sends a progress notification when the client asked for progress; otherwise does nothing. */
+  reportProgress(progress: number, total?: number, message?: string): Promise<void>;
+  /** Present only when the connected client supports elicitation. */
+  elicit?: (message: string, requestedSchema: ElicitSchema) => Promise<ElicitResult>;
+  /** Per-server state that outlives one call (for example terminate_hire's confirmation tokens). */
+  state: Map<string, unknown>;
+}
+
+export interface ToolOutput<TStructured> {
+  structured: TStructured;
+  /** A short rendering a person would like to read. */
+  text: string;
+}
+
+export interface ToolDefinition<TInput extends z.ZodRawShape, TOutput extends z.ZodRawShape> {
+  name: string;
+  title: string;
+  /** Summary, "Use when", "Do not use for" (naming the other tool), what it returns, examples. */
+  description: string;
+  inputSchema: TInput;
+  outputSchema: TOutput;
+  annotations: ToolAnnotations;
+  /** Which toolset it belongs to, for filtering. */
+  toolset: "hires" | "contracts" | "invoices" | "timesheets";
+  /**
+   * Throws a PlatformError (from src/client) or a ToolInputError for bad arguments; the server
+   * turns either into an error result in one place (src/tools/tool-error.ts).
+   */
+  handler(
+    args: z.infer<z.ZodObject<TInput>>,
+    context: ToolContext,
+  ): Promise<ToolOutput<z.infer<z.ZodObject<TOutput>>>>;
+}
+
+export function defineTool<TInput extends z.ZodRawShape, TOutput extends z.ZodRawShape>(
+  definition: ToolDefinition<TInput, TOutput>,
+): ToolDefinition<TInput, TOutput> {
+  return definition;
+}
+
+/** Arguments the tool itself refuses, before or without asking the platform. */
+export class ToolInputError extends Error {
+  override name = "ToolInputError";
+  constructor(
+    message: string,
+    /** The tool argument at fault, for example `date` or `registrations[3].hours`. */
+    readonly argument?: string,
+    /** What to do instead. */
+    readonly hint?: string,
+  ) {
+    super(message);
+  }
+}
