@@ -1,0 +1,135 @@
+import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { McpError } from "@modelcontextprotocol/sdk/types.js";
+import type { GraphQLSchema } from "graphql";
+import type { PlatformClient } from "../client/types.js";
+import type { Logger } from "../logger.js";
+import { toToolErrorResult } from "../tools/tool-error.js";
+import {
+  completeTypeName,
+  renderSchemaIndex,
+  renderType,
+  SCHEMA_INDEX_URI,
+  SCHEMA_TYPE_TEMPLATE,
+  schemaFromIntrospection,
+} from "./schema-index.js";
+import {
+  TIMESHEET_PAYLOAD_SCHEMA_URI,
+  timesheetPayloadSchema,
+} from "./timesheet-payload-schema.js";
+
+// JSON-RPC code the MCP specification gives to "resource not found".
+const RESOURCE_NOT_FOUND = -32002;
+
+/** The platform's schema, introspected once on first use and then kept. */
+export interface SchemaSource {
+  get(signal?: AbortSignal): Promise<GraphQLSchema>;
+}
+
+export function createSchemaSource(client: PlatformClient): SchemaSource {
+  let pending: Promise<GraphQLSchema> | undefined;
+  return {
+    get(signal) {
+      if (!pending) {
+        pending = client.introspect({ signal }).then(schemaFromIntrospection);
+        // A failure is not cached: the next read asks the platform again.
+        pending.catch(() => {
+          pending = undefined;
+        });
+      }
+      return pending;
+    },
+  };
+}
+
+export interface ResourceDeps {
+  client: PlatformClient;
+  logger: Logger;
+  schemaSource?: SchemaSource;
+}
+
+export function registerResources(server: McpServer, deps: ResourceDeps): void {
+  const source = deps.schemaSource ?? createSchemaSource(deps.client);
+  const schema = async (what: string, signal?: AbortSignal) => {
+    try {
+      return await source.get(signal);
+    } catch (error) {
+      const result = toToolErrorResult(error, `Reading ${what}`, { logger: deps.logger });
+      const text = result.content[0]?.type === "text" ? result.content[0].text : "failed";
+      throw new McpError(-32603, text);
+    }
+  };
+
+  server.registerResource(
+    "schema",
+    SCHEMA_INDEX_URI,
+    {
+      title: "Platform API index",
+      description:
+        "Every query and mutation of the platform's GraphQL API, one line each with arguments and return type. Read a type with workforce://schema/types/{name}.",
+      mimeType: "text/plain",
+    },
+    async (uri, extra) => ({
+      contents: [
+        {
+          uri: uri.href,
+          mimeType: "text/plain",
+          text: renderSchemaIndex(await schema(SCHEMA_INDEX_URI, extra.signal)),
+        },
+      ],
+    }),
+  );
+
+  server.registerResource(
+    "schema-type",
+    new ResourceTemplate(SCHEMA_TYPE_TEMPLATE, {
+      list: undefined,
+      complete: {
+        name: async (value) => {
+          try {
+            return completeTypeName(await source.get(), value ?? "");
+          } catch {
+            return [];
+          }
+        },
+      },
+    }),
+    {
+      title: "Platform API type",
+      description:
+        "The GraphQL definition (SDL) of one type of the platform's API, with its fields and their descriptions.",
+      mimeType: "text/plain",
+    },
+    async (uri, variables, extra) => {
+      const raw = variables.name;
+      const name = decodeURIComponent((Array.isArray(raw) ? raw[0] : raw) ?? "");
+      const sdl = renderType(await schema(uri.href, extra.signal), name);
+      if (sdl === undefined) {
+        throw new McpError(
+          RESOURCE_NOT_FOUND,
+          `The platform's API has no type named "${name}". Type names are case-sensitive; see ${SCHEMA_INDEX_URI} for the operations and their types, or complete the name.`,
+        );
+      }
+      return { contents: [{ uri: uri.href, mimeType: "text/plain", text: sdl }] };
+    },
+  );
+
+  server.registerResource(
+    "timesheet-payload-schema",
+    TIMESHEET_PAYLOAD_SCHEMA_URI,
+    {
+      title: "Timesheet payload JSON Schema",
+      description:
+        "The JSON Schema (draft 2020-12) of the registrations submit_timesheets sends to the platform.",
+      mimeType: "application/schema+json",
+    },
+    async (uri) => ({
+      contents: [
+        {
+          uri: uri.href,
+          mimeType: "application/schema+json",
+          text: `${JSON.stringify(timesheetPayloadSchema, null, 2)}\n`,
+        },
+      ],
+    }),
+  );
+}

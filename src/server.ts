@@ -1,0 +1,241 @@
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import {
+  type CallToolResult,
+  type ElicitRequestFormParams,
+  type LoggingLevel,
+  LoggingLevelSchema,
+  type ServerNotification,
+  type ServerRequest,
+  SetLevelRequestSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import type { PlatformClient } from "./client/types.js";
+import type { Config } from "./config.js";
+import type { Logger, LogLevel } from "./logger.js";
+import { registerResources, type SchemaSource } from "./resources/index.js";
+import type { ElicitResult, ToolContext } from "./tools/define-tool.js";
+import { type AnyToolDefinition, selectTools } from "./tools/registry.js";
+import { toToolErrorResult } from "./tools/tool-error.js";
+
+export interface SandboxInfo {
+  /** One line per sandbox token: who it acts as, for the instructions. */
+  identities: string[];
+}
+
+export interface ServerDeps {
+  client: PlatformClient;
+  logger: Logger;
+  /** Present when the platform is the embedded sandbox. */
+  sandbox?: SandboxInfo;
+  /** Defaults to the registry's tools, filtered by `config.readOnly`. */
+  tools?: readonly AnyToolDefinition[];
+  version?: string;
+  /** Shared introspection cache; HTTP sessions on the same platform and token share one. */
+  schemaSource?: SchemaSource;
+}
+
+export interface WorkforceServer {
+  server: McpServer;
+  /** Disconnects and stops forwarding log lines to this client. */
+  close(): Promise<void>;
+}
+
+export const SANDBOX_NOTICE =
+  "[Sandbox] Sample data from the embedded sandbox platform, not a real company's.";
+
+// People wait on elicitation (a confirmation dialog): give them longer than the SDK's 60 s default.
+const ELICIT_TIMEOUT_MS = 10 * 60_000;
+
+const MCP_LEVEL_RANK: Record<LoggingLevel, number> = Object.fromEntries(
+  LoggingLevelSchema.options.map((level, index) => [level, index]),
+) as Record<LoggingLevel, number>;
+
+export function createServer(config: Config, deps: ServerDeps): WorkforceServer {
+  const { client, logger } = deps;
+  const tools = deps.tools ?? selectTools(config);
+  const server = new McpServer(
+    { name: "workforce-mcp", title: "Workforce platform", version: deps.version ?? "0.0.0" },
+    {
+      capabilities: { logging: {}, tools: {}, resources: {}, completions: {} },
+      instructions: buildInstructions(tools, config, deps.sandbox),
+    },
+  );
+  const state = new Map<string, unknown>();
+  const notice = deps.sandbox ? SANDBOX_NOTICE : undefined;
+
+  for (const tool of tools) registerTool(server, tool, { config, deps, state, notice });
+  registerResources(server, { client, logger, schemaSource: deps.schemaSource });
+
+  const removeSink = forwardLogs(server, logger);
+  let closed = false;
+  return {
+    server,
+    async close() {
+      if (closed) return;
+      closed = true;
+      removeSink();
+      await server.close();
+    },
+  };
+}
+
+interface RegisterOptions {
+  config: Config;
+  deps: ServerDeps;
+  state: Map<string, unknown>;
+  notice: string | undefined;
+}
+
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/** The one wrapper every tool goes through: context in, text + structured content or an error out. */
+function registerTool(server: McpServer, tool: AnyToolDefinition, options: RegisterOptions): void {
+  const { config, deps, state, notice } = options;
+  const { logger } = deps;
+  const callback = async (args: Record<string, unknown>, extra: Extra): Promise<CallToolResult> => {
+    const started = Date.now();
+    const context: ToolContext = {
+      client: deps.client,
+      config,
+      logger,
+      sandbox: deps.sandbox !== undefined,
+      signal: extra.signal,
+      state,
+      reportProgress: progressReporter(extra, logger),
+      elicit: elicitorFor(server, extra),
+    };
+    try {
+      const output = await tool.handler(args as never, context);
+      logger.debug(`${tool.name} answered`, { ms: Date.now() - started });
+      const text = notice ? `${notice}\n${output.text}` : output.text;
+      return {
+        content: [{ type: "text", text: logger.redact(text) }],
+        // Round trip through the redactor: nothing a tool returns may carry the token.
+        structuredContent: JSON.parse(logger.redact(JSON.stringify(output.structured))),
+      };
+    } catch (error) {
+      logger.info(`${tool.name} failed`, {
+        kind: (error as { kind?: string })?.kind ?? (error as Error)?.name ?? "unknown",
+        ms: Date.now() - started,
+      });
+      return toToolErrorResult(error, tool.name, { logger, prefix: notice });
+    }
+  };
+  server.registerTool(
+    tool.name,
+    {
+      title: tool.title,
+      description: tool.description,
+      inputSchema: tool.inputSchema,
+      outputSchema: tool.outputSchema,
+      annotations: { title: tool.title, ...tool.annotations },
+    },
+    callback as never,
+  );
+}
+
+function progressReporter(extra: Extra, logger: Logger): ToolContext["reportProgress"] {
+  const progressToken = extra._meta?.progressToken;
+  return async (progress, total, message) => {
+    if (progressToken === undefined) return;
+    try {
+      await extra.sendNotification({
+        method: "notifications/progress",
+        params: { progressToken, progress, total, message },
+      });
+    } catch (error) {
+      // Progress is a courtesy; a lost notification must not fail the call.
+      logger.debug("could not send a progress notification", { error: String(error) });
+    }
+  };
+}
+
+function elicitorFor(server: McpServer, extra: Extra): ToolContext["elicit"] {
+  const elicitation = server.server.getClientCapabilities()?.elicitation;
+  // The SDK reads an empty capability as form mode; a URL-only client cannot show our forms.
+  if (!elicitation || (!elicitation.form && elicitation.url)) return undefined;
+  return async (message, requestedSchema): Promise<ElicitResult> => {
+    const result = await server.server.elicitInput(
+      {
+        mode: "form",
+        message,
+        requestedSchema: requestedSchema as ElicitRequestFormParams["requestedSchema"],
+      },
+      { signal: extra.signal, relatedRequestId: extra.requestId, timeout: ELICIT_TIMEOUT_MS },
+    );
+    return { action: result.action, content: result.content };
+  };
+}
+
+/**
+ * Forwards log lines to the client as `notifications/message` once it has initialized, at or above
+ * the level it chose with `logging/setLevel` (until then, whatever the logger itself writes).
+ */
+function forwardLogs(server: McpServer, logger: Logger): () => void {
+  let level: LoggingLevel | undefined;
+  let ready = false;
+  server.server.setRequestHandler(SetLevelRequestSchema, async (request) => {
+    level = request.params.level;
+    return {};
+  });
+  server.server.oninitialized = () => {
+    ready = true;
+  };
+  const remove = logger.addSink((at: LogLevel, message, data) => {
+    if (!ready || !server.isConnected()) return;
+    if (level !== undefined && MCP_LEVEL_RANK[at] < MCP_LEVEL_RANK[level]) return;
+    server.server
+      .sendLoggingMessage({
+        level: at,
+        logger: "workforce-mcp",
+        data: data === undefined ? message : { message, ...data },
+      })
+      .catch(() => {
+        // The client went away; the session's close removes this sink.
+      });
+  });
+  server.server.onclose = () => remove();
+  return remove;
+}
+
+const TOOL_GUIDE: Record<string, string> = {
+  search_hires:
+    "search_hires finds hires (a worker engaged by a company) by name, status, dates or company. Start here: it returns the hire ids, and the latest contract ids, that the other tools take.",
+  get_contract:
+    "get_contract takes a hire id or a contract id and shows that contract's terms, rate, dates and files.",
+  list_invoices:
+    "list_invoices lists invoices with filters. Amounts come per currency; never add amounts of different currencies together.",
+  submit_timesheets:
+    "submit_timesheets registers hours worked. Accepted registrations are paid automatically, so it moves money. It is idempotent by externalId (the same externalId replaces that registration, so retrying is safe). Call it with dryRun: true first, show the preview, then submit.",
+  terminate_hire:
+    "terminate_hire ends a hire on a date with a reason. It needs an explicit confirmation and cannot be undone.",
+};
+
+function buildInstructions(
+  tools: readonly AnyToolDefinition[],
+  config: Pick<Config, "readOnly">,
+  sandbox: SandboxInfo | undefined,
+): string {
+  const names = new Set(tools.map((t) => t.name));
+  const lines = [
+    "This server works with a workforce-management platform through its API: hires, contracts, invoices and timesheets.",
+    ...Object.entries(TOOL_GUIDE)
+      .filter(([name]) => names.has(name))
+      .map(([, line]) => `- ${line}`),
+    "- IDs are opaque strings: copy them exactly from earlier answers; never invent them.",
+    "- A failed call explains what went wrong, what to do, and whether trying again helps; follow it.",
+    "- Resources: workforce://schema indexes the platform's whole API; workforce://schema/types/{name} shows one type; workforce://timesheets/payload-schema is the timesheet payload's JSON Schema.",
+  ];
+  if (config.readOnly) {
+    lines.push(
+      "This server is read-only: it cannot change anything on the platform. Say so if asked to.",
+    );
+  }
+  if (sandbox) {
+    lines.push(
+      "SANDBOX MODE: this is not a real platform. Every answer comes from the embedded sandbox with made-up sample data, and nothing done here affects real people or money. Tell the person so when you show results.",
+      ...sandbox.identities.map((identity) => `- ${identity}`),
+    );
+  }
+  return lines.join("\n");
+}

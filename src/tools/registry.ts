@@ -1,0 +1,17 @@
+import type { z } from "zod";
+import type { Config } from "../config.js";
+import type { ToolDefinition } from "./define-tool.js";
+
+/** Any tool, whatever its schemas; `handler` is a method, so specific tools are assignable. */
+export type AnyToolDefinition = ToolDefinition<z.ZodRawShape, z.ZodRawShape>;
+
+// Keys are the tool names the assistant sees (a test checks they equal each tool's `name`).
+export const tools: Record<string, AnyToolDefinition> = {};
+
+/** The tools this configuration exposes: with `--read-only`, only those that change nothing. */
+export function selectTools(
+  config: Pick<Config, "readOnly">,
+  all: Record<string, AnyToolDefinition> = tools,
+): AnyToolDefinition[] {
+  return Object.values(all).filter((tool) => !config.readOnly || tool.annotations.readOnlyHint);
+}

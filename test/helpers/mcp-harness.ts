@@ -1,0 +1,129 @@
+// Shared harness: a real SDK Client talking to createServer over an in-memory transport pair,
+// against an in-process sandbox platform. Owned by the server work; other tests import it.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import {
+  type ClientCapabilities,
+  type ElicitRequest,
+  ElicitRequestSchema,
+  type ElicitResult,
+  type ServerNotification,
+} from "@modelcontextprotocol/sdk/types.js";
+import { createPlatformClient } from "../../src/client/index.js";
+import type { PlatformClient } from "../../src/client/types.js";
+import { type Config, parseConfig } from "../../src/config.js";
+import { createLogger, type Logger } from "../../src/logger.js";
+import { startSandbox } from "../../src/sandbox/index.js";
+import { createServer, type WorkforceServer } from "../../src/server.js";
+import { sandboxInfo } from "../../src/transports/embedded-sandbox.js";
+
+export type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
+
+export interface HarnessOptions {
+  /** The sandbox's "today", pinned so dates in fixtures are stable. Default 2026-11-22. */
+  today?: string;
+  /** Which sandbox token the platform client uses. Default "full". */
+  token?: "full" | "limited";
+  readOnly?: boolean;
+  /** The sandbox's own limit per token and minute; default 0 = off. */
+  rateLimitPerMinute?: number;
+  /** Capabilities the test client declares, for example `{ elicitation: {} }`. */
+  clientCapabilities?: ClientCapabilities;
+  /** Answers elicitation requests; registered only when given. */
+  onElicit?: (params: ElicitRequest["params"]) => ElicitResult | Promise<ElicitResult>;
+  /** Overrides on top of the parsed configuration. */
+  config?: Partial<Config>;
+  /** Whether the server presents itself as the sandbox (notice in every answer). Default true. */
+  sandboxMode?: boolean;
+}
+
+export interface Harness {
+  client: Client;
+  sandbox: Sandbox;
+  /** Every notification the client received (progress, log messages, ...), in order. */
+  notifications: ServerNotification[];
+  /** Every line the server's logger wrote (what stderr would show). */
+  stderr: string[];
+  logger: Logger;
+  platform: PlatformClient;
+  config: Config;
+  workforce: WorkforceServer;
+  close(): Promise<void>;
+}
+
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const sandbox = await startSandbox({
+    today: options.today ?? "2026-11-22",
+    rateLimitPerMinute: options.rateLimitPerMinute ?? 0,
+  });
+  const token = sandbox.tokens[options.token ?? "full"];
+  const stderr: string[] = [];
+  try {
+    const base = parseConfig([], { WORKFORCE_API_URL: sandbox.url, WORKFORCE_TOKEN: token });
+    const config: Config = {
+      ...base,
+      readOnly: options.readOnly ?? false,
+      retryBaseMs: 1,
+      rateLimitPerMinute: 10_000,
+      ...options.config,
+    };
+    const logger = createLogger(config.logLevel, (line) => {
+      stderr.push(line);
+    });
+    logger.addSecret(token);
+    const platform = createPlatformClient({
+      apiUrl: config.apiUrl ?? sandbox.url,
+      token,
+      timeoutMs: config.timeoutMs,
+      retryBaseMs: config.retryBaseMs,
+      maxRetries: config.maxRetries,
+      rateLimitPerMinute: config.rateLimitPerMinute,
+      logger,
+    });
+    const workforce = createServer(config, {
+      client: platform,
+      logger,
+      sandbox: options.sandboxMode === false ? undefined : sandboxInfo(),
+      version: "0.0.0-test",
+    });
+
+    const client = new Client(
+      { name: "workforce-mcp-tests", version: "0.0.0" },
+      { capabilities: options.clientCapabilities ?? {} },
+    );
+    const { onElicit } = options;
+    if (onElicit) client.setRequestHandler(ElicitRequestSchema, (req) => onElicit(req.params));
+    const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+    await workforce.server.connect(serverTransport);
+    await client.connect(clientTransport);
+
+    // Record notifications before the Client consumes them (progress ones never reach a fallback).
+    const notifications: ServerNotification[] = [];
+    const deliver = clientTransport.onmessage;
+    clientTransport.onmessage = (message, extra) => {
+      if ("method" in message && !("id" in message)) {
+        notifications.push(message as ServerNotification);
+      }
+      deliver?.(message, extra);
+    };
+
+    return {
+      client,
+      sandbox,
+      notifications,
+      stderr,
+      logger,
+      platform,
+      config,
+      workforce,
+      async close() {
+        await client.close();
+        await workforce.close();
+        await sandbox.close();
+      },
+    };
+  } catch (error) {
+    await sandbox.close();
+    throw error;
+  }
+}
