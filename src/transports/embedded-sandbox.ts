@@ -1,3 +1,7 @@
+import { createPlatformClient } from "../client/index.js";
+import type { PlatformClient } from "../client/types.js";
+import type { Config } from "../config.js";
+import type { Logger } from "../logger.js";
 import type { SandboxInfo } from "../server.js";
 
 /** What the instructions say about the sandbox's tokens, so the assistant knows who it acts as. */
@@ -7,5 +11,59 @@ export function sandboxInfo(): SandboxInfo {
       "The sandbox's full token acts as a company administrator who may see everything and make changes.",
       "The sandbox's limited token acts as a user who may not see rates or make changes.",
     ],
+  };
+}
+
+/** The platform this process talks to: the configured one, or the embedded sandbox. */
+export interface Platform {
+  apiUrl: string;
+  /** The server's own token; undefined when each HTTP session must bring one. */
+  token: string | undefined;
+  sandbox: SandboxInfo | undefined;
+  createClient(token: string, logger: Logger): PlatformClient;
+  close(): Promise<void>;
+}
+
+export async function openPlatform(config: Config, logger: Logger): Promise<Platform> {
+  const createClient = (apiUrl: string) => (token: string, clientLogger: Logger) =>
+    createPlatformClient({
+      apiUrl,
+      token,
+      timeoutMs: config.timeoutMs,
+      retryBaseMs: config.retryBaseMs,
+      maxRetries: config.maxRetries,
+      rateLimitPerMinute: config.rateLimitPerMinute,
+      logger: clientLogger,
+    });
+
+  if (!config.useSandbox) {
+    if (!config.apiUrl) throw new Error("WORKFORCE_API_URL is not set.");
+    logger.addSecret(config.token);
+    logger.info(`Using the platform at ${config.apiUrl}.`);
+    return {
+      apiUrl: config.apiUrl,
+      token: config.token,
+      sandbox: undefined,
+      createClient: createClient(config.apiUrl),
+      close: async () => {},
+    };
+  }
+
+  const { startSandbox } = await import("../sandbox/index.js");
+  const sandbox = await startSandbox({ rateLimitPerMinute: config.sandboxRateLimitPerMinute });
+  const apiUrl = sandbox.url.replace(/\/+$/, "").replace(/\/graphql$/, "");
+  logger.addSecret(sandbox.tokens.full);
+  logger.addSecret(sandbox.tokens.limited);
+  logger.info(
+    config.apiUrl || config.token
+      ? `--sandbox: using the embedded sandbox platform at ${apiUrl} with sample data, not WORKFORCE_API_URL.`
+      : `WORKFORCE_API_URL and WORKFORCE_TOKEN are not set: using the embedded sandbox platform at ${apiUrl} with sample data.`,
+  );
+  return {
+    apiUrl,
+    token: sandbox.tokens.full,
+    sandbox: sandboxInfo(),
+    createClient: createClient(apiUrl),
+    close: () => sandbox.close(),
   };
 }
