@@ -38,7 +38,7 @@ export function renderSchemaIndex(schema: GraphQLSchema): string {
   return [
     `# The platform's GraphQL API: ${queries.length} queries, ${mutations.length} mutations`,
     "# One operation a line: name(argument: Type = default, ...): ReturnType.",
-    "# `!` means required (or never null), `[T]` a list of T. Arguments without `!` are optional.",
+    "# `!` means required (or never null), `[T]` a list of T. Arguments without `!`, or with a default, are optional.",
     `# To see a type's fields, read ${SCHEMA_TYPE_TEMPLATE} (for example workforce://schema/types/${example}).`,
     "",
     "## Queries",
