@@ -15,6 +15,7 @@ import { type Config, parseConfig } from "../../src/config.js";
 import { createLogger, type Logger } from "../../src/logger.js";
 import { startSandbox } from "../../src/sandbox/index.js";
 import { createServer, type WorkforceServer } from "../../src/server.js";
+import type { AnyToolDefinition } from "../../src/tools/registry.js";
 import { sandboxInfo } from "../../src/transports/embedded-sandbox.js";
 
 export type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
@@ -35,6 +36,8 @@ export interface HarnessOptions {
   config?: Partial<Config>;
   /** Whether the server presents itself as the sandbox (notice in every answer). Default true. */
   sandboxMode?: boolean;
+  /** Tools to serve instead of the registry's (for testing the server's wrapper itself). */
+  tools?: AnyToolDefinition[];
 }
 
 export interface Harness {
@@ -85,6 +88,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       logger,
       sandbox: options.sandboxMode === false ? undefined : sandboxInfo(),
       version: "0.0.0-test",
+      tools: options.tools,
     });
 
     const client = new Client(
