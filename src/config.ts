@@ -24,6 +24,9 @@ const port = z.coerce
   .min(0, "--port must be between 0 and 65535")
   .max(65_535, "--port must be between 0 and 65535");
 
+export const TOOLSETS = ["hires", "contracts", "invoices", "timesheets"] as const;
+export type Toolset = (typeof TOOLSETS)[number];
+
 const ConfigSchema = z
   .object({
     command: z.enum(["serve", "sandbox", "help", "version"]),
@@ -41,6 +44,11 @@ const ConfigSchema = z
     port,
     allowedHosts: z.array(z.string().min(1)),
     readOnly: z.boolean(),
+    toolsets: z.array(
+      z.enum(TOOLSETS, {
+        error: `toolsets must be a comma-separated list of: ${TOOLSETS.join(", ")} (or all)`,
+      }),
+    ),
     timeoutMs: positiveInt("WORKFORCE_TIMEOUT_MS"),
     rateLimitPerMinute: positiveInt("WORKFORCE_RATE_LIMIT"),
     retryBaseMs: z.coerce.number().min(0),
@@ -80,8 +88,9 @@ Options:
   --allowed-hosts <list>  comma-separated extra Host/Origin names the HTTP transport accepts
   --sandbox               use the embedded sandbox even if WORKFORCE_API_URL/WORKFORCE_TOKEN are set
   --read-only             expose only tools that do not change anything
+  --toolsets <list>       comma-separated toolsets to expose: ${TOOLSETS.join(", ")} (default all)
   --log-level <level>     ${LOG_LEVELS.join(" | ")} (default info)
-  --rate-limit <n>        sandbox command only: requests a minute per token (0 = off; default 60)
+  --rate-limit <n>        sandbox only: its requests a minute per token (0 = off; default 60)
   -h, --help              show this help
   -v, --version           show the version
 
@@ -93,6 +102,9 @@ Environment (also read from .env in the working directory):
   WORKFORCE_RATE_LIMIT           requests a minute this process allows itself per token (default ${DEFAULTS.rateLimitPerMinute})
   WORKFORCE_TIMESHEET_CHUNK_SIZE registrations per createCustomTimesheet call (default ${DEFAULTS.timesheetChunkSize})
   WORKFORCE_ALLOWED_HOSTS        same as --allowed-hosts
+  WORKFORCE_READ_ONLY            true = same as --read-only
+  WORKFORCE_TOOLSETS             same as --toolsets
+  WORKFORCE_SANDBOX_RATE_LIMIT   same as --rate-limit, also for the embedded sandbox
 `;
 
 const blankToUndefined = (v: string | undefined) =>
@@ -136,19 +148,31 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): Config {
     host: values.host ?? DEFAULTS.host,
     port: values.port ?? defaultPort,
     allowedHosts: allowed,
-    readOnly: Boolean(values["read-only"]),
+    readOnly: Boolean(values["read-only"]) || isTrue(env.WORKFORCE_READ_ONLY),
+    toolsets: parseToolsets(values.toolsets ?? blankToUndefined(env.WORKFORCE_TOOLSETS)),
     timeoutMs: blankToUndefined(env.WORKFORCE_TIMEOUT_MS) ?? DEFAULTS.timeoutMs,
     rateLimitPerMinute: blankToUndefined(env.WORKFORCE_RATE_LIMIT) ?? DEFAULTS.rateLimitPerMinute,
     retryBaseMs: DEFAULTS.retryBaseMs,
     maxRetries: DEFAULTS.maxRetries,
     timesheetChunkSize:
       blankToUndefined(env.WORKFORCE_TIMESHEET_CHUNK_SIZE) ?? DEFAULTS.timesheetChunkSize,
-    sandboxRateLimitPerMinute: values["rate-limit"] ?? 60,
+    sandboxRateLimitPerMinute:
+      values["rate-limit"] ?? blankToUndefined(env.WORKFORCE_SANDBOX_RATE_LIMIT) ?? 60,
   });
   if (!result.success) {
     throw new ConfigError(result.error.issues.map((i) => i.message).join("\n"));
   }
   return result.data;
+}
+
+const isTrue = (v: string | undefined) => /^(1|true|yes|on)$/i.test(v?.trim() ?? "");
+
+function parseToolsets(list: string | undefined): string[] {
+  const names = (list ?? "all")
+    .split(",")
+    .map((n) => n.trim().toLowerCase())
+    .filter(Boolean);
+  return names.length === 0 || names.includes("all") ? [...TOOLSETS] : [...new Set(names)];
 }
 
 function parseFlags(argv: string[]) {
@@ -163,6 +187,7 @@ function parseFlags(argv: string[]) {
       "allowed-hosts": { type: "string" },
       sandbox: { type: "boolean" },
       "read-only": { type: "boolean" },
+      toolsets: { type: "string" },
       "log-level": { type: "string" },
       "rate-limit": { type: "string" },
       help: { type: "boolean", short: "h" },

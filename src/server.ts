@@ -27,7 +27,7 @@ export interface ServerDeps {
   logger: Logger;
   /** Present when the platform is the embedded sandbox. */
   sandbox?: SandboxInfo;
-  /** Defaults to the registry's tools, filtered by `config.readOnly`. */
+  /** Defaults to the registry's tools, filtered by `config.toolsets` and `config.readOnly`. */
   tools?: readonly AnyToolDefinition[];
   version?: string;
   /** Shared introspection cache; HTTP sessions on the same platform and token share one. */

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { PlatformClient } from "../client/types.js";
-import type { Config } from "../config.js";
+import type { Config, Toolset } from "../config.js";
 import type { Logger } from "../logger.js";
 
 export interface ToolAnnotations {
@@ -53,7 +53,7 @@ export interface ToolDefinition<TInput extends z.ZodRawShape, TOutput extends z.
   outputSchema: TOutput;
   annotations: ToolAnnotations;
   /** Which toolset it belongs to, for filtering. */
-  toolset: "hires" | "contracts" | "invoices" | "timesheets";
+  toolset: Toolset;
   /**
    * Throws a PlatformError (from src/client) or a ToolInputError for bad arguments; the server
    * turns either into an error result in one place (src/tools/tool-error.ts).

@@ -8,10 +8,16 @@ export type AnyToolDefinition = ToolDefinition<z.ZodRawShape, z.ZodRawShape>;
 // Keys are the tool names the assistant sees (a test checks they equal each tool's `name`).
 export const tools: Record<string, AnyToolDefinition> = {};
 
-/** The tools this configuration exposes: with `--read-only`, only those that change nothing. */
+/**
+ * The tools this configuration exposes: those of the chosen toolsets, and with `--read-only` only
+ * those that change nothing.
+ */
 export function selectTools(
-  config: Pick<Config, "readOnly">,
+  config: Pick<Config, "readOnly" | "toolsets">,
   all: Record<string, AnyToolDefinition> = tools,
 ): AnyToolDefinition[] {
-  return Object.values(all).filter((tool) => !config.readOnly || tool.annotations.readOnlyHint);
+  return Object.values(all).filter(
+    (tool) =>
+      config.toolsets.includes(tool.toolset) && (!config.readOnly || tool.annotations.readOnlyHint),
+  );
 }

@@ -1,0 +1,68 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { ConfigError, parseConfig } from "../../src/config.js";
+import { defineTool, type ToolDefinition } from "../../src/tools/define-tool.js";
+import { type AnyToolDefinition, selectTools } from "../../src/tools/registry.js";
+
+function fakeTool(
+  name: string,
+  toolset: ToolDefinition<z.ZodRawShape, z.ZodRawShape>["toolset"],
+  readOnly: boolean,
+): AnyToolDefinition {
+  return defineTool({
+    name,
+    title: name,
+    description: name,
+    inputSchema: {},
+    outputSchema: { ok: z.boolean() },
+    annotations: {
+      readOnlyHint: readOnly,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: true,
+    },
+    toolset,
+    handler: async () => ({ structured: { ok: true }, text: "ok" }),
+  }) as AnyToolDefinition;
+}
+
+const all = {
+  find_things: fakeTool("find_things", "hires", true),
+  read_money: fakeTool("read_money", "invoices", true),
+  log_hours: fakeTool("log_hours", "timesheets", false),
+};
+const names = (argv: string[], env: NodeJS.ProcessEnv = {}) =>
+  selectTools(parseConfig(argv, env), all).map((t) => t.name);
+
+describe("choosing the exposed tools", () => {
+  it("exposes every tool by default", () => {
+    expect(names([])).toEqual(["find_things", "read_money", "log_hours"]);
+  });
+
+  it("--toolsets and WORKFORCE_TOOLSETS keep only the named toolsets, in any letter case", () => {
+    expect(names(["--toolsets", "Invoices, timesheets"])).toEqual(["read_money", "log_hours"]);
+    expect(names([], { WORKFORCE_TOOLSETS: "hires" })).toEqual(["find_things"]);
+    expect(names(["--toolsets", "all"])).toHaveLength(3);
+  });
+
+  it("--read-only and WORKFORCE_READ_ONLY drop every tool that changes something", () => {
+    expect(names(["--read-only"])).toEqual(["find_things", "read_money"]);
+    expect(names([], { WORKFORCE_READ_ONLY: "true" })).toEqual(["find_things", "read_money"]);
+    expect(names(["--read-only", "--toolsets", "timesheets"])).toEqual([]);
+  });
+
+  it("rejects an unknown toolset and lists the valid ones", () => {
+    expect(() => parseConfig(["--toolsets", "payroll"], {})).toThrow(ConfigError);
+    expect(() => parseConfig(["--toolsets", "payroll"], {})).toThrow(/hires, contracts/);
+  });
+
+  it("WORKFORCE_SANDBOX_RATE_LIMIT sets the sandbox's own limit; --rate-limit wins", () => {
+    expect(parseConfig([], { WORKFORCE_SANDBOX_RATE_LIMIT: "0" }).sandboxRateLimitPerMinute).toBe(
+      0,
+    );
+    expect(
+      parseConfig(["--rate-limit", "5"], { WORKFORCE_SANDBOX_RATE_LIMIT: "0" })
+        .sandboxRateLimitPerMinute,
+    ).toBe(5);
+  });
+});
