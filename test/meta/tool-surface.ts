@@ -1,0 +1,63 @@
+// The tool surface exactly as an MCP client sees it: a real SDK Client lists the tools of a server
+// built from the registry. Listing never reaches the platform, so the client is a stub.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { PlatformClient } from "../../src/client/types.js";
+import { parseConfig } from "../../src/config.js";
+import { createLogger } from "../../src/logger.js";
+import { createServer } from "../../src/server.js";
+
+const unusedPlatform: PlatformClient = {
+  request() {
+    throw new Error("listing tools must not call the platform");
+  },
+} as unknown as PlatformClient;
+
+/** Every registered tool (all toolsets, not read-only), in the order `tools/list` returns them. */
+export async function listToolsAsClientSees(): Promise<Tool[]> {
+  const config = { ...parseConfig(["--sandbox"], {}), readOnly: false };
+  const workforce = createServer(config, {
+    client: unusedPlatform,
+    logger: createLogger("error", () => {}),
+    version: "0.0.0-meta",
+  });
+  const client = new Client({ name: "meta-tests", version: "0.0.0" });
+  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  await workforce.server.connect(serverTransport);
+  await client.connect(clientTransport);
+  try {
+    const all: Tool[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listTools(cursor ? { cursor } : {});
+      all.push(...page.tools);
+      cursor = page.nextCursor;
+    } while (cursor);
+    return all;
+  } finally {
+    await client.close();
+    await workforce.close();
+  }
+}
+
+/** The part of a tool a snapshot pins: what the assistant reads and what clients validate. */
+export function snapshotOf(tool: Tool): Record<string, unknown> {
+  return {
+    name: tool.name,
+    title: tool.title ?? null,
+    description: tool.description ?? null,
+    inputSchema: tool.inputSchema,
+    outputSchema: tool.outputSchema ?? null,
+    annotations: tool.annotations ?? null,
+  };
+}
+
+/**
+ * The manifest's `tools` entries: the name and the description's first line (its one-sentence
+ * summary). The full text is what the server sends; the bundle listing only needs the gist.
+ */
+export function manifestEntryOf(tool: Tool): { name: string; description: string } {
+  const firstLine = (tool.description ?? "").trim().split("\n")[0] ?? "";
+  return { name: tool.name, description: firstLine.trim() };
+}
