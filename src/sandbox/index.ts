@@ -1,0 +1,522 @@
+// The embedded sandbox: a stand-in for the platform's GraphQL gateway over real HTTP, with seeded
+// data, the same error shapes, a per-token rate limit and in-process fault injection for tests.
+//
+// Request pipeline, in the order the real gateway and platform apply it:
+//   HTTP checks (path, method, CSRF preflight, Content-Type, JSON body)  → 400/404/405
+//   parse → GRAPHQL_PARSE_FAILED; validate → GRAPHQL_VALIDATION_FAILED; variables → BAD_USER_INPUT
+//   authentication (bearer token) → Unauthenticated.
+//   rate limit (per token; only authenticated requests use the budget) → Too Many Requests
+//   injected faults (only requests that got this far) → the chosen failure
+//   execution (authorization, validation and restricted fields inside resolvers)
+// The interface document says 200 for almost everything and 400 only for malformed HTTP, so the
+// three gateway codes above (parse, validation, bad variables) answer HTTP 200 with `data` absent.
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { Socket } from "node:net";
+import {
+  type DocumentNode,
+  execute,
+  type GraphQLError,
+  getOperationAST,
+  getVariableValues,
+  type OperationDefinitionNode,
+  parse,
+  validate,
+} from "graphql";
+import { todayUtc } from "./dates.js";
+import {
+  type ErrorBody,
+  gatewayError,
+  internalErrorBody,
+  MESSAGES,
+  tooManyRequestsBody,
+} from "./errors.js";
+import {
+  createSandboxSchema,
+  IDENTITIES,
+  type IdentityKey,
+  type RequestContext,
+} from "./resolvers.js";
+import { createSeed, SANDBOX_TOKENS, type SandboxData, type TimesheetRecord } from "./seed.js";
+
+export { SANDBOX_FIXTURES, SANDBOX_TOKENS } from "./seed.js";
+
+export interface SandboxOptions {
+  port?: number;
+  host?: string;
+  today?: string;
+  rateLimitPerMinute?: number;
+  maxRegistrationsPerCall?: number;
+}
+export type FaultKind =
+  | "internal-error"
+  | "rate-limit"
+  | "html-500"
+  | "non-json-200"
+  | "slow"
+  | "drop-connection";
+export interface FaultOptions {
+  count?: number;
+  delayMs?: number;
+  operationName?: string;
+  after?: boolean;
+}
+export interface RecordedRequest {
+  operationName: string | null;
+  identity: "full" | "limited" | null;
+  status: number;
+  at: number;
+}
+export interface Sandbox {
+  url: string;
+  graphqlUrl: string;
+  tokens: { full: string; limited: string };
+  faults: { inject(kind: FaultKind, options?: FaultOptions): void; clear(): void };
+  requests: RecordedRequest[];
+  countRequests(operationName?: string): number;
+  reset(): void;
+  setRateLimit(perMinute: number): void;
+  readonly timesheets: ReadonlyMap<string, TimesheetRecord>;
+  close(): Promise<void>;
+}
+
+interface PendingFault {
+  kind: FaultKind;
+  remaining: number;
+  delayMs: number;
+  operationName: string | undefined;
+  after: boolean;
+}
+
+const MAX_BODY_BYTES = 10 * 1024 * 1024;
+const WINDOW_MS = 60_000;
+
+const schema = createSandboxSchema();
+
+class HttpFailure extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly code = "BAD_REQUEST",
+  ) {
+    super(message);
+  }
+}
+
+function tokenIdentity(header: string | undefined): IdentityKey | null {
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header ?? "");
+  if (!m) return null;
+  if (m[1] === SANDBOX_TOKENS.full) return "full";
+  if (m[1] === SANDBOX_TOKENS.limited) return "limited";
+  return null;
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        reject(new HttpFailure(413, "Request body is too large."));
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+interface GraphQLParams {
+  query: string;
+  variables: Record<string, unknown> | undefined;
+  operationName: string | undefined;
+}
+
+function paramsFromGet(url: URL): GraphQLParams {
+  const query = url.searchParams.get("query");
+  if (!query) throw new HttpFailure(400, "GET requests must have a query parameter.");
+  const rawVariables = url.searchParams.get("variables");
+  let variables: unknown;
+  if (rawVariables) {
+    try {
+      variables = JSON.parse(rawVariables);
+    } catch {
+      throw new HttpFailure(400, "The variables parameter must be JSON.");
+    }
+  }
+  return checkParams({
+    query,
+    variables,
+    operationName: url.searchParams.get("operationName") ?? undefined,
+  });
+}
+
+function checkParams(body: unknown): GraphQLParams {
+  if (body === null || typeof body !== "object" || Array.isArray(body)) {
+    throw new HttpFailure(400, "The request body must be a JSON object.");
+  }
+  const { query, variables, operationName } = body as Record<string, unknown>;
+  if (typeof query !== "string" || query.trim() === "") {
+    throw new HttpFailure(400, "The request body must have a non-empty `query` string.");
+  }
+  if (
+    variables !== undefined &&
+    variables !== null &&
+    (typeof variables !== "object" || Array.isArray(variables))
+  ) {
+    throw new HttpFailure(400, "`variables` must be a JSON object.");
+  }
+  if (operationName !== undefined && operationName !== null && typeof operationName !== "string") {
+    throw new HttpFailure(400, "`operationName` must be a string.");
+  }
+  return {
+    query,
+    variables: (variables ?? undefined) as Record<string, unknown> | undefined,
+    operationName: (operationName ?? undefined) as string | undefined,
+  };
+}
+
+function firstRootField(operation: OperationDefinitionNode | null | undefined) {
+  const selection = operation?.selectionSet.selections.find((s) => s.kind === "Field");
+  if (selection?.kind !== "Field") return { path: [] as string[], locations: [] };
+  const key = selection.alias?.value ?? selection.name.value;
+  const loc = selection.loc;
+  const locations = loc
+    ? [{ line: loc.startToken.line, column: loc.startToken.column }]
+    : ([] as Array<{ line: number; column: number }>);
+  return { path: [key], locations };
+}
+
+function htmlPage(title: string): string {
+  return `<!DOCTYPE html><html><head><title>${title}</title></head><body><h1>${title}</h1><p>The server encountered an error.</p></body></html>`;
+}
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const today = options.today ?? todayUtc();
+  const host = options.host ?? "127.0.0.1";
+  const maxRegistrationsPerCall = options.maxRegistrationsPerCall ?? 500;
+  let rateLimit = options.rateLimitPerMinute ?? 60;
+  let data: SandboxData = createSeed(today);
+  let faults: PendingFault[] = [];
+  const windows = new Map<IdentityKey, number[]>();
+  const requests: RecordedRequest[] = [];
+  const sockets = new Set<Socket>();
+  const timers = new Set<NodeJS.Timeout>();
+  let baseUrl = "";
+
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const t = setTimeout(() => {
+        timers.delete(t);
+        resolve();
+      }, ms);
+      timers.add(t);
+    });
+
+  function consumeRateLimit(identity: IdentityKey): boolean {
+    if (rateLimit <= 0) return true;
+    const now = Date.now();
+    const recent = (windows.get(identity) ?? []).filter((t) => now - t < WINDOW_MS);
+    if (recent.length >= rateLimit) {
+      windows.set(identity, recent);
+      return false;
+    }
+    recent.push(now);
+    windows.set(identity, recent);
+    return true;
+  }
+
+  function takeFault(operationName: string | null): PendingFault | null {
+    const fault = faults.find(
+      (f) => f.operationName === undefined || f.operationName === operationName,
+    );
+    if (!fault) return null;
+    fault.remaining -= 1;
+    if (fault.remaining <= 0) faults = faults.filter((f) => f !== fault);
+    return fault;
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse, record: RecordedRequest) {
+    const send = (status: number, body: unknown, contentType = "application/json") => {
+      record.status = status;
+      const text = typeof body === "string" ? body : JSON.stringify(body);
+      res.writeHead(status, {
+        "content-type": contentType.startsWith("application/json")
+          ? "application/json; charset=utf-8"
+          : `${contentType}; charset=utf-8`,
+        "content-length": Buffer.byteLength(text),
+      });
+      res.end(text);
+    };
+    const fail = (failure: HttpFailure) =>
+      send(failure.status, { errors: [gatewayError(failure.code, failure.message)] });
+
+    const url = new URL(req.url ?? "/", "http://sandbox.invalid");
+    record.identity = tokenIdentity(req.headers.authorization);
+    try {
+      if (url.pathname !== "/graphql" && url.pathname !== "/graphql/") {
+        throw new HttpFailure(404, `Not found: ${url.pathname}`, "NOT_FOUND");
+      }
+      let params: GraphQLParams;
+      if (req.method === "GET") {
+        // CSRF guard of the real gateway: a GET needs the preflight header.
+        if (req.headers["apollo-require-preflight"] === undefined) {
+          throw new HttpFailure(
+            400,
+            "This operation has been blocked as a potential Cross-Site Request Forgery (CSRF). Send the apollo-require-preflight header or use POST.",
+          );
+        }
+        params = paramsFromGet(url);
+      } else if (req.method === "POST") {
+        const contentType = (req.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase();
+        if (contentType !== "application/json") {
+          throw new HttpFailure(400, "The Content-Type header must be application/json.");
+        }
+        const text = await readBody(req);
+        let body: unknown;
+        try {
+          body = JSON.parse(text);
+        } catch {
+          throw new HttpFailure(400, "The request body is not valid JSON.");
+        }
+        params = checkParams(body);
+      } else {
+        res.setHeader("allow", "GET, POST");
+        throw new HttpFailure(
+          405,
+          `Method ${req.method ?? "?"} is not allowed.`,
+          "METHOD_NOT_ALLOWED",
+        );
+      }
+      record.operationName = params.operationName ?? null;
+
+      let document: DocumentNode;
+      try {
+        document = parse(params.query);
+      } catch (error) {
+        const e = error as GraphQLError;
+        send(200, {
+          errors: [
+            gatewayError(
+              "GRAPHQL_PARSE_FAILED",
+              e.message,
+              e.locations ? { locations: e.locations } : {},
+            ),
+          ],
+        });
+        return;
+      }
+      const operation = getOperationAST(document, params.operationName);
+      if (record.operationName === null && operation?.name) {
+        record.operationName = operation.name.value;
+      }
+      if (req.method === "GET" && operation?.operation === "mutation") {
+        throw new HttpFailure(400, "Mutations cannot be sent with GET; use POST.");
+      }
+      const validationErrors = validate(schema, document);
+      if (validationErrors.length > 0) {
+        send(200, {
+          errors: validationErrors.map((e) =>
+            gatewayError("GRAPHQL_VALIDATION_FAILED", e.message, { locations: e.locations ?? [] }),
+          ),
+        });
+        return;
+      }
+      if (!operation) {
+        send(200, {
+          errors: [
+            gatewayError(
+              "GRAPHQL_VALIDATION_FAILED",
+              params.operationName
+                ? `Unknown operation named "${params.operationName}".`
+                : "Must provide operation name if query contains multiple operations.",
+            ),
+          ],
+        });
+        return;
+      }
+      const coerced = getVariableValues(
+        schema,
+        operation.variableDefinitions ?? [],
+        params.variables ?? {},
+      );
+      if (coerced.errors) {
+        send(200, {
+          errors: coerced.errors.map((e) =>
+            gatewayError(
+              "BAD_USER_INPUT",
+              e.message,
+              e.locations ? { locations: e.locations } : {},
+            ),
+          ),
+        });
+        return;
+      }
+
+      const identityKey = record.identity;
+      if (identityKey === null) {
+        const root = firstRootField(operation);
+        send(200, {
+          errors: [
+            {
+              message: MESSAGES.unauthenticated,
+              locations: root.locations,
+              path: root.path,
+              extensions: {
+                code: "DOWNSTREAM_SERVICE_ERROR",
+                serviceName: "platform",
+                guards: ["api"],
+              },
+            },
+          ],
+          data: null,
+        });
+        return;
+      }
+      if (!consumeRateLimit(identityKey)) {
+        send(200, tooManyRequestsBody());
+        return;
+      }
+
+      const fault = takeFault(record.operationName);
+      const run = async () => {
+        const context: RequestContext = {
+          identity: IDENTITIES[identityKey],
+          data,
+          baseUrl,
+          maxRegistrationsPerCall,
+        };
+        const result = await execute({
+          schema,
+          document,
+          variableValues: params.variables ?? {},
+          operationName: params.operationName,
+          contextValue: context,
+        });
+        const body: Record<string, unknown> = {};
+        if (result.errors) body.errors = result.errors.map((e) => e.toJSON());
+        body.data = result.data ?? null;
+        return body;
+      };
+
+      if (fault?.kind === "slow") {
+        await sleep(fault.delayMs);
+        if (res.destroyed) return;
+        send(200, await run());
+        return;
+      }
+      if (fault === null) {
+        send(200, await run());
+        return;
+      }
+      if (fault.after) await run();
+      switch (fault.kind) {
+        case "internal-error":
+          send(200, internalErrorBody());
+          return;
+        case "rate-limit":
+          send(200, tooManyRequestsBody());
+          return;
+        case "html-500":
+          send(500, htmlPage("500 Internal Server Error"), "text/html");
+          return;
+        case "non-json-200":
+          send(200, htmlPage("Service temporarily unavailable"), "text/html");
+          return;
+        case "drop-connection":
+          record.status = 0;
+          req.socket.destroy();
+          return;
+      }
+    } catch (error) {
+      if (error instanceof HttpFailure) {
+        fail(error);
+        return;
+      }
+      record.status = 500;
+      const body: ErrorBody = internalErrorBody();
+      if (!res.headersSent) send(500, body);
+      else res.destroy();
+    }
+  }
+
+  const server = createServer((req, res) => {
+    const record: RecordedRequest = {
+      operationName: null,
+      identity: null,
+      status: 0,
+      at: Date.now(),
+    };
+    requests.push(record);
+    void handle(req, res, record);
+  });
+  server.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const address = server.address();
+  if (address === null || typeof address === "string") throw new Error("Sandbox did not bind.");
+  const urlHost = host.includes(":") ? `[${host}]` : host;
+  baseUrl = `http://${urlHost}:${address.port}`;
+
+  let closed: Promise<void> | null = null;
+  const sandbox: Sandbox = {
+    url: baseUrl,
+    graphqlUrl: `${baseUrl}/graphql`,
+    tokens: { full: SANDBOX_TOKENS.full, limited: SANDBOX_TOKENS.limited },
+    faults: {
+      inject(kind, opts = {}) {
+        faults.push({
+          kind,
+          remaining: opts.count ?? 1,
+          delayMs: opts.delayMs ?? 5_000,
+          operationName: opts.operationName,
+          after: opts.after ?? false,
+        });
+      },
+      clear() {
+        faults = [];
+      },
+    },
+    requests,
+    countRequests(operationName) {
+      return operationName === undefined
+        ? requests.length
+        : requests.filter((r) => r.operationName === operationName).length;
+    },
+    reset() {
+      data = createSeed(today);
+      faults = [];
+      requests.length = 0;
+      windows.clear();
+    },
+    setRateLimit(perMinute) {
+      rateLimit = perMinute;
+      windows.clear();
+    },
+    get timesheets() {
+      return data.timesheets;
+    },
+    close() {
+      closed ??= new Promise<void>((resolve) => {
+        for (const t of timers) clearTimeout(t);
+        timers.clear();
+        server.close(() => resolve());
+        for (const socket of sockets) socket.destroy();
+        server.closeAllConnections?.();
+      });
+      return closed;
+    },
+  };
+  return sandbox;
+}

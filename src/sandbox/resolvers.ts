@@ -1,0 +1,652 @@
+// The executable schema: the agreed SDL plus resolvers over the seeded data, with the platform's
+// visibility rules (company scoping, restricted fields) applied per identity.
+import { createHmac } from "node:crypto";
+import {
+  buildSchema,
+  type GraphQLFieldResolver,
+  type GraphQLObjectType,
+  type GraphQLSchema,
+} from "graphql";
+import { isRealDate } from "./dates.js";
+import { authorizationError, restrictedFieldError, ValidationCollector } from "./errors.js";
+import { sandboxTypeDefs } from "./schema.js";
+import type {
+  CompanyRecord,
+  ContractRecord,
+  HireRecord,
+  HireStatus,
+  InvoiceRecord,
+  SandboxData,
+  TimesheetRecord,
+  WorkerRecord,
+} from "./seed.js";
+import { PLATFORM_ENTITY_NAME } from "./seed.js";
+
+export type IdentityKey = "full" | "limited";
+
+export interface Identity {
+  key: IdentityKey;
+  user: { id: string; name: string; email: string };
+  companyIds: ReadonlySet<string>;
+  /** Hire.rate and Contract.rate. */
+  seesRates: boolean;
+  /** terminateHire, cancelHire, createDraftHire. */
+  managesHires: boolean;
+  /** Non-company accounts listed by `accounts`. */
+  otherAccounts: boolean;
+}
+
+export const IDENTITIES: Record<IdentityKey, Identity> = {
+  full: {
+    key: "full",
+    user: { id: "usr_001", name: "Maja Lindqvist", email: "maja.lindqvist@nordlys.example" },
+    companyIds: new Set(["cmp_nordlys", "cmp_harbor", "cmp_castell"]),
+    seesRates: true,
+    managesHires: true,
+    otherAccounts: true,
+  },
+  limited: {
+    key: "limited",
+    user: { id: "usr_002", name: "Oskar Berg", email: "oskar.berg@nordlys.example" },
+    companyIds: new Set(["cmp_nordlys"]),
+    seesRates: false,
+    managesHires: false,
+    otherAccounts: false,
+  },
+};
+
+export interface RequestContext {
+  identity: Identity;
+  data: SandboxData;
+  baseUrl: string;
+  maxRegistrationsPerCall: number;
+}
+
+type Args = Record<string, unknown>;
+type Resolver = GraphQLFieldResolver<unknown, RequestContext, Args>;
+// biome-ignore lint/suspicious/noExplicitAny: resolver parents are our own records, typed per map
+type AnyRecord = any;
+
+const MAX_PAGE_SIZE = 100;
+const DEFAULT_PAGE_SIZE = 10;
+const SIGNING_KEY = "sandbox-file-signing";
+
+// ---------- helpers ----------
+
+function paginate<T>(items: T[], args: Args, field: string) {
+  const first = (args.first as number | undefined) ?? DEFAULT_PAGE_SIZE;
+  const page = (args.page as number | null | undefined) ?? 1;
+  const v = new ValidationCollector();
+  if (first < 1 || first > MAX_PAGE_SIZE) {
+    v.add("first", `The first must be between 1 and ${MAX_PAGE_SIZE}.`);
+  }
+  if (page < 1) v.add("page", "The page must be at least 1.");
+  v.throwIfAny(field);
+  const total = items.length;
+  const lastPage = Math.max(1, Math.ceil(total / first));
+  const start = (page - 1) * first;
+  const data = items.slice(start, start + first);
+  return {
+    data,
+    paginatorInfo: {
+      count: data.length,
+      currentPage: page,
+      firstItem: data.length > 0 ? start + 1 : null,
+      lastItem: data.length > 0 ? start + data.length : null,
+      hasMorePages: page < lastPage,
+      lastPage,
+      perPage: first,
+      total,
+    },
+  };
+}
+
+/** A list filter: absent or empty means "no filter"; values are alternatives. */
+function listFilter(args: Args, name: string): Set<unknown> | null {
+  const v = args[name];
+  return Array.isArray(v) && v.length > 0 ? new Set(v) : null;
+}
+
+type Comparable = string | number | null;
+function compareValues(a: Comparable, b: Comparable): number {
+  // Nulls sort first ascending (and so last descending).
+  if (a === b) return 0;
+  if (a === null) return -1;
+  if (b === null) return 1;
+  if (typeof a === "number" && typeof b === "number") return a - b;
+  return String(a).localeCompare(String(b), "en");
+}
+
+function sortBy<T extends { id: string }>(
+  items: T[],
+  clauses: Array<{ key: (item: T) => Comparable; desc: boolean }>,
+): T[] {
+  return [...items].sort((x, y) => {
+    for (const c of clauses) {
+      const r = compareValues(c.key(x), c.key(y));
+      if (r !== 0) return c.desc ? -r : r;
+    }
+    // Stable final tie-break so pages never overlap.
+    return x.id < y.id ? -1 : x.id > y.id ? 1 : 0;
+  });
+}
+
+function dateRange(args: Args, name: string, v: ValidationCollector) {
+  const range = args[name] as { from?: unknown; to?: unknown } | null | undefined;
+  if (!range) return null;
+  for (const side of ["from", "to"] as const) {
+    const value = range[side];
+    if (value !== undefined && value !== null && !isRealDate(value)) {
+      v.add(`${name}.${side}`, `The ${name}.${side} is not a valid date (YYYY-MM-DD).`);
+    }
+  }
+  return {
+    from: (range.from as string | null | undefined) ?? null,
+    to: (range.to as string | null | undefined) ?? null,
+  };
+}
+
+function inRange(date: string | null, range: { from: string | null; to: string | null }) {
+  if (date === null) return false;
+  if (range.from !== null && date < range.from) return false;
+  if (range.to !== null && date > range.to) return false;
+  return true;
+}
+
+function signedUrl(ctx: RequestContext, path: string): string {
+  const expires = Math.floor(Date.now() / 1000) + 3600;
+  const signature = createHmac("sha256", SIGNING_KEY).update(`${path}:${expires}`).digest("hex");
+  return `${ctx.baseUrl}${path}?expires=${expires}&signature=${signature}`;
+}
+
+const workerName = (w: WorkerRecord) => `${w.firstName} ${w.lastName}`;
+const latestContract = (ctx: RequestContext, h: HireRecord) =>
+  ctx.data.contracts.get(h.contractIds.at(-1) as string) as ContractRecord;
+const companyOf = (ctx: RequestContext, id: string) =>
+  ctx.data.companies.find((c) => c.id === id) as CompanyRecord;
+const workerOf = (ctx: RequestContext, h: HireRecord) =>
+  ctx.data.workers.get(h.workerId) as WorkerRecord;
+const visibleHire = (ctx: RequestContext, h: HireRecord) =>
+  ctx.identity.companyIds.has(h.companyId);
+
+/** Stand-in for the last payment request: the newest invoice date of the hire. */
+function lastPaymentRequestDate(ctx: RequestContext, h: HireRecord): string | null {
+  let last: string | null = null;
+  for (const inv of ctx.data.invoices) {
+    if (inv.hireId === h.id && (last === null || inv.date > last)) last = inv.date;
+  }
+  return last;
+}
+
+const PRE_START: ReadonlySet<HireStatus> = new Set(["DRAFT", "OFFERED", "READY"]);
+
+// ---------- queries ----------
+
+function filterHires(ctx: RequestContext, args: Args, field: string, base?: HireRecord[]) {
+  const v = new ValidationCollector();
+  const startRange = dateRange(args, "startDateRange", v);
+  const endRange = dateRange(args, "endDateRange", v);
+  v.throwIfAny(field);
+  const activeStatus = listFilter(args, "activeStatus");
+  const status = listFilter(args, "status");
+  const accounts = listFilter(args, "accounts");
+  const companies = listFilter(args, "companies");
+  const workers = listFilter(args, "workers");
+  const externalIds = listFilter(args, "externalIdentifiers");
+  const contractStatus = listFilter(args, "contractStatus");
+  const search = typeof args.search === "string" ? args.search.trim().toLowerCase() : "";
+  const hires = (base ?? [...ctx.data.hires.values()]).filter((h) => {
+    if (!visibleHire(ctx, h)) return false;
+    if (activeStatus && !activeStatus.has(h.status)) return false;
+    if (status && !status.has(h.status)) return false;
+    if (accounts && !accounts.has(h.companyId)) return false;
+    if (companies && !companies.has(h.companyId)) return false;
+    if (workers && !workers.has(h.workerId)) return false;
+    if (externalIds && !externalIds.has(h.externalIdentifier)) return false;
+    if (contractStatus && !contractStatus.has(latestContract(ctx, h).status)) return false;
+    if (startRange && !inRange(h.startDate, startRange)) return false;
+    if (endRange && !inRange(h.endDate, endRange)) return false;
+    if (search) {
+      const w = workerOf(ctx, h);
+      const haystack = [
+        workerName(w),
+        w.email ?? "",
+        companyOf(ctx, h.companyId).name,
+        latestContract(ctx, h).jobName,
+        h.number,
+        h.externalIdentifier ?? "",
+      ]
+        .join("\n")
+        .toLowerCase();
+      if (!haystack.includes(search)) return false;
+    }
+    return true;
+  });
+  return hires;
+}
+
+const HIRE_COLUMNS: Record<string, (ctx: RequestContext, h: HireRecord) => Comparable> = {
+  START_DATE: (_c, h) => h.startDate,
+  END_DATE: (_c, h) => h.endDate,
+  COMPANY_NAME: (c, h) => companyOf(c, h.companyId).name,
+  WORKER_NAME: (c, h) => workerName(workerOf(c, h)),
+  JOB_NAME: (c, h) => latestContract(c, h).jobName,
+  HIRE_ID: (_c, h) => h.id,
+  CREATED_AT: (_c, h) => h.createdAt,
+  // Stand-in: agency hires vs direct hires.
+  ENGAGEMENT_TYPE: (_c, h) => (h.recruiterId ? "AGENCY" : "DIRECT"),
+  LAST_PAYMENT_REQUEST_DATE: (c, h) => lastPaymentRequestDate(c, h),
+};
+
+function hiresQuery(ctx: RequestContext, args: Args, field: string) {
+  const hires = filterHires(ctx, args, field);
+  const clauses = ((args.orderBy as Array<{ field?: string | null; order?: string | null }>) ?? [])
+    .filter((c) => c.field)
+    .map((c) => {
+      const column = HIRE_COLUMNS[c.field as string] as (typeof HIRE_COLUMNS)[string];
+      return { key: (h: HireRecord) => column(ctx, h), desc: c.order === "DESC" };
+    });
+  return paginate(sortBy(hires, clauses), args, field);
+}
+
+function contractsQuery(ctx: RequestContext, args: Args, field: string, base?: ContractRecord[]) {
+  const accounts = listFilter(args, "accounts");
+  const currencies = listFilter(args, "currencies");
+  const statuses = listFilter(args, "statuses");
+  const locations = listFilter(args, "locationPreferences");
+  const contracts = (base ?? [...ctx.data.contracts.values()]).filter((c) => {
+    const hire = ctx.data.hires.get(c.hireId) as HireRecord;
+    if (!visibleHire(ctx, hire)) return false;
+    if (accounts && !accounts.has(hire.companyId)) return false;
+    if (currencies && !currencies.has(c.currency)) return false;
+    if (statuses && !statuses.has(c.status)) return false;
+    if (locations && !locations.has(c.locationPreference)) return false;
+    return true;
+  });
+  return paginate(sortBy(contracts, []), args, field);
+}
+
+const INVOICE_COLUMNS: Record<string, (i: InvoiceRecord) => Comparable> = {
+  DATE: (i) => i.date,
+  DUE_DATE: (i) => i.dueDate,
+  NUMBER: (i) => i.number,
+  TOTAL_AMOUNT: (i) => i.grossAmount,
+};
+
+function invoicesQuery(ctx: RequestContext, args: Args, field: string) {
+  const accounts = listFilter(args, "accounts");
+  const status = listFilter(args, "status");
+  const currency = listFilter(args, "currency");
+  const types = listFilter(args, "transactionTypes");
+  const externalIds = listFilter(args, "externalIdentifiers");
+  const search = typeof args.search === "string" ? args.search.trim().toLowerCase() : "";
+  const invoices = ctx.data.invoices.filter((i) => {
+    if (!ctx.identity.companyIds.has(i.companyId)) return false;
+    if (accounts && !accounts.has(i.companyId)) return false;
+    if (status && !status.has(i.status)) return false;
+    if (currency && !currency.has(i.currency)) return false;
+    if (types && !types.has(i.transactionType)) return false;
+    if (externalIds && !externalIds.has(i.externalIdentifier)) return false;
+    if (search) {
+      const haystack = [i.number, companyOf(ctx, i.companyId).name, i.payeeDisplayName]
+        .join("\n")
+        .toLowerCase();
+      if (!haystack.includes(search)) return false;
+    }
+    return true;
+  });
+  const given = (args.orderBy as Array<{ column: string; order: string }> | undefined) ?? [];
+  const clauses = (given.length > 0 ? given : [{ column: "DATE", order: "DESC" }]).map((c) => ({
+    key: INVOICE_COLUMNS[c.column] as (i: InvoiceRecord) => Comparable,
+    desc: c.order === "DESC",
+  }));
+  return paginate(sortBy(invoices, clauses), args, field);
+}
+
+// ---------- mutations ----------
+
+function requireHire(ctx: RequestContext, id: unknown, v: ValidationCollector): HireRecord | null {
+  const hire = typeof id === "string" ? ctx.data.hires.get(id) : undefined;
+  if (!hire) {
+    v.add("input.hire", "The selected input.hire is invalid.");
+    return null;
+  }
+  if (!visibleHire(ctx, hire)) throw authorizationError();
+  return hire;
+}
+
+function terminateHire(ctx: RequestContext, input: Args, field: string) {
+  const v = new ValidationCollector();
+  const hire = requireHire(ctx, input.hire, v);
+  if (hire && !ctx.identity.managesHires) throw authorizationError();
+  const date = input.date;
+  if (!isRealDate(date)) {
+    v.add("input.date", "The input.date is not a valid date (YYYY-MM-DD).");
+  } else if (hire?.startDate && date < hire.startDate) {
+    v.add("input.date", "The input.date must be a date on or after the hire's start date.");
+  }
+  if (hire && hire.status !== "ACTIVE") {
+    v.add("input.hire", `Only active hires can be terminated; this hire is ${hire.status}.`);
+  }
+  v.throwIfAny(field);
+  const h = hire as HireRecord;
+  h.status = "TERMINATED";
+  h.terminationDate = date as string;
+  return h;
+}
+
+function cancelHire(ctx: RequestContext, input: Args, field: string) {
+  const v = new ValidationCollector();
+  const hire = requireHire(ctx, input.hire, v);
+  if (hire && !ctx.identity.managesHires) throw authorizationError();
+  if (typeof input.message !== "string" || input.message.trim() === "") {
+    v.add("input.message", "The input.message field is required.");
+  }
+  if (hire && !PRE_START.has(hire.status)) {
+    v.add(
+      "input.hire",
+      `Only draft, offered or ready hires can be cancelled; this hire is ${hire.status}.`,
+    );
+  }
+  v.throwIfAny(field);
+  const h = hire as HireRecord;
+  h.status = "CANCELLED";
+  return h;
+}
+
+// A draft hire gets a DRAFT contract and a placeholder worker until someone is offered the job.
+function createDraftHire(ctx: RequestContext, input: Args, field: string) {
+  const v = new ValidationCollector();
+  const company = ctx.data.companies.find((c) => c.id === input.company);
+  if (!company) v.add("input.company", "The selected input.company is invalid.");
+  else if (!ctx.identity.companyIds.has(company.id) || !ctx.identity.managesHires) {
+    throw authorizationError();
+  }
+  if (typeof input.name !== "string" || input.name.trim() === "") {
+    v.add("input.name", "The input.name field is required.");
+  }
+  for (const key of ["startDate", "endDate"] as const) {
+    const value = input[key];
+    if (value !== undefined && value !== null && !isRealDate(value)) {
+      v.add(`input.${key}`, `The input.${key} is not a valid date (YYYY-MM-DD).`);
+    }
+  }
+  const start = isRealDate(input.startDate) ? input.startDate : null;
+  const end = isRealDate(input.endDate) ? input.endDate : null;
+  if (start && end && end < start) {
+    v.add("input.endDate", "The input.endDate must be a date after input.startDate.");
+  }
+  if (typeof input.rate === "number" && input.rate < 0) {
+    v.add("input.rate", "The input.rate must be at least 0.");
+  }
+  v.throwIfAny(field);
+  const c = company as CompanyRecord;
+  const data = ctx.data;
+  data.counters.worker += 1;
+  const worker: WorkerRecord = {
+    __typename: "Worker",
+    id: `wrk_${String(data.counters.worker).padStart(3, "0")}`,
+    firstName: "Unassigned",
+    lastName: "Worker",
+    email: null,
+    phone: null,
+    jobTitle: null,
+    avatar: null,
+  };
+  data.workers.set(worker.id, worker);
+  data.counters.hire += 1;
+  data.counters.contract += 1;
+  const hireId = `hire_${String(data.counters.hire).padStart(3, "0")}`;
+  const contract: ContractRecord = {
+    id: `ctr_${String(data.counters.contract).padStart(3, "0")}`,
+    hireId,
+    jobName: (input.name as string).trim(),
+    jobDescription: typeof input.description === "string" ? input.description : "",
+    locationPreference: null,
+    status: "DRAFT",
+    startDate: start,
+    endDate: end,
+    currency: c.currency,
+    rateType: typeof input.rateType === "string" ? input.rateType : "HOURLY",
+    rate: typeof input.rate === "number" ? input.rate : 0,
+    purchaseOrderNumber:
+      typeof input.purchaseOrderNumber === "string" ? input.purchaseOrderNumber : null,
+    paymentTermMethod: "NET",
+    paymentTerm: 30,
+    files: [],
+  };
+  data.contracts.set(contract.id, contract);
+  const hire: HireRecord = {
+    id: hireId,
+    number: `H-${10_000 + data.counters.hire}`,
+    status: "DRAFT",
+    workerId: worker.id,
+    companyId: c.id,
+    recruiterId: null,
+    createdAt: data.today,
+    startDate: start,
+    endDate: end,
+    terminationDate: null,
+    externalIdentifier:
+      typeof input.externalIdentifier === "string" ? input.externalIdentifier : null,
+    contractIds: [contract.id],
+  };
+  data.hires.set(hire.id, hire);
+  return hire;
+}
+
+type Rejection = { externalId: string | null; reason: string; message: string };
+
+function createCustomTimesheet(ctx: RequestContext, input: Args, field: string) {
+  const v = new ValidationCollector();
+  if (input.schema !== "default-json") {
+    v.add("input.schema", 'The input.schema must be "default-json".');
+  }
+  let rows: unknown[] = [];
+  try {
+    const parsed: unknown = JSON.parse(String(input.data));
+    if (Array.isArray(parsed)) rows = parsed;
+    else if (parsed !== null && typeof parsed === "object") rows = [parsed];
+    else v.add("input.data", "The input.data must be a registration object or an array of them.");
+  } catch {
+    v.add("input.data", "The input.data must be valid JSON text.");
+  }
+  if (v.empty && rows.length === 0) {
+    v.add("input.data", "The input.data must contain at least one registration.");
+  }
+  if (rows.length > ctx.maxRegistrationsPerCall) {
+    v.add(
+      "input.data",
+      `The input.data may contain at most ${ctx.maxRegistrationsPerCall} registrations.`,
+    );
+  }
+  v.throwIfAny(field);
+
+  const rejected: Rejection[] = [];
+  let successful = 0;
+  for (const raw of rows) {
+    const row = (raw !== null && typeof raw === "object" ? raw : {}) as Record<string, unknown>;
+    const externalId =
+      typeof row.externalId === "string" && row.externalId !== "" ? row.externalId : null;
+    const missing: string[] = [];
+    if (typeof row.hireId !== "string" || row.hireId === "") missing.push("hireId");
+    if (!isRealDate(row.reportedDate)) missing.push("reportedDate");
+    if (typeof row.hours !== "number" || !Number.isFinite(row.hours) || row.hours < 0) {
+      missing.push("hours");
+    }
+    if (externalId === null) missing.push("externalId");
+    if (missing.length > 0) {
+      rejected.push({
+        externalId,
+        reason: "MISSING_REQUIRED_FIELD",
+        message: `Missing or invalid required field(s): ${missing.join(", ")}.`,
+      });
+      continue;
+    }
+    const hire = ctx.data.hires.get(row.hireId as string);
+    if (!hire || !visibleHire(ctx, hire)) {
+      rejected.push({
+        externalId,
+        reason: "HIRE_NOT_FOUND",
+        message: `Hire ${String(row.hireId)} was not found.`,
+      });
+      continue;
+    }
+    const date = row.reportedDate as string;
+    const covered = hire.contractIds.some((id) => {
+      const c = ctx.data.contracts.get(id) as ContractRecord;
+      return (
+        (c.startDate === null || c.startDate <= date) && (c.endDate === null || date <= c.endDate)
+      );
+    });
+    if (!covered) {
+      rejected.push({
+        externalId,
+        reason: "DATE_OUTSIDE_CONTRACT_PERIOD",
+        message: `${date} is outside the contract period of hire ${hire.id}.`,
+      });
+      continue;
+    }
+    const record: TimesheetRecord = {
+      hireId: hire.id,
+      reportedDate: date,
+      hours: row.hours as number,
+      externalId: externalId as string,
+      isPayable: typeof row.isPayable === "boolean" ? row.isPayable : true,
+    };
+    if (typeof row.reference === "string") record.reference = row.reference;
+    if (row.meta !== null && typeof row.meta === "object" && !Array.isArray(row.meta)) {
+      record.meta = row.meta as Record<string, unknown>;
+    }
+    ctx.data.timesheets.set(record.externalId, record);
+    successful += 1;
+  }
+  return {
+    providedRegistrations: rows.length,
+    successfulRegistrations: successful,
+    rejectedRegistrations: rejected,
+  };
+}
+
+// ---------- resolver map ----------
+
+const resolvers: Record<string, Record<string, Resolver>> = {
+  Query: {
+    viewer: (_p, _a, ctx) => ctx.identity.user,
+    accounts: (_p, _a, ctx) => [
+      ...ctx.data.companies.filter((c) => ctx.identity.companyIds.has(c.id)),
+      ...(ctx.identity.otherAccounts ? [...ctx.data.organisations, ...ctx.data.recruiters] : []),
+    ],
+    hire: (_p, args, ctx) => {
+      const hire = ctx.data.hires.get(args.id as string);
+      if (!hire) return null;
+      if (!visibleHire(ctx, hire)) throw authorizationError();
+      return hire;
+    },
+    hires: (_p, args, ctx, info) => hiresQuery(ctx, args, info.fieldName),
+    contract: (_p, args, ctx) => {
+      const contract = ctx.data.contracts.get(args.id as string);
+      if (!contract) return null;
+      if (!visibleHire(ctx, ctx.data.hires.get(contract.hireId) as HireRecord)) {
+        throw authorizationError();
+      }
+      return contract;
+    },
+    contracts: (_p, args, ctx, info) => contractsQuery(ctx, args, info.fieldName),
+    invoices: (_p, args, ctx, info) => invoicesQuery(ctx, args, info.fieldName),
+    invoice: (_p, args, ctx) => {
+      const invoice = ctx.data.invoices.find((i) => i.number === args.number);
+      if (!invoice) return null;
+      if (!ctx.identity.companyIds.has(invoice.companyId)) throw authorizationError();
+      return invoice;
+    },
+  },
+  Mutation: {
+    createCustomTimesheet: (_p, args, ctx, info) =>
+      createCustomTimesheet(ctx, args.input as Args, info.fieldName),
+    terminateHire: (_p, args, ctx, info) => terminateHire(ctx, args.input as Args, info.fieldName),
+    createDraftHire: (_p, args, ctx, info) =>
+      createDraftHire(ctx, args.input as Args, info.fieldName),
+    cancelHire: (_p, args, ctx, info) => cancelHire(ctx, args.input as Args, info.fieldName),
+  },
+  Worker: {
+    name: (w: AnyRecord) => workerName(w),
+    hires: (w: AnyRecord, args, ctx, info) => {
+      const own = [...ctx.data.hires.values()].filter((h) => h.workerId === w.id);
+      const status = args.status ? { status: [args.status] } : {};
+      const hires = filterHires(ctx, { companies: args.companies, ...status }, info.fieldName, own);
+      return paginate(sortBy(hires, []), args, info.fieldName);
+    },
+  },
+  Hire: {
+    status: (h: AnyRecord) => h.status,
+    activeStatus: (h: AnyRecord) => h.status,
+    worker: (h: AnyRecord, _a, ctx) => workerOf(ctx, h),
+    company: (h: AnyRecord, _a, ctx) => companyOf(ctx, h.companyId),
+    recruiter: (h: AnyRecord, _a, ctx) =>
+      h.recruiterId ? ctx.data.recruiters.find((r) => r.id === h.recruiterId) : null,
+    currency: (h: AnyRecord, _a, ctx) => latestContract(ctx, h).currency,
+    rate: (h: AnyRecord, _a, ctx) => {
+      if (!ctx.identity.seesRates) throw restrictedFieldError();
+      return latestContract(ctx, h).rate;
+    },
+    rateType: (h: AnyRecord, _a, ctx) => latestContract(ctx, h).rateType,
+    canTerminateContract: (h: AnyRecord, _a, ctx) =>
+      ctx.identity.managesHires && h.status === "ACTIVE",
+    canCancelContract: (h: AnyRecord, _a, ctx) =>
+      ctx.identity.managesHires && PRE_START.has(h.status),
+    latestContract: (h: AnyRecord, _a, ctx) => latestContract(ctx, h),
+    activeContract: (h: AnyRecord, _a, ctx) =>
+      [...(h as HireRecord).contractIds]
+        .reverse()
+        .map((id) => ctx.data.contracts.get(id) as ContractRecord)
+        .find((c) => c.status === "ACTIVE") ?? null,
+    contracts: (h: AnyRecord, args, ctx, info) => {
+      const own = (h as HireRecord).contractIds.map((id) => ctx.data.contracts.get(id));
+      return contractsQuery(
+        ctx,
+        { statuses: args.statuses, first: args.first, page: args.page },
+        info.fieldName,
+        own as ContractRecord[],
+      );
+    },
+  },
+  Contract: {
+    rate: (c: AnyRecord, _a, ctx) => {
+      if (!ctx.identity.seesRates) throw restrictedFieldError();
+      return c.rate;
+    },
+    worker: (c: AnyRecord, _a, ctx) => workerOf(ctx, ctx.data.hires.get(c.hireId) as HireRecord),
+    company: (c: AnyRecord, _a, ctx) =>
+      companyOf(ctx, (ctx.data.hires.get(c.hireId) as HireRecord).companyId),
+    companyName: (c: AnyRecord, _a, ctx) =>
+      companyOf(ctx, (ctx.data.hires.get(c.hireId) as HireRecord).companyId).name,
+    files: (c: AnyRecord, _a, ctx) =>
+      (c as ContractRecord).files.map((f) => ({
+        ...f,
+        url: signedUrl(ctx, `/files/${f.id}/${encodeURIComponent(f.name)}`),
+      })),
+  },
+  Invoice: {
+    pdfUrl: (i: AnyRecord, _a, ctx) => signedUrl(ctx, `/files/invoices/${i.number}.pdf`),
+    company: (i: AnyRecord, _a, ctx) => companyOf(ctx, i.companyId),
+    payerDisplayName: (i: AnyRecord, _a, ctx) => companyOf(ctx, i.companyId).name,
+    payeeDisplayName: (i: AnyRecord) => i.payeeDisplayName ?? PLATFORM_ENTITY_NAME,
+    isOverDue: (i: AnyRecord) => i.status === "OVERDUE",
+  },
+};
+
+/** Builds the sandbox schema with its resolvers attached (once per process is enough). */
+export function createSandboxSchema(): GraphQLSchema {
+  const schema = buildSchema(sandboxTypeDefs);
+  for (const [typeName, fields] of Object.entries(resolvers)) {
+    const type = schema.getType(typeName) as GraphQLObjectType;
+    const typeFields = type.getFields();
+    for (const [fieldName, resolve] of Object.entries(fields)) {
+      const field = typeFields[fieldName];
+      if (!field) throw new Error(`Sandbox resolver for unknown field ${typeName}.${fieldName}`);
+      field.resolve = resolve;
+    }
+  }
+  return schema;
+}
