@@ -1,7 +1,50 @@
 import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
+import { type Sandbox, startSandbox } from "./index.js";
 
-// Placeholder until the sandbox lands (issue 2).
-export async function runSandboxCommand(_config: Config, _logger: Logger): Promise<void> {
-  throw new Error("The sandbox is not built yet.");
+/** What `workforce-mcp sandbox` prints: where it listens, its tokens and how to use them. */
+export function describeSandbox(sandbox: Sandbox, rateLimitPerMinute: number): string {
+  const limit =
+    rateLimitPerMinute > 0 ? `${rateLimitPerMinute} requests a minute per token` : "off";
+  return [
+    "Sandbox platform running (sample data; nothing here is real).",
+    "",
+    `  GraphQL endpoint: ${sandbox.graphqlUrl}`,
+    `  Rate limit:       ${limit}`,
+    "",
+    "Tokens:",
+    `  full     ${sandbox.tokens.full}`,
+    "           Maja Lindqvist: sees all companies and every field; may terminate, cancel and create hires and submit timesheets.",
+    `  limited  ${sandbox.tokens.limited}`,
+    "           Oskar Berg: sees Nordlys Energi only; rates are hidden; may submit timesheets but not terminate, cancel or create hires.",
+    "",
+    "Try it:",
+    `  curl -s ${sandbox.graphqlUrl} -H 'Content-Type: application/json' \\`,
+    `    -H 'Authorization: Bearer ${sandbox.tokens.full}' \\`,
+    `    -d '{"query":"{ viewer { name } hires(first: 3) { data { id activeStatus worker { name } } } }"}'`,
+    "",
+    "Point the MCP server at it:",
+    `  WORKFORCE_API_URL=${sandbox.url} WORKFORCE_TOKEN=${sandbox.tokens.full} workforce-mcp`,
+    "",
+    "Press Ctrl+C to stop.",
+    "",
+  ].join("\n");
+}
+
+/** Runs the sandbox in the foreground until SIGINT/SIGTERM. */
+export async function runSandboxCommand(config: Config, logger: Logger): Promise<void> {
+  const rateLimitPerMinute = config.sandboxRateLimitPerMinute;
+  const sandbox = await startSandbox({ host: config.host, port: config.port, rateLimitPerMinute });
+  // This subcommand's purpose is to show the URL and tokens, so it prints them to stdout.
+  process.stdout.write(describeSandbox(sandbox, rateLimitPerMinute));
+  await new Promise<void>((resolve) => {
+    const stop = (signal: NodeJS.Signals) => {
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+      logger.info(`Received ${signal}; stopping the sandbox.`);
+      void sandbox.close().then(resolve);
+    };
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+  });
 }
