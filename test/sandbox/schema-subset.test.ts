@@ -29,7 +29,7 @@ function kindOf(type: GraphQLNamedType): string {
 }
 
 /** Every difference between the sandbox schema and the reference, as readable lines. */
-export function subsetProblems(sandbox: GraphQLSchema, reference: GraphQLSchema): string[] {
+function subsetProblems(sandbox: GraphQLSchema, reference: GraphQLSchema): string[] {
   const problems: string[] = [];
   for (const type of Object.values(sandbox.getTypeMap())) {
     if (type.name.startsWith("__")) continue;
