@@ -188,6 +188,12 @@ export class CancelledError extends PlatformError {
   readonly kind = "cancelled";
   readonly retryable = false;
   readonly hint = "The request was cancelled before it finished.";
+  /** A write cancelled after it was sent may or may not have happened. */
+  readonly outcomeUnknown: boolean;
+  constructor(message: string, details: PlatformErrorDetails = {}) {
+    super(message, details);
+    this.outcomeUnknown = details.outcomeUnknown ?? false;
+  }
 }
 
 export function isPlatformError(value: unknown): value is PlatformError {

@@ -73,5 +73,7 @@ export interface PlatformClientOptions {
   maxRetries?: number;
   /** Client-side budget per token, rolling minute. Default 60. */
   rateLimitPerMinute?: number;
+  /** Length of the governor's rolling window; 60 000 ms unless a test shortens it. */
+  rateLimitWindowMs?: number;
   logger?: import("../logger.js").Logger;
 }

@@ -1,0 +1,416 @@
+import { performance } from "node:perf_hooks";
+import { ClientError, GraphQLClient } from "graphql-request";
+import { getIntrospectionQuery } from "graphql";
+import type { Logger } from "../logger.js";
+import { type GraphQLErrorEntry, classifyEntry, mostTelling } from "./classify.js";
+import {
+  AuthenticationError,
+  AuthorizationError,
+  BadRequestError,
+  CancelledError,
+  NetworkError,
+  type PlatformError,
+  PlatformFailureError,
+  RateLimitedError,
+  SchemaMismatchError,
+  TimeoutError,
+  UnexpectedResponseError,
+  ValidationError,
+  isPlatformError,
+} from "./errors.js";
+import {
+  DEFAULT_RATE_LIMIT_PER_MINUTE,
+  DEFAULT_RATE_LIMIT_WINDOW_MS,
+  governorFor,
+} from "./governor.js";
+import type {
+  Operation,
+  OperationResult,
+  PlatformClient,
+  PlatformClientOptions,
+  RequestOptions,
+  RestrictedField,
+} from "./types.js";
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+export const DEFAULT_RETRY_BASE_MS = 1_000;
+export const DEFAULT_MAX_RETRIES = 3;
+
+/** The standard introspection query; graphql-js already names it `IntrospectionQuery`. */
+export const introspectionOperation: Operation<unknown> = {
+  name: "IntrospectionQuery",
+  document: getIntrospectionQuery(),
+  type: "query",
+  safeToRepeat: true,
+};
+
+// Connection errors that prove the request never left this machine, so nothing happened.
+const NOT_SENT_CODES = new Set([
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ERR_INVALID_URL",
+]);
+
+interface Attempt {
+  operation: Operation<unknown, Record<string, unknown>>;
+  variables: Record<string, unknown>;
+  signal: AbortSignal | undefined;
+  attempt: number;
+  retryAfterMs: number;
+}
+
+export function createPlatformClient(options: PlatformClientOptions): PlatformClient {
+  const apiUrl = options.apiUrl.replace(/\/+$/, "");
+  const endpoint = `${apiUrl}/graphql`;
+  const token = options.token;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const retryBaseMs = options.retryBaseMs ?? DEFAULT_RETRY_BASE_MS;
+  const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
+  const logger: Logger | undefined = options.logger;
+  // Belt and braces: even if a token slipped into a log line, the logger blanks it.
+  logger?.addSecret(token);
+  const governor = governorFor(
+    apiUrl,
+    token,
+    options.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE,
+    options.rateLimitWindowMs ?? DEFAULT_RATE_LIMIT_WINDOW_MS,
+  );
+
+  const backoff = (retry: number) => retryBaseMs * 2 ** retry;
+
+  async function sendOnce(a: Attempt): Promise<OperationResult<unknown>> {
+    const op = a.operation;
+    const unsafe = !op.safeToRepeat;
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(), timeoutMs);
+    const signal = a.signal ? AbortSignal.any([a.signal, timeout.signal]) : timeout.signal;
+    let response: { status: number; contentType: string } | undefined;
+    const started = performance.now();
+    const log = (status: number | undefined, outcome: string) =>
+      logger?.debug("platform request", {
+        operation: op.name,
+        attempt: a.attempt,
+        status,
+        durationMs: Math.round(performance.now() - started),
+        outcome,
+      });
+
+    const gql = new GraphQLClient(endpoint, {
+      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+      errorPolicy: "all",
+      fetch: async (input: string | URL | Request, init?: RequestInit) => {
+        const res = await fetch(input, init);
+        response = { status: res.status, contentType: res.headers.get("content-type") ?? "" };
+        return res;
+      },
+    });
+
+    try {
+      let status: number;
+      let data: unknown;
+      let errors: unknown;
+      try {
+        const res = await gql.rawRequest<unknown>({
+          query: op.document,
+          variables: a.variables,
+          signal,
+        });
+        status = res.status;
+        data = res.data;
+        errors = res.errors;
+      } catch (error) {
+        if (error instanceof ClientError) {
+          status = error.response.status;
+          data = error.response.data;
+          errors = error.response.errors;
+          if (!Array.isArray(errors) && (data === undefined || data === null)) {
+            throw httpFailure(op, status, unsafe);
+          }
+        } else {
+          throw transportFailure(error, a, timeout.signal, response, unsafe);
+        }
+      }
+
+      const hasData = data !== null && typeof data === "object";
+      const entries = Array.isArray(errors) ? (errors as GraphQLErrorEntry[]) : [];
+      const classified = entries.map((entry) =>
+        classifyEntry(entry, {
+          operation: op.name,
+          hasData,
+          retryAfterMs: a.retryAfterMs,
+          status: status === 200 ? undefined : status,
+        }),
+      );
+      if (!hasData) {
+        const primary = mostTelling(classified);
+        if (!primary) {
+          throw new UnexpectedResponseError(
+            `The platform answered ${op.name} with neither data nor errors.`,
+            { operation: op.name, status, outcomeUnknown: unsafe },
+          );
+        }
+        throw finalise(primary, op, unsafe);
+      }
+      const restricted: RestrictedField[] = [];
+      const others: PlatformError[] = [];
+      for (const error of classified) {
+        if (error.kind === "field-restricted") {
+          restricted.push({ path: (error.path ?? []).join("."), message: error.message });
+        } else {
+          others.push(error);
+        }
+      }
+      log(status, others.length > 0 ? "partial" : restricted.length > 0 ? "restricted" : "ok");
+      return { data, restricted, errors: others };
+    } catch (error) {
+      log(response?.status, isPlatformError(error) ? error.kind : "error");
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  function transportFailure(
+    error: unknown,
+    a: Attempt,
+    timeoutSignal: AbortSignal,
+    response: { status: number; contentType: string } | undefined,
+    unsafe: boolean,
+  ): PlatformError {
+    const name = a.operation.name;
+    const details = { operation: name, status: response?.status };
+    if (a.signal?.aborted) {
+      return new CancelledError(
+        unsafe
+          ? `${name} was cancelled after it was sent; the platform did not confirm whether it took effect.`
+          : `${name} was cancelled before the platform answered.`,
+        { ...details, outcomeUnknown: unsafe },
+      );
+    }
+    if (timeoutSignal.aborted) {
+      const seconds = formatSeconds(timeoutMs);
+      return new TimeoutError(
+        unsafe
+          ? `The platform did not confirm whether ${name} took effect: no answer within ${seconds}.`
+          : `The platform did not answer ${name} within ${seconds}.`,
+        { ...details, outcomeUnknown: unsafe },
+      );
+    }
+    if (response) {
+      return new UnexpectedResponseError(
+        unsafe
+          ? `The platform did not confirm whether ${name} took effect: the answer (HTTP ${response.status}${describeType(response.contentType)}) was not GraphQL JSON.`
+          : `The answer to ${name} (HTTP ${response.status}${describeType(response.contentType)}) was not GraphQL JSON.`,
+        { ...details, outcomeUnknown: unsafe },
+      );
+    }
+    const code = errorCode(error);
+    const notSent = code !== undefined && NOT_SENT_CODES.has(code);
+    const cause = Object.assign(new Error(`fetch failed${code ? ` (${code})` : ""}`), { code });
+    if (notSent) {
+      return new NetworkError(
+        `Could not connect to the platform for ${name}${code ? ` (${code})` : ""}; the request was not sent.`,
+        { ...details, cause },
+      );
+    }
+    return new NetworkError(
+      unsafe
+        ? `The platform did not confirm whether ${name} took effect: the connection failed after it was sent${code ? ` (${code})` : ""}.`
+        : `The connection to the platform failed during ${name}${code ? ` (${code})` : ""}.`,
+      { ...details, cause, outcomeUnknown: unsafe },
+    );
+  }
+
+  function httpFailure(
+    op: Operation<unknown, Record<string, unknown>>,
+    status: number,
+    unsafe: boolean,
+  ): PlatformError {
+    const name = op.name;
+    if (status === 400) {
+      return new BadRequestError(
+        `The platform refused the HTTP request for ${name} (HTTP 400).${notChanged(op)}`,
+        { operation: name, status },
+      );
+    }
+    if (status === 401) {
+      return new AuthenticationError(
+        `The platform did not accept the access token for ${name} (HTTP 401).${notChanged(op)}`,
+        { operation: name, status },
+      );
+    }
+    if (status === 429) {
+      return new RateLimitedError(
+        `The platform's rate limit was reached (HTTP 429); ${name} was not carried out.`,
+        { operation: name, status, retryAfterMs: retryBaseMs },
+      );
+    }
+    const uncertain = unsafe && status >= 500;
+    return new UnexpectedResponseError(
+      uncertain
+        ? `The platform did not confirm whether ${name} took effect: it answered HTTP ${status} without a GraphQL body.`
+        : `The platform answered ${name} with HTTP ${status} and no GraphQL body.`,
+      { operation: name, status, outcomeUnknown: uncertain },
+    );
+  }
+
+  async function request<TData, TVariables extends Record<string, unknown>>(
+    operation: Operation<TData, TVariables>,
+    variables: TVariables,
+    requestOptions: RequestOptions = {},
+  ): Promise<OperationResult<TData>> {
+    const op = operation as unknown as Operation<unknown, Record<string, unknown>>;
+    const { signal, onWait } = requestOptions;
+    const maxAttempts = op.safeToRepeat ? 1 + maxRetries : 1;
+    for (let attempt = 1; ; attempt++) {
+      if (signal?.aborted) {
+        throw new CancelledError(`${op.name} was cancelled before it was sent.`, {
+          operation: op.name,
+          attempts: attempt - 1,
+        });
+      }
+      await governor.acquire({ signal, onWait, operation: op.name });
+      try {
+        const result = await sendOnce({
+          operation: op,
+          variables,
+          signal,
+          attempt,
+          retryAfterMs: Math.max(governor.estimateWait(0), backoff(attempt - 1)),
+        });
+        return result as OperationResult<TData>;
+      } catch (error) {
+        if (!isPlatformError(error)) throw error;
+        error.attempts = attempt;
+        if (!error.retryable || attempt >= maxAttempts) throw error;
+        const delay = backoff(attempt - 1) + Math.random() * retryBaseMs;
+        logger?.debug("platform request will be retried", {
+          operation: op.name,
+          attempt,
+          kind: error.kind,
+          delayMs: Math.round(delay),
+        });
+        await sleep(delay, signal, op.name, attempt);
+      }
+    }
+  }
+
+  async function run<TData, TVariables extends Record<string, unknown>>(
+    operation: Operation<TData, TVariables>,
+    variables: TVariables,
+    requestOptions?: RequestOptions,
+  ): Promise<{ data: TData; restricted: RestrictedField[] }> {
+    const result = await request(operation, variables, requestOptions);
+    const first = mostTelling(result.errors);
+    if (first) throw first;
+    if (result.data === null) {
+      throw new UnexpectedResponseError(`The platform answered ${operation.name} without data.`, {
+        operation: operation.name,
+      });
+    }
+    return { data: result.data, restricted: result.restricted };
+  }
+
+  async function introspect(requestOptions?: RequestOptions): Promise<unknown> {
+    const { data } = await run(introspectionOperation, {}, requestOptions);
+    return data;
+  }
+
+  return { request, run, introspect };
+}
+
+/** A write that the platform refused outright did not happen; say so. */
+function finalise(
+  error: PlatformError,
+  op: Operation<unknown, Record<string, unknown>>,
+  unsafe: boolean,
+): PlatformError {
+  if (error instanceof PlatformFailureError && unsafe) {
+    return new PlatformFailureError(
+      `The platform did not confirm whether ${op.name} took effect: it reported an internal failure.`,
+      {
+        operation: error.operation,
+        path: error.path,
+        status: error.status,
+        code: error.code,
+        outcomeUnknown: true,
+      },
+    );
+  }
+  if (op.type !== "mutation") return error;
+  const suffix = notChanged(op);
+  const details = {
+    operation: error.operation,
+    path: error.path,
+    status: error.status,
+    code: error.code,
+  };
+  if (error instanceof ValidationError) {
+    return new ValidationError(`${sentence(error.message)}${suffix}`, {
+      ...details,
+      validation: error.validation,
+    });
+  }
+  if (error instanceof AuthenticationError)
+    return new AuthenticationError(`${sentence(error.message)}${suffix}`, details);
+  if (error instanceof AuthorizationError)
+    return new AuthorizationError(`${sentence(error.message)}${suffix}`, details);
+  if (error instanceof SchemaMismatchError)
+    return new SchemaMismatchError(`${sentence(error.message)}${suffix}`, details);
+  if (error instanceof BadRequestError)
+    return new BadRequestError(`${sentence(error.message)}${suffix}`, details);
+  return error;
+}
+
+function sentence(text: string): string {
+  return /[.!?]$/.test(text) ? text : `${text}.`;
+}
+
+function notChanged(op: Operation<unknown, Record<string, unknown>>): string {
+  return op.type === "mutation" ? ` ${op.name} did not take effect; nothing was changed.` : "";
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined, operation: string, attempts: number) {
+  return new Promise<void>((resolve, reject) => {
+    const cancelled = () =>
+      new CancelledError(`${operation} was cancelled while waiting to try again.`, {
+        operation,
+        attempts,
+      });
+    if (signal?.aborted) return reject(cancelled());
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(cancelled());
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+function errorCode(error: unknown): string | undefined {
+  // undici puts the system error (ECONNREFUSED, UND_ERR_SOCKET…) on `cause`.
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current; depth++) {
+    if (typeof current === "object" && current !== null && "code" in current) {
+      const code = (current as { code?: unknown }).code;
+      if (typeof code === "string") return code;
+    }
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+function describeType(contentType: string): string {
+  const type = contentType.split(";")[0]?.trim();
+  return type ? `, ${type}` : "";
+}
+
+function formatSeconds(ms: number): string {
+  return ms >= 1000 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`;
+}
