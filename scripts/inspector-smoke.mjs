@@ -34,7 +34,9 @@ async function inspect(label, args) {
     { cwd: work, env, echo: false },
   );
   if (run.code !== 0) throw new Error(`${label}: exit ${run.code}\n${run.stderr}\n${run.stdout}`);
-  return JSON.parse(run.stdout);
+  // --format json wraps the MCP result as { result }.
+  const parsed = JSON.parse(run.stdout);
+  return parsed.result ?? parsed;
 }
 
 function check(condition, message) {
