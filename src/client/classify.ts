@@ -128,6 +128,10 @@ export function schemaSubject(message: string, code?: string): string | undefine
       (m) => `required argument \`${m[2]}\` of field \`${m[1]}\``,
     ],
     [/Unknown type "([^"]+)"/, (m) => `type \`${m[1]}\``],
+    [
+      /Variable "\$([^"]+)" got invalid value .*? at "([^"]+)"/,
+      (m) => `variable \`$${m[1]}\` at \`${m[2]}\``,
+    ],
     [/Variable "\$([^"]+)"/, (m) => `variable \`$${m[1]}\``],
     [/Field "([^"]+)"/, (m) => `field \`${m[1]}\``],
     [/[Aa]rgument "([^"]+)"/, (m) => `argument \`${m[1]}\``],

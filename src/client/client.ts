@@ -281,6 +281,7 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
           attempt,
           retryAfterMs: Math.max(governor.estimateWait(0), backoff(attempt - 1)),
         });
+        for (const error of result.errors) error.attempts = attempt;
         return result as OperationResult<TData>;
       } catch (error) {
         if (!isPlatformError(error)) throw error;
