@@ -1,3 +1,4 @@
+import { PAGINATOR_INFO_FIELDS, type PaginatorInfo } from "./pagination.js";
 import type { Operation } from "./types.js";
 
 // Every GraphQL document the server sends lives here, as a named operation. A test validates each
@@ -58,8 +59,443 @@ export const terminateHireMutation = mutation<TerminateHireData, TerminateHireVa
   false,
 );
 
+// ---- search_hires ----------------------------------------------------------------------------
+
+export interface HireSummary {
+  id: string;
+  status: string;
+  startDate: string | null;
+  endDate: string | null;
+  worker: { id: string; name: string; email: string | null };
+  company: { id: string; name: string };
+  latestContract: {
+    id: string;
+    status: string;
+    jobName: string;
+    rate: number | null;
+    rateType: string | null;
+    currency: string;
+  } | null;
+}
+
+export interface SearchHiresData {
+  hires: { paginatorInfo: PaginatorInfo; data: HireSummary[] };
+}
+
+export interface DateRange {
+  from?: string;
+  to?: string;
+}
+
+export interface SearchHiresVariables extends Record<string, unknown> {
+  search?: string;
+  activeStatus?: string[];
+  accounts?: string[];
+  startDateRange?: DateRange;
+  endDateRange?: DateRange;
+  orderBy?: { field: string; order: string }[];
+  first: number;
+  page: number;
+}
+
+export const searchHiresQuery = query<SearchHiresData, SearchHiresVariables>(
+  "SearchHires",
+  /* GraphQL */ `
+    query SearchHires(
+      $search: String
+      $activeStatus: [HireActiveStatus!]
+      $accounts: [ID!]
+      $startDateRange: DateRangeInput
+      $endDateRange: DateRangeInput
+      $orderBy: [HiresOrderByClauseInput!]
+      $first: Int!
+      $page: Int
+    ) {
+      hires(
+        search: $search
+        activeStatus: $activeStatus
+        accounts: $accounts
+        startDateRange: $startDateRange
+        endDateRange: $endDateRange
+        orderBy: $orderBy
+        first: $first
+        page: $page
+      ) {
+        ${PAGINATOR_INFO_FIELDS}
+        data {
+          id
+          status
+          startDate
+          endDate
+          worker {
+            id
+            name
+            email
+          }
+          company {
+            id
+            name
+          }
+          latestContract {
+            id
+            status
+            jobName
+            rate
+            rateType
+            currency
+          }
+        }
+      }
+    }
+  `,
+);
+
+// ---- get_contract ----------------------------------------------------------------------------
+
+export interface ContractDetails {
+  id: string;
+  status: string;
+  jobName: string;
+  startDate: string | null;
+  endDate: string | null;
+  currency: string;
+  rate: number | null;
+  rateType: string | null;
+  paymentTermMethod: string;
+  paymentTerm: number;
+  purchaseOrderNumber: string | null;
+  worker: { id: string; name: string; email: string | null } | null;
+  company: { id: string; name: string };
+  files: { name: string; url: string }[];
+}
+
+const CONTRACT_FIELDS = `
+  id
+  status
+  jobName
+  startDate
+  endDate
+  currency
+  rate
+  rateType
+  paymentTermMethod
+  paymentTerm
+  purchaseOrderNumber
+  worker {
+    id
+    name
+    email
+  }
+  company {
+    id
+    name
+  }
+  files {
+    name
+    url
+  }
+`;
+
+export interface ContractPeriod {
+  id: string;
+  status: string;
+  startDate: string | null;
+  endDate: string | null;
+}
+
+export interface GetContractData {
+  contract: ContractDetails | null;
+}
+
+export const getContractQuery = query<GetContractData, { id: string }>(
+  "GetContract",
+  /* GraphQL */ `
+    query GetContract($id: ID!) {
+      contract(id: $id) {
+        ${CONTRACT_FIELDS}
+      }
+    }
+  `,
+);
+
+export interface ContractHiresData {
+  contract: {
+    id: string;
+    worker: {
+      hires: {
+        data: {
+          id: string;
+          status: string;
+          latestContract: { id: string } | null;
+          contracts: { data: ContractPeriod[] };
+        }[];
+      };
+    } | null;
+  } | null;
+}
+
+// The schema's Contract has no `hire` field: find the hire through the worker's hires there.
+export const contractHiresQuery = query<ContractHiresData, { id: string; companies: string[] }>(
+  "ContractHires",
+  /* GraphQL */ `
+    query ContractHires($id: ID!, $companies: [ID!]) {
+      contract(id: $id) {
+        id
+        worker {
+          hires(companies: $companies, first: 100) {
+            data {
+              id
+              status
+              latestContract {
+                id
+              }
+              contracts(first: 100) {
+                data {
+                  id
+                  status
+                  startDate
+                  endDate
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  `,
+);
+
+export interface HireContractData {
+  hire: {
+    id: string;
+    status: string;
+    latestContract: ContractDetails | null;
+    contracts: { data: ContractPeriod[] };
+  } | null;
+}
+
+export const hireContractQuery = query<HireContractData, { id: string }>(
+  "HireContract",
+  /* GraphQL */ `
+    query HireContract($id: ID!) {
+      hire(id: $id) {
+        id
+        status
+        latestContract {
+          ${CONTRACT_FIELDS}
+        }
+        contracts(first: 100) {
+          data {
+            id
+            status
+            startDate
+            endDate
+          }
+        }
+      }
+    }
+  `,
+);
+
+// ---- list_invoices ---------------------------------------------------------------------------
+
+export interface InvoiceSummary {
+  id: string;
+  number: string | null;
+  date: string;
+  dueDate: string;
+  currency: string;
+  grossAmount: number;
+  grossOpenAmount: number;
+  isOverDue: boolean | null;
+  payerDisplayName: string;
+  payeeDisplayName: string;
+  transactionType: string;
+  company: { id: string; name: string };
+}
+
+export interface ListInvoicesData {
+  invoices: { paginatorInfo: PaginatorInfo; data: InvoiceSummary[] };
+}
+
+export interface ListInvoicesVariables extends Record<string, unknown> {
+  status?: string[];
+  search?: string;
+  currency?: string[];
+  accounts?: string[];
+  orderBy?: { column: string; order: string }[];
+  first: number;
+  page: number;
+}
+
+export const listInvoicesQuery = query<ListInvoicesData, ListInvoicesVariables>(
+  "ListInvoices",
+  /* GraphQL */ `
+    query ListInvoices(
+      $status: [InvoiceStatus!]
+      $search: String
+      $currency: [Currency!]
+      $accounts: [ID!]
+      $orderBy: [QueryInvoicesOrderByOrderByClause!]
+      $first: Int!
+      $page: Int
+    ) {
+      invoices(
+        status: $status
+        search: $search
+        currency: $currency
+        accounts: $accounts
+        orderBy: $orderBy
+        first: $first
+        page: $page
+      ) {
+        ${PAGINATOR_INFO_FIELDS}
+        data {
+          id
+          number
+          date
+          dueDate
+          currency
+          grossAmount
+          grossOpenAmount
+          isOverDue
+          payerDisplayName
+          payeeDisplayName
+          transactionType
+          company {
+            id
+            name
+          }
+        }
+      }
+    }
+  `,
+);
+
+// ---- submit_timesheets -----------------------------------------------------------------------
+
+export interface CheckHireData {
+  hire: {
+    id: string;
+    status: string;
+    contracts: { data: ContractPeriod[] };
+  } | null;
+}
+
+export const checkHireQuery = query<CheckHireData, { id: string }>(
+  "CheckHire",
+  /* GraphQL */ `
+    query CheckHire($id: ID!) {
+      hire(id: $id) {
+        id
+        status
+        contracts(first: 100) {
+          data {
+            id
+            status
+            startDate
+            endDate
+          }
+        }
+      }
+    }
+  `,
+);
+
+export interface SubmitTimesheetsData {
+  createCustomTimesheet: {
+    providedRegistrations: number;
+    successfulRegistrations: number;
+    rejectedRegistrations: { externalId: string | null; reason: string; message: string }[];
+  };
+}
+
+export interface SubmitTimesheetsVariables extends Record<string, unknown> {
+  input: { schema: string; data: string };
+}
+
+export const submitTimesheetsMutation = mutation<SubmitTimesheetsData, SubmitTimesheetsVariables>(
+  "SubmitTimesheets",
+  /* GraphQL */ `
+    mutation SubmitTimesheets($input: CreateCustomTimesheetInput!) {
+      createCustomTimesheet(input: $input) {
+        providedRegistrations
+        successfulRegistrations
+        rejectedRegistrations {
+          externalId
+          reason
+          message
+        }
+      }
+    }
+  `,
+  // An upsert keyed by externalId: sending the same rows again changes nothing more.
+  true,
+);
+
+// ---- terminate_hire --------------------------------------------------------------------------
+
+export interface HireForTerminationData {
+  hire: {
+    id: string;
+    status: string;
+    startDate: string | null;
+    endDate: string | null;
+    terminationDate: string | null;
+    canTerminateContract: boolean;
+    worker: { id: string; name: string };
+    company: { id: string; name: string };
+    latestContract: {
+      id: string;
+      status: string;
+      jobName: string;
+      startDate: string | null;
+      endDate: string | null;
+    } | null;
+  } | null;
+}
+
+export const hireForTerminationQuery = query<HireForTerminationData, { id: string }>(
+  "HireForTermination",
+  /* GraphQL */ `
+    query HireForTermination($id: ID!) {
+      hire(id: $id) {
+        id
+        status
+        startDate
+        endDate
+        terminationDate
+        canTerminateContract
+        worker {
+          id
+          name
+        }
+        company {
+          id
+          name
+        }
+        latestContract {
+          id
+          status
+          jobName
+          startDate
+          endDate
+        }
+      }
+    }
+  `,
+);
+
 /** All operations, for the validation test and anything that lists them. */
 export const operations = {
   viewerQuery,
+  searchHiresQuery,
+  getContractQuery,
+  contractHiresQuery,
+  hireContractQuery,
+  listInvoicesQuery,
+  checkHireQuery,
+  submitTimesheetsMutation,
+  hireForTerminationQuery,
   terminateHireMutation,
 } satisfies Record<string, Operation<unknown, Record<string, unknown>>>;

@@ -1,12 +1,15 @@
 import type { z } from "zod";
 import type { Config } from "../config.js";
 import type { ToolDefinition } from "./define-tool.js";
+import { searchHiresTool } from "./search-hires.js";
 
 /** Any tool, whatever its schemas; `handler` is a method, so specific tools are assignable. */
 export type AnyToolDefinition = ToolDefinition<z.ZodRawShape, z.ZodRawShape>;
 
 // Keys are the tool names the assistant sees (a test checks they equal each tool's `name`).
-export const tools: Record<string, AnyToolDefinition> = {};
+export const tools: Record<string, AnyToolDefinition> = {
+  search_hires: searchHiresTool as unknown as AnyToolDefinition,
+};
 
 /**
  * The tools this configuration exposes: those of the chosen toolsets, and with `--read-only` only

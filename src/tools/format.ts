@@ -1,0 +1,115 @@
+// Small helpers the five platform tools share: argument schemas, request options, rendering.
+import { z } from "zod";
+import type { RequestOptions, RestrictedField } from "../client/types.js";
+import type { ToolContext } from "./define-tool.js";
+
+/** True for a real calendar day written YYYY-MM-DD (2026-02-30 is not one). */
+export function isRealDate(value: unknown): value is string {
+  if (typeof value !== "string" || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const [y, m, d] = value.split("-").map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(y, m - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+}
+
+export const dateSchema = (description: string) =>
+  z
+    .string()
+    .refine(isRealDate, { message: "must be a real date written YYYY-MM-DD" })
+    .describe(description);
+
+export const dateRangeSchema = (what: string) =>
+  z
+    .object({
+      from: dateSchema(`Earliest ${what}, YYYY-MM-DD (inclusive).`).optional(),
+      to: dateSchema(`Latest ${what}, YYYY-MM-DD (inclusive).`).optional(),
+    })
+    .describe(`Only hires whose ${what} falls in this range; give from, to or both.`);
+
+/** Upper-cases strings so `active` and `Active` mean ACTIVE; the JSON Schema still lists the enum. */
+export function upperCaseEnum<const T extends readonly [string, ...string[]]>(values: T) {
+  return z.preprocess((v) => (typeof v === "string" ? v.trim().toUpperCase() : v), z.enum(values));
+}
+
+export const pageArgs = {
+  first: z
+    .number()
+    .int()
+    .min(1)
+    .max(100)
+    .optional()
+    .describe("Results per page, 1 to 100. Default 25; keep it small for chat."),
+  page: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe("Which page to return, starting at 1. Default 1. Ask for the next page for more."),
+};
+
+export const pageOutput = z.object({
+  page: z.number(),
+  perPage: z.number(),
+  total: z.number(),
+  lastPage: z.number(),
+  from: z.number(),
+  to: z.number(),
+  hasMore: z.boolean(),
+  summary: z.string(),
+});
+
+/** What every platform call gets: the cancellation signal and rate-limit waits as progress. */
+export function requestOptions(ctx: ToolContext): RequestOptions {
+  return {
+    signal: ctx.signal,
+    onWait: (waitMs) => {
+      void ctx.reportProgress(
+        0,
+        undefined,
+        `waiting ${Math.ceil(waitMs / 1000)} s for the rate limit`,
+      );
+    },
+  };
+}
+
+/** Field names (last path segment) the platform hid from this caller, for example `rate`. */
+export function hiddenFields(restricted: RestrictedField[]): string[] {
+  const names = new Set<string>();
+  for (const r of restricted) {
+    const last = r.path
+      .split(".")
+      .filter((p) => !/^\d+$/.test(p))
+      .pop();
+    if (last) names.add(last);
+  }
+  return [...names].sort();
+}
+
+/** "Rates are hidden for your account." or a general line for other fields. */
+export function hiddenLine(fields: string[]): string | undefined {
+  if (fields.length === 0) return undefined;
+  if (fields.length === 1 && fields[0] === "rate") return "Rates are hidden for your account.";
+  return `Hidden for your account: ${fields.join(", ")}.`;
+}
+
+/** 1234.5 → "1,234.50". */
+export function money(amount: number): string {
+  return amount.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+}
+
+/** "2026-01-01 – 2026-06-30", "from 2026-01-01", "no dates". */
+export function period(start: string | null, end: string | null): string {
+  if (start && end) return `${start} – ${end}`;
+  if (start) return `from ${start}`;
+  if (end) return `until ${end}`;
+  return "no dates";
+}
+
+export function rateText(
+  rate: number | null,
+  currency: string | null,
+  rateType: string | null,
+): string {
+  if (rate === null) return "rate hidden";
+  const per = rateType ? ` ${rateType.toLowerCase()}` : "";
+  return `${currency ?? ""} ${money(rate)}${per}`.trim();
+}

@@ -1,0 +1,167 @@
+// search_hires through a real MCP client against the sandbox.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Harness, startHarness } from "../helpers/mcp-harness.js";
+
+interface HireOut {
+  id: string;
+  status: string;
+  worker: { name: string; email: string | null };
+  company: { id: string; name: string };
+  startDate: string | null;
+  endDate: string | null;
+  latestContract: { id: string; status: string; rate: number | null; currency: string } | null;
+}
+interface Out {
+  hires: HireOut[];
+  page: {
+    page: number;
+    total: number;
+    lastPage: number;
+    from: number;
+    to: number;
+    hasMore: boolean;
+    summary: string;
+  };
+  hiddenFields: string[];
+}
+
+const text = (r: Awaited<ReturnType<Harness["client"]["callTool"]>>) =>
+  (r.content as { type: string; text: string }[]).map((c) => c.text).join("\n");
+
+describe("search_hires", () => {
+  let h: Harness;
+  const call = (args: Record<string, unknown>) =>
+    h.client.callTool({ name: "search_hires", arguments: args });
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  it("finds Ana's hire with company, dates and the latest contract", async () => {
+    const r = await call({ search: "Ana Costa" });
+    expect(r.isError).toBeFalsy();
+    const out = r.structuredContent as unknown as Out;
+    const ana = out.hires.find((x) => x.id === "hire_001");
+    expect(ana).toMatchObject({
+      status: "ACTIVE",
+      worker: { name: "Ana Costa" },
+      company: { id: "cmp_nordlys" },
+      latestContract: { id: "ctr_002", status: "ACTIVE", rate: 725, currency: "DKK" },
+    });
+    expect(ana?.startDate).toBe("2026-07-25");
+    expect(text(r)).toContain("hire_001");
+    expect(text(r)).toContain("ctr_002");
+    expect(out.hiddenFields).toEqual([]);
+  });
+
+  it("filters by status in any letter case and by company", async () => {
+    const r = await call({ activeStatus: ["active"], accounts: ["cmp_nordlys"], first: 100 });
+    expect(r.isError).toBeFalsy();
+    const out = r.structuredContent as unknown as Out;
+    expect(out.hires.length).toBeGreaterThan(0);
+    for (const x of out.hires) {
+      expect(x.status).toBe("ACTIVE");
+      expect(x.company.id).toBe("cmp_nordlys");
+    }
+    expect(out.hires.some((x) => x.id === "hire_003")).toBe(false);
+  });
+
+  it("filters by start date range and sorts", async () => {
+    const r = await call({
+      startDateRange: { from: "2026-12-01", to: "2027-03-31" },
+      orderBy: [{ field: "start_date", order: "desc" }],
+      first: 100,
+    });
+    const out = r.structuredContent as unknown as Out;
+    expect(out.hires.length).toBeGreaterThan(0);
+    const starts = out.hires.map((x) => x.startDate as string);
+    for (const s of starts) expect(s >= "2026-12-01" && s <= "2027-03-31").toBe(true);
+    expect([...starts].sort().reverse()).toEqual(starts);
+  });
+
+  it("filters by end date range", async () => {
+    const r = await call({ endDateRange: { to: "2026-11-05" }, first: 100 });
+    const out = r.structuredContent as unknown as Out;
+    expect(out.hires.some((x) => x.id === "hire_004")).toBe(true);
+    for (const x of out.hires) expect((x.endDate as string) <= "2026-11-05").toBe(true);
+  });
+
+  it("pages plainly: first page, page 2, the last page and past the end", async () => {
+    const first = (await call({ first: 5 })).structuredContent as unknown as Out;
+    expect(first.page).toMatchObject({ page: 1, from: 1, to: 5, hasMore: true });
+    expect(first.page.summary).toContain("ask for page 2 for more");
+    const second = await call({ first: 5, page: 2 });
+    const p2 = second.structuredContent as unknown as Out;
+    expect(p2.page).toMatchObject({ page: 2, from: 6, to: 10 });
+    expect(p2.hires.map((x) => x.id)).not.toEqual(first.hires.map((x) => x.id));
+    expect(text(second)).toContain(`6–10 of ${first.page.total}, page 2 of ${first.page.lastPage}`);
+    const last = (await call({ first: 5, page: first.page.lastPage }))
+      .structuredContent as unknown as Out;
+    expect(last.page.hasMore).toBe(false);
+    expect(last.page.summary).not.toContain("ask for page");
+    const beyond = (await call({ first: 5, page: first.page.lastPage + 1 }))
+      .structuredContent as unknown as Out;
+    expect(beyond.hires).toEqual([]);
+  });
+
+  it("says so when nothing matches", async () => {
+    const r = await call({ search: "nobody-by-this-name-zzz" });
+    expect((r.structuredContent as unknown as Out).hires).toEqual([]);
+    expect(text(r)).toContain("No results.");
+  });
+
+  it("refuses a date that does not exist and a reversed range", async () => {
+    const bad = await call({ startDateRange: { from: "2026-02-30" } });
+    expect(bad.isError).toBe(true);
+    const reversed = await call({ endDateRange: { from: "2026-12-31", to: "2026-01-01" } });
+    expect(reversed.isError).toBe(true);
+    expect(text(reversed)).toContain("endDateRange");
+  });
+
+  it("refuses an unknown status", async () => {
+    const r = await call({ activeStatus: ["WORKING"] });
+    expect(r.isError).toBe(true);
+  });
+
+  it("turns a platform failure into an error with retry advice", async () => {
+    h.sandbox.faults.inject("internal-error", { count: 10, operationName: "SearchHires" });
+    try {
+      const r = await call({ search: "Ana" });
+      expect(r.isError).toBe(true);
+      expect(text(r).toLowerCase()).toMatch(/try again/);
+    } finally {
+      h.sandbox.faults.clear();
+    }
+  });
+});
+
+describe("search_hires with the limited token", () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ token: "limited" });
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  it("shows the hires but names the hidden rate", async () => {
+    const r = await h.client.callTool({ name: "search_hires", arguments: { search: "Ana" } });
+    expect(r.isError).toBeFalsy();
+    const out = r.structuredContent as unknown as Out;
+    const ana = out.hires.find((x) => x.id === "hire_001");
+    expect(ana?.latestContract?.rate).toBeNull();
+    expect(out.hiddenFields).toEqual(["rate"]);
+    expect(text(r)).toContain("Rates are hidden for your account.");
+  });
+
+  it("does not see Harbor's hire", async () => {
+    const r = await h.client.callTool({
+      name: "search_hires",
+      arguments: { first: 100, activeStatus: ["ACTIVE"] },
+    });
+    const out = r.structuredContent as unknown as Out;
+    expect(out.hires.some((x) => x.id === "hire_002")).toBe(false);
+  });
+});
