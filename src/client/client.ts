@@ -272,7 +272,7 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
           attempts: attempt - 1,
         });
       }
-      await governor.acquire({ signal, onWait, operation: op.name });
+      const release = await governor.acquire({ signal, onWait, operation: op.name });
       try {
         const result = await sendOnce({
           operation: op,
@@ -280,7 +280,7 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
           signal,
           attempt,
           retryAfterMs: Math.max(governor.estimateWait(0), backoff(attempt - 1)),
-        });
+        }).finally(release);
         for (const error of result.errors) error.attempts = attempt;
         return result as OperationResult<TData>;
       } catch (error) {

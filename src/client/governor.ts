@@ -17,15 +17,23 @@ export interface AcquireOptions {
 }
 
 interface Waiter {
-  resolve: () => void;
+  resolve: (release: () => void) => void;
   reject: (error: Error) => void;
   cleanup: () => void;
 }
 
-/** A FIFO queue in front of a rolling-window budget. */
+/** A slot is busy while its request is in flight and for one window after it finished. */
+interface Slot {
+  until: number;
+}
+
+/**
+ * A FIFO queue in front of a rolling-window budget. A slot counts from when the request is let
+ * through until one window after its answer arrived: the platform counts the request at some
+ * moment in between, so this keeps every window the platform sees within the budget.
+ */
 export class RateGovernor {
-  /** When each request in the current window was let through, oldest first. */
-  private readonly sent: number[] = [];
+  private slots: Slot[] = [];
   private readonly queue: Waiter[] = [];
   private timer: NodeJS.Timeout | undefined;
 
@@ -35,24 +43,30 @@ export class RateGovernor {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Requests let through in the current window. */
+  /** Slots taken: requests in flight or answered within the last window. */
   get inWindow(): number {
     this.prune();
-    return this.sent.length;
+    return this.slots.length;
   }
 
   get queued(): number {
     return this.queue.length;
   }
 
-  /** Resolves when the caller may send; rejects with CancelledError when its signal aborts first. */
-  acquire(options: AcquireOptions = {}): Promise<void> {
+  /**
+   * Resolves with a release function when the caller may send; call it once the answer (or the
+   * failure) has arrived. Rejects with CancelledError when the signal aborts first.
+   */
+  acquire(options: AcquireOptions = {}): Promise<() => void> {
     const { signal } = options;
     if (signal?.aborted) return Promise.reject(cancelledWhileQueued(options.operation));
-    if (this.queue.length === 0 && this.tryTake()) return Promise.resolve();
+    if (this.queue.length === 0) {
+      const release = this.tryTake();
+      if (release) return Promise.resolve(release);
+    }
 
     const wait = this.estimateWait(this.queue.length);
-    return new Promise<void>((resolve, reject) => {
+    return new Promise<() => void>((resolve, reject) => {
       const onAbort = () => {
         const index = this.queue.indexOf(waiter);
         if (index >= 0) this.queue.splice(index, 1);
@@ -75,44 +89,69 @@ export class RateGovernor {
 
   /**
    * How long until a request queued now would be let through, in ms (0 when a slot is free).
-   * `position` is how many callers are ahead of it.
+   * `position` is how many callers are ahead of it. Requests in flight are assumed to finish now.
    */
   estimateWait(position = this.queue.length): number {
     this.prune();
     const now = this.now();
-    // Slots free up in the order they were taken; a reused slot frees again one window later.
+    const frees = this.slots
+      .map((slot) => (slot.until === Number.POSITIVE_INFINITY ? now + this.windowMs : slot.until))
+      .sort((a, b) => a - b);
+    // Slots free up in order; a reused slot frees again about one window later.
     const estimate = (index: number): number => {
       if (index < 0) return 0;
-      const sentAt = this.sent[index];
-      if (sentAt !== undefined) return Math.max(0, sentAt + this.windowMs - now);
+      const at = frees[index];
+      if (at !== undefined) return Math.max(0, at - now);
       return estimate(index - this.limit) + this.windowMs;
     };
-    return estimate(this.sent.length - this.limit + position);
+    return estimate(frees.length - this.limit + position);
   }
 
-  private tryTake(): boolean {
+  private tryTake(): (() => void) | undefined {
     this.prune();
-    if (this.sent.length >= this.limit) return false;
-    this.sent.push(this.now());
-    return true;
+    if (this.slots.length >= this.limit) return undefined;
+    const slot: Slot = { until: Number.POSITIVE_INFINITY };
+    this.slots.push(slot);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      slot.until = this.now() + this.windowMs;
+      this.reschedule();
+    };
   }
 
   private prune(): void {
-    const cutoff = this.now() - this.windowMs;
-    while (this.sent.length > 0 && (this.sent[0] as number) <= cutoff) this.sent.shift();
+    const now = this.now();
+    if (this.slots.some((slot) => slot.until <= now)) {
+      this.slots = this.slots.filter((slot) => slot.until > now);
+    }
   }
 
   private pump(): void {
-    while (this.queue.length > 0 && this.tryTake()) {
+    while (this.queue.length > 0) {
+      const release = this.tryTake();
+      if (!release) break;
       const waiter = this.queue.shift() as Waiter;
       waiter.cleanup();
-      waiter.resolve();
+      waiter.resolve(release);
     }
+    this.schedule();
+  }
+
+  private reschedule(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
     this.schedule();
   }
 
   private schedule(): void {
     if (this.timer || this.queue.length === 0) return;
+    this.prune();
+    // With every slot in flight nothing frees by itself; a release reschedules.
+    if (this.slots.every((slot) => slot.until === Number.POSITIVE_INFINITY)) {
+      if (this.slots.length >= this.limit) return;
+    }
     const wait = Math.max(1, this.estimateWait(0));
     this.timer = setTimeout(() => {
       this.timer = undefined;
