@@ -1,0 +1,92 @@
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import {
+  buildSchema,
+  type DocumentNode,
+  type GraphQLSchema,
+  Kind,
+  type OperationDefinitionNode,
+  parse,
+  validate,
+} from "graphql";
+import { describe, expect, it } from "vitest";
+import { introspectionOperation } from "../../src/client/index.js";
+import { operations } from "../../src/client/operations.js";
+import type { Operation } from "../../src/client/types.js";
+import { sandboxTypeDefs } from "../../src/sandbox/schema.js";
+
+// Every document the server sends, checked against the platform's real schema and the sandbox's.
+// New operations in operations.ts are covered without touching this file.
+
+const referenceSchema = buildSchema(
+  readFileSync(resolve(process.cwd(), "../shared/reference/worksome.graphql"), "utf8"),
+);
+const sandboxSchema = buildSchema(sandboxTypeDefs);
+
+/** Root fields that change something that cannot be undone or repeated harmlessly. */
+const NOT_SAFE_TO_REPEAT = new Set(["terminateHire", "createDraftHire", "cancelHire"]);
+
+const all: [string, Operation<unknown, Record<string, unknown>>][] = [
+  ...Object.entries(operations as Record<string, Operation<unknown, Record<string, unknown>>>),
+  ["introspectionOperation", introspectionOperation],
+];
+
+function definitions(document: DocumentNode): OperationDefinitionNode[] {
+  return document.definitions.filter(
+    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+  );
+}
+
+function rootFields(operation: OperationDefinitionNode): string[] {
+  return operation.selectionSet.selections.flatMap((s) =>
+    s.kind === Kind.FIELD ? [s.name.value] : [],
+  );
+}
+
+function errorsAgainst(schema: GraphQLSchema, document: DocumentNode): string[] {
+  return validate(schema, document).map((e) => e.message);
+}
+
+describe("operations", () => {
+  it("includes at least the operations the tools need", () => {
+    expect(Object.keys(operations).length).toBeGreaterThanOrEqual(2);
+  });
+
+  describe.each(all)("%s", (_key, operation) => {
+    const document = parse(operation.document);
+
+    it("has exactly one operation, named as declared, of the declared type", () => {
+      const ops = definitions(document);
+      expect(ops).toHaveLength(1);
+      expect(ops[0]?.name?.value).toBe(operation.name);
+      expect(ops[0]?.operation).toBe(operation.type);
+    });
+
+    it("fits the platform's schema", () => {
+      expect(errorsAgainst(referenceSchema, document)).toEqual([]);
+    });
+
+    it("fits the sandbox's schema", () => {
+      expect(errorsAgainst(sandboxSchema, document)).toEqual([]);
+    });
+
+    it("declares whether it is safe to repeat", () => {
+      const fields = rootFields(definitions(document)[0] as OperationDefinitionNode);
+      const unsafe = fields.some((f) => NOT_SAFE_TO_REPEAT.has(f));
+      // Queries and createCustomTimesheet (an upsert by externalId) are safe; the rest are not.
+      expect(operation.safeToRepeat).toBe(!unsafe);
+      if (operation.type === "query") expect(operation.safeToRepeat).toBe(true);
+    });
+  });
+
+  it("names are unique", () => {
+    const names = all.map(([, op]) => op.name);
+    expect(new Set(names).size).toBe(names.length);
+  });
+
+  it("the check would catch a document that no longer fits", () => {
+    const stale = parse('query Stale { hire(id: "1") { id hourlyWage } }');
+    expect(errorsAgainst(referenceSchema, stale)).not.toEqual([]);
+    expect(errorsAgainst(sandboxSchema, stale)).not.toEqual([]);
+  });
+});
