@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { Config } from "../config.js";
 import type { ToolDefinition } from "./define-tool.js";
+import { getContractTool } from "./get-contract.js";
 import { searchHiresTool } from "./search-hires.js";
 
 /** Any tool, whatever its schemas; `handler` is a method, so specific tools are assignable. */
@@ -9,6 +10,7 @@ export type AnyToolDefinition = ToolDefinition<z.ZodRawShape, z.ZodRawShape>;
 // Keys are the tool names the assistant sees (a test checks they equal each tool's `name`).
 export const tools: Record<string, AnyToolDefinition> = {
   search_hires: searchHiresTool as unknown as AnyToolDefinition,
+  get_contract: getContractTool as unknown as AnyToolDefinition,
 };
 
 /**
