@@ -63,7 +63,8 @@ interface Attempt {
 }
 
 export function createPlatformClient(options: PlatformClientOptions): PlatformClient {
-  const apiUrl = options.apiUrl.replace(/\/+$/, "");
+  // Tolerate an address given with the path already on it.
+  const apiUrl = options.apiUrl.replace(/\/+$/, "").replace(/\/graphql$/, "");
   const endpoint = `${apiUrl}/graphql`;
   const token = options.token;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;

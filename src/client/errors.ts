@@ -98,7 +98,8 @@ export class RateLimitedError extends PlatformError {
   readonly retryable = true;
   readonly retryAfterMs: number;
   get hint(): string {
-    return `The platform allows a limited number of requests a minute. Wait about ${Math.ceil(this.retryAfterMs / 1000)} seconds, then try again.`;
+    const seconds = Math.max(1, Math.ceil(this.retryAfterMs / 1000));
+    return `The platform allows a limited number of requests a minute. Wait about ${seconds} second${seconds === 1 ? "" : "s"}, then try again.`;
   }
   constructor(message: string, details: PlatformErrorDetails & { retryAfterMs: number }) {
     super(message, details);

@@ -338,6 +338,8 @@ describe("answers the sandbox cannot give", () => {
     });
     stubs.push(stub);
     await client(`${stub.url}/`).run(viewerQuery, {});
+    // An address that already ends in /graphql is not doubled.
+    await client(`${stub.url}/graphql`).run(viewerQuery, {});
     expect(seen?.method).toBe("POST");
     expect(seen?.url).toBe("/graphql");
     expect(seen?.headers.authorization).toBe("Bearer stub-token-1234");

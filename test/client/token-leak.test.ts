@@ -62,7 +62,7 @@ afterAll(async () => {
   await sandbox.close();
 });
 
-const client = (token = TOKEN, apiUrl?: string, timeoutMs = 2_000) =>
+const client = (token: string = TOKEN, apiUrl?: string, timeoutMs = 2_000) =>
   createPlatformClient({
     apiUrl: apiUrl ?? sandbox.url.replace(/\/graphql\/?$/, ""),
     token,
