@@ -99,6 +99,13 @@ describe("retries of operations that are safe to repeat", () => {
     expect(gaps[2]).toBeGreaterThanOrEqual(155);
   });
 
+  it("introspection is retried like a query", async () => {
+    sandbox.faults.inject("internal-error", { count: 1, operationName: "IntrospectionQuery" });
+    const data = (await fastClient(sandbox).introspect()) as { __schema: { types: unknown[] } };
+    expect(data.__schema.types.length).toBeGreaterThan(10);
+    expect(sandbox.countRequests("IntrospectionQuery")).toBe(2);
+  });
+
   it("aborting during the back-off wait cancels without another request", async () => {
     sandbox.faults.inject("internal-error", { count: 4, operationName: "Viewer" });
     const controller = new AbortController();
