@@ -128,7 +128,7 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
           data = error.response.data;
           errors = error.response.errors;
           if (!Array.isArray(errors) && (data === undefined || data === null)) {
-            throw httpFailure(op, status, unsafe);
+            throw httpFailure(op, status, unsafe, a.retryAfterMs);
           }
         } else {
           throw transportFailure(error, a, timeout.signal, response, unsafe);
@@ -229,6 +229,7 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
     op: Operation<unknown, Record<string, unknown>>,
     status: number,
     unsafe: boolean,
+    retryAfterMs: number,
   ): PlatformError {
     const name = op.name;
     if (status === 400) {
@@ -246,7 +247,7 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
     if (status === 429) {
       return new RateLimitedError(
         `The platform's rate limit was reached (HTTP 429); ${name} was not carried out.`,
-        { operation: name, status, retryAfterMs: retryBaseMs },
+        { operation: name, status, retryAfterMs },
       );
     }
     const uncertain = unsafe && status >= 500;

@@ -282,6 +282,19 @@ describe("answers the sandbox cannot give", () => {
     expect(stub.hits).toBe(4);
   });
 
+  it("an HTTP 429 straight from the platform is a rate limit, retried", async () => {
+    const stub = await stubServer(() => ({
+      status: 429,
+      contentType: "text/plain",
+      body: "slow down",
+    }));
+    stubs.push(stub);
+    const error = await failure(client(stub.url).run(viewerQuery, {}));
+    expect(error).toBeInstanceOf(RateLimitedError);
+    expect((error as RateLimitedError).retryAfterMs).toBeGreaterThanOrEqual(8);
+    expect(stub.hits).toBe(4);
+  });
+
   it("a 404 page means the address is not the platform: not retried", async () => {
     const stub = await stubServer(() => ({
       status: 404,
