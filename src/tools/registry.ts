@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { Config } from "../config.js";
 import type { ToolDefinition } from "./define-tool.js";
 import { getContractTool } from "./get-contract.js";
+import { listInvoicesTool } from "./list-invoices.js";
 import { searchHiresTool } from "./search-hires.js";
 
 /** Any tool, whatever its schemas; `handler` is a method, so specific tools are assignable. */
@@ -11,6 +12,7 @@ export type AnyToolDefinition = ToolDefinition<z.ZodRawShape, z.ZodRawShape>;
 export const tools: Record<string, AnyToolDefinition> = {
   search_hires: searchHiresTool as unknown as AnyToolDefinition,
   get_contract: getContractTool as unknown as AnyToolDefinition,
+  list_invoices: listInvoicesTool as unknown as AnyToolDefinition,
 };
 
 /**
