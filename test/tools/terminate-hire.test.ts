@@ -1,0 +1,203 @@
+// terminate_hire through a real MCP client against the sandbox: preview, confirmation, elicitation,
+// refusals and the read-back after an ambiguous failure.
+import type { ElicitRequest } from "@modelcontextprotocol/sdk/types.js";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { type Harness, type HarnessOptions, startHarness } from "../helpers/mcp-harness.js";
+
+interface Out {
+  status: string;
+  hireId: string;
+  preview?: {
+    worker: string;
+    company: string;
+    hireStatus: string;
+    canTerminateContract: boolean;
+    latestContract: { id: string; jobName: string } | null;
+  };
+  confirmationToken?: string;
+  terminationDate?: string | null;
+  note?: string;
+}
+
+type Result = Awaited<ReturnType<Harness["client"]["callTool"]>>;
+const text = (r: Result) => (r.content as { text: string }[]).map((c) => c.text).join("\n");
+const ARGS = { hireId: "hire_001", reason: "PROJECT_COMPLETED_EARLY", date: "2026-12-31" };
+
+let open: Harness | undefined;
+async function harness(options: HarnessOptions = {}) {
+  open = await startHarness(options);
+  return open;
+}
+afterEach(async () => {
+  vi.useRealTimers();
+  await open?.close();
+  open = undefined;
+});
+
+async function call(h: Harness, args: Record<string, unknown>) {
+  const r = await h.client.callTool({ name: "terminate_hire", arguments: args });
+  return { r, out: r.structuredContent as unknown as Out, text: text(r) };
+}
+const hireStatus = async (h: Harness, id = "hire_001") => {
+  const r = await h.client.callTool({ name: "search_hires", arguments: { search: "Ana Costa" } });
+  const hires = (r.structuredContent as { hires: { id: string; status: string }[] }).hires;
+  return hires.find((x) => x.id === id)?.status;
+};
+
+describe("terminate_hire with the token round trip", () => {
+  it("previews without changing anything, then terminates with the token", async () => {
+    const h = await harness();
+    const first = await call(h, { ...ARGS, reason: "project_completed_early" });
+    expect(first.r.isError).toBeFalsy();
+    expect(first.out.status).toBe("preview");
+    expect(first.out.preview).toMatchObject({
+      worker: "Ana Costa",
+      hireStatus: "ACTIVE",
+      canTerminateContract: true,
+      latestContract: { id: "ctr_002" },
+    });
+    expect(first.text).toContain("cannot be undone");
+    expect(first.text).toContain("PROJECT_COMPLETED_EARLY");
+    expect(first.out.confirmationToken).toMatch(/^[0-9a-f-]{36}$/);
+    expect(h.sandbox.countRequests("TerminateHire")).toBe(0);
+    expect(await hireStatus(h)).toBe("ACTIVE");
+
+    const second = await call(h, { ...ARGS, confirmationToken: first.out.confirmationToken });
+    expect(second.r.isError).toBeFalsy();
+    expect(second.out).toMatchObject({ status: "terminated", terminationDate: "2026-12-31" });
+    expect(h.sandbox.countRequests("TerminateHire")).toBe(1);
+    expect(await hireStatus(h)).toBe("TERMINATED");
+
+    // Single use: the same token again is refused, and nothing more is sent.
+    const reuse = await call(h, { ...ARGS, confirmationToken: first.out.confirmationToken });
+    expect(reuse.r.isError).toBe(true);
+    expect(reuse.text).toContain("without confirmationToken");
+    expect(h.sandbox.countRequests("TerminateHire")).toBe(1);
+  });
+
+  it("binds the token to the hire, reason and date", async () => {
+    const h = await harness();
+    const { out } = await call(h, ARGS);
+    const other = await call(h, {
+      ...ARGS,
+      date: "2027-01-15",
+      confirmationToken: out.confirmationToken,
+    });
+    expect(other.r.isError).toBe(true);
+    expect(other.text).toContain("date");
+    expect(h.sandbox.countRequests("TerminateHire")).toBe(0);
+    const made = await call(h, { ...ARGS, confirmationToken: "not-a-real-token" });
+    expect(made.r.isError).toBe(true);
+    expect(made.text).toContain("fresh preview");
+  });
+
+  it("refuses an expired token", async () => {
+    const h = await harness();
+    const { out } = await call(h, ARGS);
+    const realNow = Date.now;
+    const spy = vi.spyOn(Date, "now").mockImplementation(() => realNow() + 6 * 60_000);
+    try {
+      const late = await call(h, { ...ARGS, confirmationToken: out.confirmationToken });
+      expect(late.r.isError).toBe(true);
+      expect(late.text).toContain("expired");
+    } finally {
+      spy.mockRestore();
+    }
+    expect(h.sandbox.countRequests("TerminateHire")).toBe(0);
+  });
+
+  it("refuses hires that are not active, unknown hires and dates before the start", async () => {
+    const h = await harness();
+    const ended = await call(h, { ...ARGS, hireId: "hire_004" });
+    expect(ended.r.isError).toBe(true);
+    expect(ended.text).toContain("ENDED");
+    const draft = await call(h, { ...ARGS, hireId: "hire_003" });
+    expect(draft.r.isError).toBe(true);
+    const unknown = await call(h, { ...ARGS, hireId: "hire_999999" });
+    expect(unknown.r.isError).toBe(true);
+    expect(unknown.text).toContain("search_hires");
+    const early = await call(h, { ...ARGS, date: "2020-01-01" });
+    expect(early.r.isError).toBe(true);
+    expect(early.text).toContain("start date");
+    const bad = await call(h, { ...ARGS, date: "2026-02-30" });
+    expect(bad.r.isError).toBe(true);
+    expect(h.sandbox.countRequests("TerminateHire")).toBe(0);
+  });
+
+  it("refuses when the account may not terminate", async () => {
+    const h = await harness({ token: "limited" });
+    const r = await call(h, ARGS);
+    expect(r.r.isError).toBe(true);
+    expect(r.text).toContain("may not terminate");
+    expect(r.out).toBeUndefined();
+  });
+
+  it("reads the hire back after the connection drops post-send and reports it terminated", async () => {
+    const h = await harness();
+    const { out } = await call(h, ARGS);
+    h.sandbox.faults.inject("drop-connection", { operationName: "TerminateHire", after: true });
+    const r = await call(h, { ...ARGS, confirmationToken: out.confirmationToken });
+    expect(r.r.isError).toBeFalsy();
+    expect(r.out.status).toBe("terminated");
+    expect(r.out.terminationDate).toBe("2026-12-31");
+    expect(r.text).toContain("confirmed");
+    // Never retried automatically.
+    expect(h.sandbox.countRequests("TerminateHire")).toBe(1);
+  });
+
+  it("says it was not terminated when the connection drops before the change", async () => {
+    const h = await harness();
+    const { out } = await call(h, ARGS);
+    h.sandbox.faults.inject("drop-connection", { operationName: "TerminateHire" });
+    const r = await call(h, { ...ARGS, confirmationToken: out.confirmationToken });
+    expect(r.out.status).toBe("not-terminated");
+    expect(r.text).toContain("safe to try again");
+    expect(await hireStatus(h)).toBe("ACTIVE");
+  });
+});
+
+describe("terminate_hire with elicitation", () => {
+  const elicitation = (answer: (p: ElicitRequest["params"]) => Record<string, unknown>) => {
+    const asked: ElicitRequest["params"][] = [];
+    return {
+      asked,
+      options: {
+        clientCapabilities: { elicitation: {} },
+        onElicit: (params: ElicitRequest["params"]) => {
+          asked.push(params);
+          return answer(params) as never;
+        },
+      },
+    };
+  };
+
+  it("asks the person and terminates on accept with confirm", async () => {
+    const e = elicitation(() => ({ action: "accept", content: { confirm: true } }));
+    const h = await harness(e.options);
+    const r = await call(h, ARGS);
+    expect(e.asked).toHaveLength(1);
+    expect(e.asked[0]?.message).toContain("cannot be undone");
+    expect(e.asked[0]?.message).toContain("Ana Costa");
+    expect(r.out.status).toBe("terminated");
+    expect(r.out.confirmationToken).toBeUndefined();
+    expect(await hireStatus(h)).toBe("TERMINATED");
+  });
+
+  it("changes nothing on decline or an unticked box", async () => {
+    for (const answer of [
+      { action: "decline" },
+      { action: "cancel" },
+      { action: "accept", content: { confirm: false } },
+    ]) {
+      const e = elicitation(() => answer);
+      const h = await harness(e.options);
+      const r = await call(h, ARGS);
+      expect(r.r.isError).toBeFalsy();
+      expect(r.out.status).toBe("cancelled");
+      expect(r.text).toContain("nothing was changed");
+      expect(h.sandbox.countRequests("TerminateHire")).toBe(0);
+      await h.close();
+      open = undefined;
+    }
+  });
+});
