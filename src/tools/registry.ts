@@ -4,6 +4,7 @@ import type { ToolDefinition } from "./define-tool.js";
 import { getContractTool } from "./get-contract.js";
 import { listInvoicesTool } from "./list-invoices.js";
 import { searchHiresTool } from "./search-hires.js";
+import { submitTimesheetsTool } from "./submit-timesheets.js";
 import { terminateHireTool } from "./terminate-hire.js";
 
 /** Any tool, whatever its schemas; `handler` is a method, so specific tools are assignable. */
@@ -14,6 +15,7 @@ export const tools: Record<string, AnyToolDefinition> = {
   search_hires: searchHiresTool as unknown as AnyToolDefinition,
   get_contract: getContractTool as unknown as AnyToolDefinition,
   list_invoices: listInvoicesTool as unknown as AnyToolDefinition,
+  submit_timesheets: submitTimesheetsTool as unknown as AnyToolDefinition,
   terminate_hire: terminateHireTool as unknown as AnyToolDefinition,
 };
 

@@ -1,0 +1,462 @@
+import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
+import addFormatsModule from "ajv-formats";
+import { z } from "zod";
+import { isPlatformError, type PlatformError } from "../client/errors.js";
+import {
+  type CheckHireData,
+  checkHireQuery,
+  submitTimesheetsMutation,
+} from "../client/operations.js";
+import {
+  TIMESHEET_PAYLOAD_SCHEMA_URI,
+  timesheetPayloadSchema,
+} from "../resources/timesheet-payload-schema.js";
+import { defineTool, type ToolContext } from "./define-tool.js";
+import { isRealDate, requestOptions } from "./format.js";
+
+export const MAX_REGISTRATIONS = 1000;
+const MAX_HOURS_PER_DAY = 24;
+/** Rows listed one by one in the text; the structured result always has all of them. */
+const TEXT_ROW_LIMIT = 30;
+
+// ajv-formats is CommonJS; under NodeNext its default export arrives as the module object.
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ??
+  addFormatsModule) as unknown as (ajv: Ajv2020) => Ajv2020;
+const ajv = new Ajv2020({ allErrors: true, strict: false });
+addFormats(ajv);
+ajv.addSchema(timesheetPayloadSchema);
+const validateRegistration = ajv.getSchema(`${TIMESHEET_PAYLOAD_SCHEMA_URI}#/$defs/registration`);
+
+const REQUIRED = ["hireId", "reportedDate", "hours", "externalId"] as const;
+
+// Loose on purpose: every row reaches our own validator, which reports all bad rows by index.
+// The metadata still tells the model each field's type.
+const registration = z
+  .object({
+    hireId: z
+      .unknown()
+      .optional()
+      .meta({ type: "string", minLength: 1 })
+      .describe("The hire's id from search_hires, e.g. hire_001. Required."),
+    reportedDate: z
+      .unknown()
+      .optional()
+      .meta({ type: "string", format: "date" })
+      .describe("The day worked, YYYY-MM-DD, inside the hire's contract dates. Required."),
+    hours: z
+      .unknown()
+      .optional()
+      .meta({ type: "number", minimum: 0, maximum: 24 })
+      .describe("Hours worked that day, 0 to 24. Required."),
+    externalId: z
+      .unknown()
+      .optional()
+      .meta({ type: "string", minLength: 1 })
+      .describe(
+        "Your own unique id for this row, e.g. 'ana-2026-11-20'. Sending the same id again replaces the earlier row instead of adding one. Required.",
+      ),
+    reference: z
+      .unknown()
+      .optional()
+      .meta({ type: "string" })
+      .describe("Optional free text such as a project code or purchase order."),
+    isPayable: z
+      .unknown()
+      .optional()
+      .meta({ type: "boolean" })
+      .describe("Optional; false for hours that are recorded but not paid. Default true."),
+    meta: z
+      .unknown()
+      .optional()
+      .meta({ type: "object" })
+      .describe("Optional key-value data stored with the row."),
+  })
+  .passthrough()
+  .meta({ required: [...REQUIRED], additionalProperties: false })
+  .describe("One day of hours for one hire.");
+
+const invalidRow = z.object({
+  index: z.number(),
+  externalId: z.string().nullable(),
+  field: z.string(),
+  problem: z.string(),
+  fix: z.string(),
+});
+type InvalidRow = z.infer<typeof invalidRow>;
+
+const rowResult = z.object({
+  index: z.number(),
+  externalId: z.string(),
+  outcome: z.enum(["accepted", "rejected", "would-accept", "would-reject", "not-sent"]),
+  reason: z.string().optional(),
+  message: z.string().optional(),
+  fix: z.string().optional(),
+});
+type RowResult = z.infer<typeof rowResult>;
+
+interface Row {
+  hireId: string;
+  reportedDate: string;
+  hours: number;
+  externalId: string;
+  reference?: string;
+  isPayable?: boolean;
+  meta?: Record<string, unknown>;
+}
+
+export const submitTimesheetsTool = defineTool({
+  name: "submit_timesheets",
+  title: "Submit timesheets",
+  toolset: "timesheets",
+  description: [
+    "Register hours worked (one row per hire and day) on the platform, up to 1,000 rows per call.",
+    "MONEY MOVES: accepted hours become payment requests that are approved automatically. Run with dryRun: true first and show the person the result.",
+    'Use when: "log 7.5 hours for Ana on Monday to Friday", "upload these timesheets from our system".',
+    "Do not use for: finding hire ids (use search_hires); checking contract dates (use get_contract).",
+    "Safe to repeat: each row's externalId is its key, so sending the same externalId again replaces that row rather than adding hours. Rows are checked locally first (required fields, real dates, 0–24 hours, unique externalIds); if any row is invalid, nothing is sent and every bad row is listed with the fix. dryRun also checks that each hire is visible and each date is inside its contract, without sending anything.",
+    "Returns: submitted (true/false), counts, invalidRows, and per row accepted/rejected (with reason and what to do).",
+    'Examples: {"registrations": [{"hireId": "hire_001", "reportedDate": "2026-11-20", "hours": 7.5, "externalId": "ana-2026-11-20"}], "dryRun": true}.',
+  ].join("\n"),
+  inputSchema: {
+    registrations: z
+      .array(registration)
+      .min(1)
+      .max(MAX_REGISTRATIONS)
+      .describe("The rows to register, 1 to 1,000. Each externalId must be unique in the batch."),
+    dryRun: z
+      .boolean()
+      .optional()
+      .describe(
+        "true: only check the rows (hire visible, date inside a contract) and send nothing. Default false.",
+      ),
+  },
+  outputSchema: {
+    submitted: z.boolean(),
+    dryRun: z.boolean(),
+    provided: z.number(),
+    accepted: z.number(),
+    rejected: z.number(),
+    notSent: z.number(),
+    invalidRows: z.array(invalidRow),
+    rows: z.array(rowResult),
+    note: z.string().optional(),
+  },
+  annotations: {
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: true,
+  },
+  async handler(args, ctx) {
+    const raw = args.registrations as unknown[];
+    const dryRun = args.dryRun ?? false;
+    const invalidRows = validateRows(raw);
+    const empty = { accepted: 0, rejected: 0, notSent: raw.length, rows: [] as RowResult[] };
+    if (invalidRows.length > 0) {
+      const badIndexes = new Set(invalidRows.map((r) => r.index));
+      return {
+        structured: {
+          submitted: false,
+          dryRun,
+          provided: raw.length,
+          ...empty,
+          invalidRows,
+        },
+        text: [
+          `Nothing was sent: ${badIndexes.size} of ${raw.length} rows are invalid. Fix them and call again.`,
+          ...invalidRows
+            .slice(0, TEXT_ROW_LIMIT)
+            .map(
+              (r) =>
+                `- row ${r.index}${r.externalId ? ` (${r.externalId})` : ""}: ${r.field} ${r.problem}. ${r.fix}`,
+            ),
+          invalidRows.length > TEXT_ROW_LIMIT
+            ? `… and ${invalidRows.length - TEXT_ROW_LIMIT} more problems (see invalidRows).`
+            : undefined,
+        ]
+          .filter(Boolean)
+          .join("\n"),
+      };
+    }
+    const rows = raw as Row[];
+    return dryRun ? checkRows(ctx, rows) : sendRows(ctx, rows);
+  },
+});
+
+function validateRows(raw: unknown[]): InvalidRow[] {
+  const problems: InvalidRow[] = [];
+  const firstIndexOf = new Map<string, number>();
+  raw.forEach((value, index) => {
+    const row = (value ?? {}) as Record<string, unknown>;
+    const externalId =
+      typeof row.externalId === "string" && row.externalId !== "" ? row.externalId : null;
+    const seen = new Set<string>();
+    const add = (field: string, problem: string, fix: string) => {
+      if (seen.has(field)) return;
+      seen.add(field);
+      problems.push({ index, externalId, field, problem, fix });
+    };
+    if (!validateRegistration?.(row)) {
+      for (const error of validateRegistration?.errors ?? []) {
+        const [field, problem, fix] = explain(error);
+        add(field, problem, fix);
+      }
+    }
+    if (typeof row.reportedDate === "string" && !isRealDate(row.reportedDate)) {
+      add(
+        "reportedDate",
+        `"${row.reportedDate}" is not a real date`,
+        "Use a real day, YYYY-MM-DD.",
+      );
+    }
+    if (typeof row.hours === "number" && row.hours > MAX_HOURS_PER_DAY) {
+      add(
+        "hours",
+        `${row.hours} is more than ${MAX_HOURS_PER_DAY} hours in one day`,
+        "Split the hours over the days worked, at most 24 each.",
+      );
+    }
+    if (externalId !== null) {
+      const first = firstIndexOf.get(externalId);
+      if (first === undefined) firstIndexOf.set(externalId, index);
+      else {
+        add(
+          "externalId",
+          `"${externalId}" is also used by row ${first}`,
+          "Give every row its own externalId (one per hire and day).",
+        );
+      }
+    }
+  });
+  return problems.sort((a, b) => a.index - b.index);
+}
+
+function explain(error: ErrorObject): [string, string, string] {
+  const field = error.instancePath.split("/").filter(Boolean)[0];
+  if (error.keyword === "required") {
+    const missing = String((error.params as { missingProperty?: string }).missingProperty);
+    return [missing, "is missing", `Add ${missing} (${fieldHelp(missing)}).`];
+  }
+  if (error.keyword === "additionalProperties") {
+    const extra = String((error.params as { additionalProperty?: string }).additionalProperty);
+    return [
+      extra,
+      "is not an allowed field",
+      "Remove it, or put it inside meta. Allowed: hireId, reportedDate, hours, externalId, reference, isPayable, meta.",
+    ];
+  }
+  const name = field ?? "row";
+  if (name === "row") return ["row", "is not an object", "Send each row as an object."];
+  if (error.keyword === "minimum") return [name, "is negative", "Use 0 or more hours."];
+  if (error.keyword === "minLength")
+    return [name, "is empty", `Fill in ${name} (${fieldHelp(name)}).`];
+  if (error.keyword === "format" || error.keyword === "pattern") {
+    return [
+      name,
+      "is not a date written YYYY-MM-DD",
+      "Write the day as YYYY-MM-DD, e.g. 2026-11-20.",
+    ];
+  }
+  if (error.keyword === "type") {
+    const expected = String((error.params as { type?: string }).type);
+    return [name, `must be a ${expected}`, `Send ${name} as a ${expected} (${fieldHelp(name)}).`];
+  }
+  return [name, error.message ?? "is invalid", `Correct ${name} (${fieldHelp(name)}).`];
+}
+
+function fieldHelp(field: string): string {
+  switch (field) {
+    case "hireId":
+      return "the hire's id from search_hires";
+    case "reportedDate":
+      return "the day worked, YYYY-MM-DD";
+    case "hours":
+      return "a number from 0 to 24";
+    case "externalId":
+      return "your unique id for this row";
+    case "meta":
+      return "an object";
+    case "isPayable":
+      return "true or false";
+    default:
+      return "see the field's description";
+  }
+}
+
+const REJECTION_FIX: Record<string, string> = {
+  HIRE_NOT_FOUND:
+    "Check the hire id with search_hires; you may also not be allowed to submit hours for this hire.",
+  DATE_OUTSIDE_CONTRACT_PERIOD:
+    "Check the contract's dates with get_contract and fix reportedDate.",
+  MISSING_REQUIRED_FIELD: "Fill in the field named in the message and send the row again.",
+};
+
+async function checkRows(ctx: ToolContext, rows: Row[]) {
+  const hires = new Map<string, NonNullable<CheckHireData["hire"]> | null>();
+  const distinct = [...new Set(rows.map((r) => r.hireId))];
+  for (const [i, id] of distinct.entries()) {
+    try {
+      const { data } = await ctx.client.run(checkHireQuery, { id }, requestOptions(ctx));
+      hires.set(id, data.hire);
+    } catch (error) {
+      // Another company's hire reads as "not authorised": for the dry run that is "not found".
+      if (isPlatformError(error) && error.kind === "authorization") hires.set(id, null);
+      else throw error;
+    }
+    await ctx.reportProgress(
+      i + 1,
+      distinct.length,
+      `checked ${i + 1} of ${distinct.length} hires`,
+    );
+  }
+  const results: RowResult[] = rows.map((row, index) => {
+    const hire = hires.get(row.hireId);
+    const base = { index, externalId: row.externalId };
+    if (!hire) {
+      return {
+        ...base,
+        outcome: "would-reject" as const,
+        reason: "HIRE_NOT_FOUND",
+        message: `Hire ${row.hireId} was not found or is not visible to you.`,
+        fix: REJECTION_FIX.HIRE_NOT_FOUND,
+      };
+    }
+    const covered = hire.contracts.data.some(
+      (c) =>
+        (c.startDate === null || c.startDate <= row.reportedDate) &&
+        (c.endDate === null || row.reportedDate <= c.endDate),
+    );
+    if (!covered) {
+      return {
+        ...base,
+        outcome: "would-reject" as const,
+        reason: "DATE_OUTSIDE_CONTRACT_PERIOD",
+        message: `${row.reportedDate} is outside every contract period of hire ${row.hireId}.`,
+        fix: REJECTION_FIX.DATE_OUTSIDE_CONTRACT_PERIOD,
+      };
+    }
+    return { ...base, outcome: "would-accept" as const };
+  });
+  const ok = results.filter((r) => r.outcome === "would-accept").length;
+  const bad = results.length - ok;
+  return {
+    structured: {
+      submitted: false,
+      dryRun: true,
+      provided: rows.length,
+      accepted: 0,
+      rejected: 0,
+      notSent: rows.length,
+      invalidRows: [],
+      rows: results,
+      note: "Dry run: nothing was sent.",
+    },
+    text: [
+      `Dry run, nothing sent: ${ok} of ${rows.length} rows would be accepted, ${bad} would be rejected.`,
+      ...rejectionLines(results),
+      ok > 0
+        ? "Accepted hours become automatically approved payment requests once submitted."
+        : undefined,
+    ]
+      .filter(Boolean)
+      .join("\n"),
+  };
+}
+
+async function sendRows(ctx: ToolContext, rows: Row[]) {
+  const size = Math.max(1, ctx.config.timesheetChunkSize);
+  const chunks: { start: number; rows: Row[] }[] = [];
+  for (let start = 0; start < rows.length; start += size) {
+    chunks.push({ start, rows: rows.slice(start, start + size) });
+  }
+  const results: RowResult[] = [];
+  let failure: PlatformError | undefined;
+  let unmatched = 0;
+  for (const [n, chunk] of chunks.entries()) {
+    try {
+      const { data } = await ctx.client.run(
+        submitTimesheetsMutation,
+        { input: { schema: "default-json", data: JSON.stringify(chunk.rows) } },
+        requestOptions(ctx),
+      );
+      const rejections = new Map<string, { reason: string; message: string }>();
+      for (const r of data.createCustomTimesheet.rejectedRegistrations) {
+        if (r.externalId === null) unmatched += 1;
+        else rejections.set(r.externalId, r);
+      }
+      chunk.rows.forEach((row, i) => {
+        const rejection = rejections.get(row.externalId);
+        const base = { index: chunk.start + i, externalId: row.externalId };
+        results.push(
+          rejection
+            ? {
+                ...base,
+                outcome: "rejected",
+                reason: rejection.reason,
+                message: rejection.message,
+                fix: REJECTION_FIX[rejection.reason] ?? "Correct the row and send it again.",
+              }
+            : { ...base, outcome: "accepted" },
+        );
+      });
+    } catch (error) {
+      // Nothing sent yet: let the server describe the failure. Otherwise keep what succeeded.
+      if (n === 0 || !isPlatformError(error)) throw error;
+      failure = error;
+      for (const later of chunks.slice(n)) {
+        later.rows.forEach((row, i) => {
+          results.push({ index: later.start + i, externalId: row.externalId, outcome: "not-sent" });
+        });
+      }
+      break;
+    }
+    const done = Math.min(rows.length, chunk.start + chunk.rows.length);
+    await ctx.reportProgress(done, rows.length, `sent ${done} of ${rows.length} registrations`);
+  }
+  const accepted = results.filter((r) => r.outcome === "accepted").length;
+  const rejected = results.filter((r) => r.outcome === "rejected").length;
+  const notSent = results.filter((r) => r.outcome === "not-sent").length;
+  const notes: string[] = [];
+  if (failure) {
+    notes.push(
+      `Stopped after ${rows.length - notSent} rows: ${failure.message} ${notSent} rows were not sent (or their outcome is unknown). Sending all the rows again is safe: rows are matched by externalId, so nothing is counted twice.`,
+    );
+  }
+  if (unmatched > 0) {
+    notes.push(
+      `${unmatched} rejection(s) came back without an externalId and could not be matched to a row.`,
+    );
+  }
+  const note = notes.join(" ") || undefined;
+  return {
+    structured: {
+      submitted: true,
+      dryRun: false,
+      provided: rows.length,
+      accepted,
+      rejected,
+      notSent,
+      invalidRows: [],
+      rows: results,
+      ...(note ? { note } : {}),
+    },
+    text: [
+      `Submitted: ${accepted} of ${rows.length} rows accepted${rejected > 0 ? `, ${rejected} rejected` : ""}${notSent > 0 ? `, ${notSent} not sent` : ""}.`,
+      accepted > 0 ? "Accepted hours become automatically approved payment requests." : undefined,
+      ...rejectionLines(results),
+      note,
+    ]
+      .filter(Boolean)
+      .join("\n"),
+  };
+}
+
+function rejectionLines(results: RowResult[]): string[] {
+  const bad = results.filter((r) => r.outcome === "rejected" || r.outcome === "would-reject");
+  const lines = bad
+    .slice(0, TEXT_ROW_LIMIT)
+    .map((r) => `- row ${r.index} (${r.externalId}): ${r.reason}: ${r.message} ${r.fix}`);
+  if (bad.length > TEXT_ROW_LIMIT)
+    lines.push(`… and ${bad.length - TEXT_ROW_LIMIT} more (see rows).`);
+  return lines;
+}

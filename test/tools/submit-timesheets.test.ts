@@ -1,0 +1,198 @@
+// submit_timesheets through a real MCP client against the sandbox: local validation, dry run,
+// chunked submission, progress, idempotency and a failure part-way through.
+import { afterEach, describe, expect, it } from "vitest";
+import { type Harness, type HarnessOptions, startHarness } from "../helpers/mcp-harness.js";
+
+interface Out {
+  submitted: boolean;
+  dryRun: boolean;
+  provided: number;
+  accepted: number;
+  rejected: number;
+  notSent: number;
+  invalidRows: {
+    index: number;
+    externalId: string | null;
+    field: string;
+    problem: string;
+    fix: string;
+  }[];
+  rows: { index: number; externalId: string; outcome: string; reason?: string; fix?: string }[];
+  note?: string;
+}
+
+type Result = Awaited<ReturnType<Harness["client"]["callTool"]>>;
+const text = (r: Result) => (r.content as { text: string }[]).map((c) => c.text).join("\n");
+
+const day = (n: number) => `2026-11-${String(n).padStart(2, "0")}`;
+const ana = (n: number, extra: Record<string, unknown> = {}) => ({
+  hireId: "hire_001",
+  reportedDate: day(n),
+  hours: 7.5,
+  externalId: `ana-${day(n)}`,
+  ...extra,
+});
+
+let open: Harness | undefined;
+async function harness(options: HarnessOptions = {}) {
+  open = await startHarness(options);
+  return open;
+}
+afterEach(async () => {
+  await open?.close();
+  open = undefined;
+});
+async function call(h: Harness, args: Record<string, unknown>) {
+  const r = await h.client.callTool({ name: "submit_timesheets", arguments: args });
+  return { r, out: r.structuredContent as unknown as Out, text: text(r) };
+}
+
+describe("submit_timesheets local validation", () => {
+  it("reports every bad row by index and field, and sends nothing", async () => {
+    const h = await harness();
+    const registrations = [
+      ana(2),
+      { hireId: "hire_001", reportedDate: "2026-02-30", hours: 8, externalId: "a" },
+      { hireId: "hire_001", reportedDate: day(3), hours: -1, externalId: "b" },
+      { hireId: "hire_001", reportedDate: day(4), hours: 30, externalId: "c" },
+      { reportedDate: day(5), hours: 8, externalId: "d" },
+      { hireId: "hire_001", reportedDate: "20/11/2026", hours: "8", externalId: "e" },
+      { hireId: "hire_001", reportedDate: day(6), hours: 8, externalId: "a" },
+      { hireId: "hire_001", reportedDate: day(7), hours: 8, externalId: "f", project: "x" },
+    ];
+    const { r, out, text: t } = await call(h, { registrations });
+    expect(r.isError).toBeFalsy();
+    expect(out.submitted).toBe(false);
+    const problems = out.invalidRows.map((p) => `${p.index}:${p.field}`);
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        "1:reportedDate",
+        "2:hours",
+        "3:hours",
+        "4:hireId",
+        "5:reportedDate",
+        "5:hours",
+        "6:externalId",
+        "7:project",
+      ]),
+    );
+    expect(problems.some((p) => p.startsWith("0:"))).toBe(false);
+    for (const p of out.invalidRows) expect(p.fix.length).toBeGreaterThan(5);
+    expect(out.invalidRows.find((p) => p.index === 6)?.problem).toContain("row 1");
+    expect(t).toContain("Nothing was sent");
+    expect(t).toContain("row 4");
+    expect(h.sandbox.countRequests("SubmitTimesheets")).toBe(0);
+    expect(h.sandbox.timesheets.size).toBe(0);
+  });
+
+  it("refuses an empty batch and more than 1,000 rows", async () => {
+    const h = await harness();
+    expect((await call(h, { registrations: [] })).r.isError).toBe(true);
+    const many = Array.from({ length: 1001 }, (_, i) => ({ ...ana(1), externalId: `x${i}` }));
+    expect((await call(h, { registrations: many })).r.isError).toBe(true);
+    expect(h.sandbox.countRequests("SubmitTimesheets")).toBe(0);
+  });
+});
+
+describe("submit_timesheets dry run", () => {
+  it("checks hires and contract dates with queries only", async () => {
+    const h = await harness();
+    const { out, text: t } = await call(h, {
+      dryRun: true,
+      registrations: [
+        ana(20),
+        ana(21, { reportedDate: "2026-01-05", externalId: "early" }),
+        ana(22, { hireId: "hire_999999", externalId: "ghost" }),
+      ],
+    });
+    expect(out.submitted).toBe(false);
+    expect(out.dryRun).toBe(true);
+    expect(out.rows.map((r) => [r.outcome, r.reason])).toEqual([
+      ["would-accept", undefined],
+      ["would-reject", "DATE_OUTSIDE_CONTRACT_PERIOD"],
+      ["would-reject", "HIRE_NOT_FOUND"],
+    ]);
+    expect(t).toContain("nothing sent");
+    expect(t).toContain("get_contract");
+    expect(h.sandbox.countRequests("SubmitTimesheets")).toBe(0);
+    expect(h.sandbox.countRequests("CheckHire")).toBe(2);
+    expect(h.sandbox.timesheets.size).toBe(0);
+  });
+
+  it("treats another company's hire as not found for the limited token", async () => {
+    const h = await harness({ token: "limited" });
+    const { out } = await call(h, {
+      dryRun: true,
+      registrations: [ana(20, { hireId: "hire_002", externalId: "harbor" })],
+    });
+    expect(out.rows[0]).toMatchObject({ outcome: "would-reject", reason: "HIRE_NOT_FOUND" });
+  });
+});
+
+describe("submit_timesheets submission", () => {
+  it("sends chunks, reports each row, notifies progress and is idempotent", async () => {
+    const h = await harness({ config: { timesheetChunkSize: 2 } });
+    const registrations = [
+      ana(16),
+      ana(17),
+      ana(18, { reportedDate: "2026-01-05", externalId: "early" }),
+      ana(19, { hireId: "hire_999999", externalId: "ghost" }),
+      ana(20, { reference: "PO-1", isPayable: false, meta: { source: "erp" } }),
+    ];
+    const progress: { progress: number; total?: number; message?: string }[] = [];
+    const r = await h.client.callTool(
+      { name: "submit_timesheets", arguments: { registrations } },
+      undefined,
+      { onprogress: (p) => progress.push(p) },
+    );
+    const out = r.structuredContent as unknown as Out;
+    expect(out).toMatchObject({ submitted: true, accepted: 3, rejected: 2, notSent: 0 });
+    expect(out.rows.find((x) => x.externalId === "early")).toMatchObject({
+      outcome: "rejected",
+      reason: "DATE_OUTSIDE_CONTRACT_PERIOD",
+    });
+    expect(out.rows.find((x) => x.externalId === "ghost")?.fix).toContain("search_hires");
+    expect(text(r)).toContain("payment requests");
+    expect(h.sandbox.countRequests("SubmitTimesheets")).toBe(3);
+    expect(progress.map((p) => p.progress)).toEqual([2, 4, 5]);
+    expect(progress.every((p) => p.total === 5)).toBe(true);
+    expect(h.sandbox.timesheets.size).toBe(3);
+    expect(h.sandbox.timesheets.get(`ana-${day(20)}`)).toMatchObject({
+      reference: "PO-1",
+      isPayable: false,
+    });
+
+    const again = await call(h, { registrations });
+    expect(again.out.accepted).toBe(3);
+    expect(h.sandbox.timesheets.size).toBe(3);
+  });
+
+  it("keeps the accepted rows when a later chunk fails, and says re-sending is safe", async () => {
+    const h = await harness({ config: { timesheetChunkSize: 2, maxRetries: 0 } });
+    const registrations = [ana(10), ana(11), ana(12), ana(13), ana(14)];
+    // Let the first chunk through, then fail every later one.
+    let calls = 0;
+    const original = h.platform.run.bind(h.platform);
+    h.platform.run = (async (op: { name: string }, vars: never, opts: never) => {
+      if (op.name === "SubmitTimesheets" && ++calls === 2) {
+        h.sandbox.faults.inject("internal-error", { count: 50, operationName: "SubmitTimesheets" });
+      }
+      return original(op as never, vars, opts);
+    }) as typeof h.platform.run;
+    const { r, out, text: t } = await call(h, { registrations });
+    h.sandbox.faults.clear();
+    expect(r.isError).toBeFalsy();
+    expect(out).toMatchObject({ submitted: true, accepted: 2, notSent: 3 });
+    expect(out.rows.filter((x) => x.outcome === "not-sent").map((x) => x.index)).toEqual([2, 3, 4]);
+    expect(t).toContain("safe");
+    expect(h.sandbox.timesheets.size).toBe(2);
+  });
+
+  it("reports a failure of the first chunk as an error", async () => {
+    const h = await harness();
+    h.sandbox.faults.inject("internal-error", { count: 50, operationName: "SubmitTimesheets" });
+    const { r, text: t } = await call(h, { registrations: [ana(10)] });
+    expect(r.isError).toBe(true);
+    expect(t.toLowerCase()).toContain("try again");
+  });
+});
