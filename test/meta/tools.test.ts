@@ -40,6 +40,16 @@ describe("tool registry", async () => {
     expect(listed.map((tool) => tool.name).sort()).toEqual([...names].sort());
   });
 
+  it("offers the five tools of the platform, no more", () => {
+    expect([...names].sort()).toEqual([
+      "get_contract",
+      "list_invoices",
+      "search_hires",
+      "submit_timesheets",
+      "terminate_hire",
+    ]);
+  });
+
   describe.each(listed.map((tool): [string, Tool] => [tool.name, tool]))("%s", (name, tool) => {
     const definition = tools[name];
 
