@@ -185,7 +185,7 @@ function render(c: Structured): string {
     `Worker: ${worker}; company: ${c.company.name} (${c.company.id})`,
     `Hire: ${c.hireId ?? "not found"}`,
     `Dates: ${period(c.startDate, c.endDate)}`,
-    `Rate: ${rateText(c.rate, c.currency, c.rateType)}; payment terms: ${c.paymentTerms}`,
+    `Rate: ${c.rate === null ? "hidden" : rateText(c.rate, c.currency, c.rateType)}; payment terms: ${c.paymentTerms}`,
   ];
   if (c.purchaseOrderNumber) lines.push(`Purchase order: ${c.purchaseOrderNumber}`);
   if (c.files.length > 0) {
