@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Smoke test with the MCP Inspector CLI against the built binary over stdio (embedded sandbox):
-// list the tools, search for a hire, read the schema index. Needs `npm run build` first.
+// list the tools (with the Inspector's schema-portability check), search for a hire, read the
+// schema index. Needs `npm run build` first.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -46,7 +47,8 @@ function check(condition, message) {
 
 let failed = false;
 try {
-  const listed = await inspect("tools/list", ["--method", "tools/list"]);
+  // --strict: exit 6 if any tool schema has an error-severity portability problem.
+  const listed = await inspect("tools/list (--strict)", ["--method", "tools/list", "--strict"]);
   const names = (listed.tools ?? []).map((tool) => tool.name);
   console.log(`  tools: ${names.join(", ")}`);
   for (const name of EXPECTED_TOOLS) check(names.includes(name), `tools/list includes ${name}`);
