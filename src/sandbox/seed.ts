@@ -313,6 +313,10 @@ export function createSeed(today: string): SandboxData {
     const slug = `${first}.${last}`
       .normalize("NFD")
       .replace(/[\u0300-\u036f]/g, "")
+      // Letters that do not decompose: Kjær → kjaer, Øst → oest, Strauß → strauss.
+      .replace(/æ/gi, "ae")
+      .replace(/ø/gi, "oe")
+      .replace(/ß/g, "ss")
       .replace(/[^A-Za-z.]/g, "")
       .toLowerCase();
     const worker: WorkerRecord = {

@@ -9,7 +9,7 @@ export function sandboxInfo(): SandboxInfo {
   return {
     identities: [
       "The sandbox's full token acts as a company administrator who may see everything and make changes.",
-      "The sandbox's limited token acts as a user who may not see rates or make changes.",
+      "The sandbox's limited token acts as a Nordlys-only user who may not see rates, terminate, cancel or create hires, but may submit timesheets for Nordlys hires.",
     ],
   };
 }
