@@ -1,4 +1,4 @@
-import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
+import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { z } from "zod";
 import { isPlatformError, type PlatformError } from "../client/errors.js";
@@ -22,10 +22,20 @@ const TEXT_ROW_LIMIT = 30;
 // ajv-formats is CommonJS; under NodeNext its default export arrives as the module object.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ??
   addFormatsModule) as unknown as (ajv: Ajv2020) => Ajv2020;
-const ajv = new Ajv2020({ allErrors: true, strict: false });
-addFormats(ajv);
-ajv.addSchema(timesheetPayloadSchema);
-const validateRegistration = ajv.getSchema(`${TIMESHEET_PAYLOAD_SCHEMA_URI}#/$defs/registration`);
+
+// Compiled on first use: compiling the 2020-12 meta-schema costs ~50 ms, too much for every start.
+let compiledRegistration: ValidateFunction | undefined;
+function registrationValidator(): ValidateFunction {
+  if (!compiledRegistration) {
+    const ajv = new Ajv2020({ allErrors: true, strict: false });
+    addFormats(ajv);
+    ajv.addSchema(timesheetPayloadSchema);
+    const validate = ajv.getSchema(`${TIMESHEET_PAYLOAD_SCHEMA_URI}#/$defs/registration`);
+    if (!validate) throw new Error("The timesheet payload schema has no registration definition.");
+    compiledRegistration = validate;
+  }
+  return compiledRegistration;
+}
 
 const REQUIRED = ["hireId", "reportedDate", "hours", "externalId"] as const;
 
@@ -113,7 +123,7 @@ export const submitTimesheetsTool = defineTool({
     "MONEY MOVES: accepted hours become payment requests that are approved automatically. Run with dryRun: true first and show the person the result.",
     'Use when: "log 7.5 hours for Ana on Monday to Friday", "upload these timesheets from our system".',
     "Do not use for: finding hire ids (use search_hires); checking contract dates (use get_contract).",
-    "Safe to repeat: each row's externalId is its key, so sending the same externalId again replaces that row rather than adding hours. Rows are checked locally first (required fields, real dates, 0–24 hours, unique externalIds); if any row is invalid, nothing is sent and every bad row is listed with the fix. dryRun also checks that each hire is visible and each date is inside its contract, without sending anything.",
+    "Safe to repeat: externalId is each row's key; sending it again replaces that row instead of adding hours. Rows are checked locally first (required fields, real dates, 0–24 hours, unique externalIds); if any is invalid, nothing is sent and each bad row is listed with its fix. dryRun also checks each hire and contract period, sending nothing.",
     "Returns: submitted (true/false), counts, invalidRows, and per row accepted/rejected (with reason and what to do).",
     'Examples: {"registrations": [{"hireId": "hire_001", "reportedDate": "2026-11-20", "hours": 7.5, "externalId": "ana-2026-11-20"}], "dryRun": true}.',
   ].join("\n"),
@@ -186,6 +196,7 @@ export const submitTimesheetsTool = defineTool({
 function validateRows(raw: unknown[]): InvalidRow[] {
   const problems: InvalidRow[] = [];
   const firstIndexOf = new Map<string, number>();
+  const validateRegistration = registrationValidator();
   raw.forEach((value, index) => {
     const row = (value ?? {}) as Record<string, unknown>;
     const externalId =
@@ -196,8 +207,8 @@ function validateRows(raw: unknown[]): InvalidRow[] {
       seen.add(field);
       problems.push({ index, externalId, field, problem, fix });
     };
-    if (!validateRegistration?.(row)) {
-      for (const error of validateRegistration?.errors ?? []) {
+    if (!validateRegistration(row)) {
+      for (const error of validateRegistration.errors ?? []) {
         const [field, problem, fix] = explain(error);
         add(field, problem, fix);
       }
