@@ -43,7 +43,7 @@ export const pageArgs = {
     .int()
     .min(1)
     .optional()
-    .describe("Which page to return, starting at 1. Default 1. Ask for the next page for more."),
+    .describe("Page number, from 1. Default 1; ask for the next page for more."),
 };
 
 export const pageOutput = z.object({
@@ -91,9 +91,15 @@ export function hiddenLine(fields: string[]): string | undefined {
   return `Hidden for your account: ${fields.join(", ")}.`;
 }
 
+// One formatter for the process: toLocaleString builds a new one on every call, ~0.1 ms each.
+const twoDecimals = new Intl.NumberFormat("en-US", {
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 2,
+});
+
 /** 1234.5 → "1,234.50". */
 export function money(amount: number): string {
-  return amount.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  return twoDecimals.format(amount);
 }
 
 /** "2026-01-01 – 2026-06-30", "from 2026-01-01", "no dates". */
