@@ -4,6 +4,7 @@ import {
   type CallToolResult,
   type ElicitRequestFormParams,
   type LoggingLevel,
+  ListToolsRequestSchema,
   LoggingLevelSchema,
   type ServerNotification,
   type ServerRequest,
@@ -16,6 +17,7 @@ import { registerResources, type SchemaSource } from "./resources/index.js";
 import type { ElicitResult, ToolContext } from "./tools/define-tool.js";
 import { type AnyToolDefinition, selectTools } from "./tools/registry.js";
 import { toToolErrorResult } from "./tools/tool-error.js";
+import { buildToolList } from "./tools/tool-list.js";
 
 export interface SandboxInfo {
   /** One line per sandbox token: who it acts as, for the instructions. */
@@ -64,6 +66,9 @@ export function createServer(config: Config, deps: ServerDeps): WorkforceServer 
   const notice = deps.sandbox ? SANDBOX_NOTICE : undefined;
 
   for (const tool of tools) registerTool(server, tool, { config, deps, state, notice });
+  // Replaces the SDK's listing (same tools, same order) with the compact one built once.
+  const toolList = buildToolList(tools);
+  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolList }));
   registerResources(server, { client, logger, schemaSource: deps.schemaSource });
 
   const removeSink = forwardLogs(server, logger);

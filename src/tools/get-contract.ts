@@ -31,7 +31,7 @@ export const getContractTool = defineTool({
     "Show one contract's terms: job, dates, rate, payment terms, worker, company and files.",
     'Use when: "what are Ana\'s contract terms?", "what is the payment term on ctr_002?", "show the signed contract file". Give contractId, or hireId for that hire\'s latest contract.',
     "Do not use for: finding a hire or listing many (use search_hires); invoices (use list_invoices).",
-    'Returns: id, status, job name, dates, currency, rate and rate type (rates may be hidden for some accounts), payment terms such as "Net 30 days", purchase order number, hire id, worker, company, files with short-lived download URLs, and the hire\'s other contracts. A revised contract gets a new id while the hire keeps its id.',
+    'Returns: id, status, job, dates, currency, rate and rate type (may be hidden for some accounts), payment terms such as "Net 30 days", PO number, hire id, worker, company, files with short-lived download URLs, and the hire\'s other contracts. A revised contract gets a new id; the hire keeps its id.',
     'Examples: {"hireId": "hire_001"}; {"contractId": "ctr_002"}.',
   ].join("\n"),
   inputSchema: {

@@ -38,7 +38,7 @@ export const listInvoicesTool = defineTool({
     "List invoices and credit notes with amounts, due dates and what is still open, with totals per currency.",
     'Use when: "what do we owe in EUR?" (use {"status": ["UNPAID", "OVERDUE"], "currency": ["EUR"]}), "which invoices are overdue?", "find invoice 2026-0042", "what did we pay Harbor this year?".',
     "Do not use for: hires or workers (use search_hires); contract terms (use get_contract).",
-    'Returns: a page of invoices, each with number, date, due date, currency, gross and open amount, payer, payee and whether it is overdue; gross and open totals per currency for this page (they cover only this page when there are more pages); paging such as "1–25 of 80, page 1 of 4".',
+    'Returns: a page of invoices, each with number, date, due date, currency, gross and open amount, payer, payee and whether it is overdue; gross and open totals per currency for this page only; paging such as "1–25 of 80, page 1 of 4".',
     'Examples: {"status": ["OVERDUE"]}; {"currency": ["DKK"], "orderBy": [{"column": "DUE_DATE", "order": "ASC"}]}; {"search": "2026-0042"}; {"accounts": ["cmp_castell"], "page": 2}.',
   ].join("\n"),
   inputSchema: {

@@ -61,9 +61,9 @@ export const terminateHireTool = defineTool({
     "End an active hire early. IRREVERSIBLE: a terminated hire cannot be restored.",
     "Use when: the person explicitly asks to terminate or end a specific worker's active hire on a date, with a reason.",
     "Do not use for: finding the hire id (use search_hires first); reading contract terms (use get_contract); hires that have not started (they are cancelled, not terminated).",
-    "How it works: call once without confirmationToken. Nothing changes; you get a preview (worker, company, latest contract, reason, date) and a confirmationToken valid for 5 minutes. Show the preview to the person, and only after they clearly agree call again with the same hireId, reason and date plus the token. If the client supports forms, the person is asked directly instead and the hire is terminated only if they confirm.",
+    "How it works: the first call, without confirmationToken, changes nothing and returns a preview (worker, company, latest contract, reason, date) with a confirmationToken valid 5 minutes. Show the preview; only after the person clearly agrees, call again with the same hireId, reason and date plus the token. Clients with forms ask the person directly instead.",
     'Returns: status "preview" (with confirmationToken), "terminated", "cancelled" (person declined), "not-terminated" or "outcome-unknown", with what to do next.',
-    'Examples: {"hireId": "hire_001", "reason": "PROJECT_COMPLETED_EARLY", "date": "2026-12-31"}; then {"hireId": "hire_001", "reason": "PROJECT_COMPLETED_EARLY", "date": "2026-12-31", "confirmationToken": "<token from the preview>"}.',
+    'Examples: {"hireId": "hire_001", "reason": "PROJECT_COMPLETED_EARLY", "date": "2026-12-31"}; then the same plus "confirmationToken": "<token from the preview>".',
   ].join("\n"),
   inputSchema: {
     hireId: z.string().min(1).describe("The hire to terminate, e.g. hire_001 (from search_hires)."),
