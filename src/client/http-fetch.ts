@@ -11,9 +11,6 @@ const agents = {
   "https:": new HttpsAgent({ keepAlive: true }),
 };
 
-// Statuses whose Response may not carry a body.
-const NULL_BODY = new Set([101, 204, 205, 304]);
-
 /**
  * `fetch` on node:http/https. Why not the global fetch: on Node 20 its WHATWG streams made the
  * server's resident memory climb to ~160 MB over 2,000 tool calls; node:http holds it near 120 MB.
@@ -53,13 +50,7 @@ export const httpFetch: FetchLike = (input, init = {}) => {
           for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) {
             responseHeaders.append(res.rawHeaders[i] as string, res.rawHeaders[i + 1] as string);
           }
-          resolve(
-            new Response(NULL_BODY.has(status) ? null : bytes, {
-              status,
-              statusText: res.statusMessage ?? "",
-              headers: responseHeaders,
-            }),
-          );
+          resolve(plainResponse(status, res.statusMessage ?? "", responseHeaders, bytes));
         }, reject);
       },
     );
@@ -67,3 +58,19 @@ export const httpFetch: FetchLike = (input, init = {}) => {
     req.end(body);
   });
 };
+
+/**
+ * The part of a Response that graphql-request and our client read. A real Response would wrap the
+ * bytes we already hold in a WHATWG stream only to read them back: ~0.2 ms a call.
+ */
+function plainResponse(status: number, statusText: string, headers: Headers, bytes: Buffer) {
+  const text = async () => bytes.toString("utf8");
+  return {
+    status,
+    statusText,
+    ok: status >= 200 && status < 300,
+    headers,
+    text,
+    json: async () => JSON.parse(await text()),
+  } as unknown as Response;
+}
