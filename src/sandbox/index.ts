@@ -47,13 +47,15 @@ export interface SandboxOptions {
   rateLimitPerMinute?: number;
   maxRegistrationsPerCall?: number;
 }
-export type FaultKind =
-  | "internal-error"
-  | "rate-limit"
-  | "html-500"
-  | "non-json-200"
-  | "slow"
-  | "drop-connection";
+export const FAULT_KINDS = [
+  "internal-error",
+  "rate-limit",
+  "html-500",
+  "non-json-200",
+  "slow",
+  "drop-connection",
+] as const;
+export type FaultKind = (typeof FAULT_KINDS)[number];
 export interface FaultOptions {
   count?: number;
   delayMs?: number;
@@ -476,6 +478,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     tokens: { full: SANDBOX_TOKENS.full, limited: SANDBOX_TOKENS.limited },
     faults: {
       inject(kind, opts = {}) {
+        // Callers in plain JavaScript get no type check; an unknown kind would leave requests hanging.
+        if (!FAULT_KINDS.includes(kind)) {
+          throw new Error(`Unknown fault kind "${kind}"; use one of ${FAULT_KINDS.join(", ")}.`);
+        }
         faults.push({
           kind,
           remaining: opts.count ?? 1,

@@ -342,6 +342,13 @@ describe("fault injection", () => {
     expect((await gql(sandbox, "{ viewer { id } }")).errors).toBeUndefined();
   });
 
+  it("refuses an unknown fault kind instead of leaving requests hanging", async () => {
+    expect(() => sandbox.faults.inject("non-json" as never)).toThrow(
+      /Unknown fault kind "non-json"/,
+    );
+    expect((await gql(sandbox, "{ viewer { id } }")).errors).toBeUndefined();
+  });
+
   it("only hits requests with the given operationName", async () => {
     sandbox.faults.inject("internal-error", { operationName: "Target" });
     expect((await gql(sandbox, "query Other { viewer { id } }")).errors).toBeUndefined();
