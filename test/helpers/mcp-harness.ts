@@ -36,6 +36,8 @@ export interface HarnessOptions {
   config?: Partial<Config>;
   /** Whether the server presents itself as the sandbox (notice in every answer). Default true. */
   sandboxMode?: boolean;
+  /** The platform client's own rate budget and window; default 10,000 a minute (out of the way). */
+  clientRateLimit?: { perWindow: number; windowMs: number };
   /** Tools to serve instead of the registry's (for testing the server's wrapper itself). */
   tools?: AnyToolDefinition[];
 }
@@ -80,7 +82,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       timeoutMs: config.timeoutMs,
       retryBaseMs: config.retryBaseMs,
       maxRetries: config.maxRetries,
-      rateLimitPerMinute: config.rateLimitPerMinute,
+      rateLimitPerMinute: options.clientRateLimit?.perWindow ?? config.rateLimitPerMinute,
+      rateLimitWindowMs: options.clientRateLimit?.windowMs,
       logger,
     });
     const workforce = createServer(config, {
