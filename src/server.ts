@@ -66,9 +66,8 @@ export function createServer(config: Config, deps: ServerDeps): WorkforceServer 
   const notice = deps.sandbox ? SANDBOX_NOTICE : undefined;
 
   for (const tool of tools) registerTool(server, tool, { config, deps, state, notice });
-  // Replaces the SDK's listing (same tools, same order) with the compact one built once.
-  const toolList = buildToolList(tools);
-  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolList }));
+  // Replaces the SDK's listing (same tools, same order) with the compact one, converted lazily.
+  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: buildToolList(tools) }));
   registerResources(server, { client, logger, schemaSource: deps.schemaSource });
 
   const removeSink = forwardLogs(server, logger);

@@ -4,15 +4,29 @@ import type { AnyToolDefinition } from "./registry.js";
 
 type JsonSchema = Record<string, unknown>;
 
+// One entry per tool definition for the whole process: every HTTP session lists the same tools.
+const entries = new WeakMap<AnyToolDefinition, Tool>();
+
 /**
- * The `tools/list` entries, built once. The SDK would convert the zod schemas on every listing and
- * keep what JSON Schema conversion adds but no client needs: `$schema` on every schema,
- * `additionalProperties: false` and `required` on every output object, and ±2^53 bounds on every
- * integer. Dropping them takes ~2.6 KB (~650 tokens) off a list the assistant pays for in every
- * conversation. Tool results are still checked against the full zod output schema on our side.
+ * The `tools/list` entries, each converted once on first listing. The SDK would convert the zod
+ * schemas on every listing and keep what JSON Schema conversion adds but no client needs: `$schema`
+ * on every schema, `additionalProperties: false` and `required` on every output object, and ±2^53
+ * bounds on every integer. Dropping them takes ~2.6 KB (~650 tokens) off a list the assistant pays
+ * for in every conversation. Tool results are still checked against the full zod output schema.
  */
 export function buildToolList(tools: readonly AnyToolDefinition[]): Tool[] {
-  return tools.map((tool) => ({
+  return tools.map((tool) => {
+    let entry = entries.get(tool);
+    if (!entry) {
+      entry = toListEntry(tool);
+      entries.set(tool, entry);
+    }
+    return entry;
+  });
+}
+
+function toListEntry(tool: AnyToolDefinition): Tool {
+  return {
     name: tool.name,
     title: tool.title,
     description: tool.description,
@@ -23,7 +37,7 @@ export function buildToolList(tools: readonly AnyToolDefinition[]): Tool[] {
     ) as Tool["outputSchema"],
     // title twice: clients on the 2025-03-26 protocol read it only from the annotations.
     annotations: { title: tool.title, ...tool.annotations },
-  }));
+  };
 }
 
 function toJsonSchema(shape: z.ZodRawShape, io: "input" | "output"): JsonSchema {
