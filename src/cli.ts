@@ -1,20 +1,23 @@
 #!/usr/bin/env node
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { config as loadDotenv } from "dotenv";
-import { type Config, ConfigError, parseConfig, USAGE } from "./config.js";
+import { resolve } from "node:path";
+import { parse as parseDotenv } from "dotenv";
+import { type Config, ConfigError, type DotenvSource, parseConfig, USAGE } from "./config.js";
 import { createLogger } from "./logger.js";
 
 const { version } = createRequire(import.meta.url)("../package.json") as { version: string };
 
 async function main(): Promise<void> {
-  // quiet: dotenv would otherwise print a banner to stdout, which belongs to the protocol.
-  loadDotenv({ quiet: true });
   let config: Config;
   try {
-    config = parseConfig(process.argv.slice(2), process.env);
+    config = parseConfig(process.argv.slice(2), process.env, readDotenv());
   } catch (error) {
     if (error instanceof ConfigError) {
-      process.stderr.write(`workforce-mcp: ${error.message}\n\n${USAGE}`);
+      // One line per problem, not the whole usage text: the problem is what matters.
+      process.stderr.write(
+        `workforce-mcp: ${error.message}\nRun 'workforce-mcp --help' for the options and settings.\n`,
+      );
       process.exit(2);
     }
     throw error;
@@ -44,6 +47,18 @@ async function main(): Promise<void> {
     const { serveStdio } = await import("./transports/stdio.js");
     await serveStdio(config, logger, version);
   }
+}
+
+/** `.env` in the working directory, parsed but not put into process.env: the real env outranks it. */
+function readDotenv(): DotenvSource | undefined {
+  const path = resolve(".env");
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch {
+    return undefined;
+  }
+  return { path, values: parseDotenv(text) };
 }
 
 main().catch((error: unknown) => {

@@ -10,13 +10,59 @@ export const DEFAULTS = {
   retryBaseMs: 1_000,
   maxRetries: 3,
   timesheetChunkSize: 100,
+  maxSessions: 1_000,
+  sessionIdleMinutes: 30,
+  maxResponseBytes: 5 * 1024 * 1024,
+  maxAnswerBytes: 128 * 1024,
 } as const;
 
-const positiveInt = (name: string) =>
+/** A whole number within [min, max]; the message names the setting and the range. */
+const intRange = (name: string, min: number, max: number) =>
   z.coerce
-    .number({ error: `${name} must be a whole number` })
-    .int(`${name} must be a whole number`)
-    .positive(`${name} must be greater than 0`);
+    .number({ error: `${name} must be a whole number from ${min} to ${max}` })
+    .int(`${name} must be a whole number from ${min} to ${max}`)
+    .min(min, `${name} must be a whole number from ${min} to ${max}`)
+    .max(max, `${name} must be a whole number from ${min} to ${max}`);
+
+/**
+ * The platform's address: http or https only, and no user name or password in it. The URL itself
+ * is never echoed in the message, since it may carry credentials.
+ */
+const apiUrlSchema = z.string().transform((raw, ctx) => {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    ctx.addIssue({
+      code: "custom",
+      message: "WORKFORCE_API_URL must be a URL such as https://api.example.com",
+    });
+    return z.NEVER;
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") {
+    ctx.addIssue({
+      code: "custom",
+      message: `WORKFORCE_API_URL must start with https:// or http://, not ${url.protocol}//`,
+    });
+    return z.NEVER;
+  }
+  if (url.username || url.password) {
+    ctx.addIssue({
+      code: "custom",
+      message:
+        "WORKFORCE_API_URL must not contain a user name or password; the platform takes its token from WORKFORCE_TOKEN. Remove the credentials from the URL.",
+    });
+    return z.NEVER;
+  }
+  if (url.search || url.hash) {
+    ctx.addIssue({
+      code: "custom",
+      message: "WORKFORCE_API_URL must not have a query string or #fragment.",
+    });
+    return z.NEVER;
+  }
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, "").replace(/\/graphql$/, "");
+});
 
 const port = z.coerce
   .number({ error: "--port must be a number" })
@@ -31,10 +77,7 @@ const ConfigSchema = z
   .object({
     command: z.enum(["serve", "sandbox", "help", "version"]),
     transport: z.enum(["stdio", "http"]),
-    apiUrl: z
-      .url({ error: "WORKFORCE_API_URL must be a URL such as https://api.example.com" })
-      .transform((u) => u.replace(/\/+$/, "").replace(/\/graphql$/, ""))
-      .optional(),
+    apiUrl: apiUrlSchema.optional(),
     token: z.string().min(1).optional(),
     useSandbox: z.boolean(),
     logLevel: z.enum(LOG_LEVELS, {
@@ -49,22 +92,26 @@ const ConfigSchema = z
         error: `toolsets must be a comma-separated list of: ${TOOLSETS.join(", ")} (or all)`,
       }),
     ),
-    timeoutMs: positiveInt("WORKFORCE_TIMEOUT_MS"),
-    rateLimitPerMinute: positiveInt("WORKFORCE_RATE_LIMIT"),
+    // Node's timers overflow past 2^31 ms and fire at once; ten minutes is already generous.
+    timeoutMs: intRange("WORKFORCE_TIMEOUT_MS", 100, 600_000),
+    rateLimitPerMinute: intRange("WORKFORCE_RATE_LIMIT", 1, 10_000),
     retryBaseMs: z.coerce.number().min(0),
     maxRetries: z.coerce.number().int().min(0).max(10),
-    timesheetChunkSize: positiveInt("WORKFORCE_TIMESHEET_CHUNK_SIZE").max(
-      1_000,
-      "WORKFORCE_TIMESHEET_CHUNK_SIZE must be at most 1000",
-    ),
-    sandboxRateLimitPerMinute: z.coerce.number().int().min(0),
+    timesheetChunkSize: intRange("WORKFORCE_TIMESHEET_CHUNK_SIZE", 1, 1_000),
+    sandboxRateLimitPerMinute: intRange("--rate-limit", 0, 100_000),
+    maxSessions: intRange("WORKFORCE_MAX_SESSIONS", 1, 100_000),
+    sessionIdleMinutes: intRange("WORKFORCE_SESSION_IDLE_MINUTES", 1, 24 * 60),
+    maxResponseBytes: intRange("WORKFORCE_MAX_RESPONSE_BYTES", 64 * 1024, 256 * 1024 * 1024),
+    maxAnswerBytes: intRange("WORKFORCE_MAX_ANSWER_BYTES", 8 * 1024, 4 * 1024 * 1024),
   })
   .superRefine((c, ctx) => {
-    if (c.command === "serve" && !c.useSandbox && (!c.apiUrl || !c.token)) {
+    // Over HTTP without a token of its own, each client brings its token as a bearer.
+    const perClientToken = c.transport === "http" && c.apiUrl !== undefined;
+    if (c.command === "serve" && !c.useSandbox && (!c.apiUrl || (!c.token && !perClientToken))) {
       ctx.addIssue({
         code: "custom",
         message: c.apiUrl
-          ? "WORKFORCE_TOKEN is not set. Create a personal access token on the platform and set WORKFORCE_TOKEN, or run with --sandbox."
+          ? "WORKFORCE_TOKEN is not set. Create a personal access token on the platform and set WORKFORCE_TOKEN, run with --http so that each client sends its own token, or run with --sandbox."
           : "WORKFORCE_API_URL is not set. Set it to the platform's base URL, or run with --sandbox.",
       });
     }
@@ -105,13 +152,38 @@ Environment (also read from .env in the working directory):
   WORKFORCE_READ_ONLY            true = same as --read-only
   WORKFORCE_TOOLSETS             same as --toolsets
   WORKFORCE_SANDBOX_RATE_LIMIT   same as --rate-limit, also for the embedded sandbox
+  WORKFORCE_MAX_SESSIONS         HTTP: live sessions at most (default ${DEFAULTS.maxSessions})
+  WORKFORCE_SESSION_IDLE_MINUTES HTTP: a session idle this long is ended (default ${DEFAULTS.sessionIdleMinutes})
+  WORKFORCE_MAX_RESPONSE_BYTES   largest platform answer read (default ${DEFAULTS.maxResponseBytes})
+  WORKFORCE_MAX_ANSWER_BYTES     largest tool answer sent to the assistant (default ${DEFAULTS.maxAnswerBytes})
+
+A .env file may not set WORKFORCE_API_URL or WORKFORCE_ALLOWED_HOSTS when WORKFORCE_TOKEN comes
+from the real environment: it would choose where that token is sent.
 `;
+
+/** Settings read from a `.env` file, kept apart so that the real environment can outrank them. */
+export interface DotenvSource {
+  /** Where the file was, for messages. */
+  path: string;
+  values: Record<string, string>;
+}
+
+/** A .env file in the working directory may not redirect a token from the real environment. */
+const TOKEN_ROUTING_KEYS = ["WORKFORCE_API_URL", "WORKFORCE_ALLOWED_HOSTS"] as const;
 
 const blankToUndefined = (v: string | undefined) =>
   v === undefined || v.trim() === "" ? undefined : v.trim();
 
-/** Flags and environment, parsed once into one validated object. Throws ConfigError. */
-export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): Config {
+/**
+ * Flags, environment and `.env`, parsed once into one validated object; the real environment wins
+ * over `.env`. Throws ConfigError with one line per problem.
+ */
+export function parseConfig(
+  argv: string[],
+  realEnv: NodeJS.ProcessEnv,
+  dotenv?: DotenvSource,
+): Config {
+  const env = mergeDotenv(realEnv, dotenv);
   let parsed: ReturnType<typeof parseFlags>;
   try {
     parsed = parseFlags(argv);
@@ -158,11 +230,33 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): Config {
       blankToUndefined(env.WORKFORCE_TIMESHEET_CHUNK_SIZE) ?? DEFAULTS.timesheetChunkSize,
     sandboxRateLimitPerMinute:
       values["rate-limit"] ?? blankToUndefined(env.WORKFORCE_SANDBOX_RATE_LIMIT) ?? 60,
+    maxSessions: blankToUndefined(env.WORKFORCE_MAX_SESSIONS) ?? DEFAULTS.maxSessions,
+    sessionIdleMinutes:
+      blankToUndefined(env.WORKFORCE_SESSION_IDLE_MINUTES) ?? DEFAULTS.sessionIdleMinutes,
+    maxResponseBytes:
+      blankToUndefined(env.WORKFORCE_MAX_RESPONSE_BYTES) ?? DEFAULTS.maxResponseBytes,
+    maxAnswerBytes: blankToUndefined(env.WORKFORCE_MAX_ANSWER_BYTES) ?? DEFAULTS.maxAnswerBytes,
   });
   if (!result.success) {
     throw new ConfigError(result.error.issues.map((i) => i.message).join("\n"));
   }
   return result.data;
+}
+
+function mergeDotenv(realEnv: NodeJS.ProcessEnv, dotenv: DotenvSource | undefined) {
+  if (!dotenv) return realEnv;
+  const fromFile = (key: string) =>
+    blankToUndefined(dotenv.values[key]) !== undefined &&
+    blankToUndefined(realEnv[key]) === undefined;
+  if (blankToUndefined(realEnv.WORKFORCE_TOKEN) !== undefined) {
+    const redirecting = TOKEN_ROUTING_KEYS.filter(fromFile);
+    if (redirecting.length > 0) {
+      throw new ConfigError(
+        `${redirecting.join(" and ")} ${redirecting.length > 1 ? "come" : "comes"} from ${dotenv.path} but WORKFORCE_TOKEN comes from the environment; a .env file may not choose where that token is sent. Set ${redirecting.join(" and ")} where WORKFORCE_TOKEN is set, or put WORKFORCE_TOKEN in ${dotenv.path} too.`,
+      );
+    }
+  }
+  return { ...dotenv.values, ...realEnv };
 }
 
 const isTrue = (v: string | undefined) => /^(1|true|yes|on)$/i.test(v?.trim() ?? "");

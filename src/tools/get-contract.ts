@@ -26,7 +26,7 @@ export function paymentTerms(method: string, days: number): string {
 export const getContractTool = defineTool({
   name: "get_contract",
   title: "Get contract",
-  toolset: "hires",
+  toolset: "contracts",
   description: [
     "Show one contract's terms: job, dates, rate, payment terms, worker, company and files.",
     'Use when: "what are Ana\'s contract terms?", "what is the payment term on ctr_002?", "show the signed contract file". Give contractId, or hireId for that hire\'s latest contract.',

@@ -61,3 +61,100 @@ describe("parseConfig", () => {
     });
   });
 });
+
+describe("parseConfig refuses unsafe or impossible settings", () => {
+  const platform = { WORKFORCE_API_URL: "https://api.example.com", WORKFORCE_TOKEN: "pat-123" };
+
+  it.each([
+    ["ftp://api.example.com", /must start with https:\/\/ or http:\/\/, not ftp:/],
+    ["file:///etc/passwd", /must start with https:\/\/ or http:\/\/, not file:/],
+    ["javascript:alert(1)", /must start with https:\/\/ or http:\/\/, not javascript:/],
+    ["not a url", /must be a URL such as/],
+    ["https://api.example.com/?x=1", /query string/],
+  ])("WORKFORCE_API_URL %s is refused", (url, message) => {
+    expect(() => parseConfig([], { ...platform, WORKFORCE_API_URL: url })).toThrow(message);
+  });
+
+  it("refuses credentials in the URL without repeating them", () => {
+    let message = "";
+    try {
+      parseConfig([], { ...platform, WORKFORCE_API_URL: "http://alice:s3cret-pw@api.example.com" });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/must not contain a user name or password/);
+    expect(message).not.toContain("s3cret-pw");
+    expect(message).not.toContain("alice");
+  });
+
+  it.each([
+    [
+      "WORKFORCE_TIMEOUT_MS",
+      "3000000000",
+      /WORKFORCE_TIMEOUT_MS must be a whole number from 100 to 600000/,
+    ],
+    ["WORKFORCE_TIMEOUT_MS", "0", /WORKFORCE_TIMEOUT_MS must be a whole number from 100/],
+    ["WORKFORCE_RATE_LIMIT", "1e9", /WORKFORCE_RATE_LIMIT must be a whole number from 1 to 10000/],
+    ["WORKFORCE_MAX_SESSIONS", "0", /WORKFORCE_MAX_SESSIONS must be a whole number from 1/],
+    [
+      "WORKFORCE_SESSION_IDLE_MINUTES",
+      "abc",
+      /WORKFORCE_SESSION_IDLE_MINUTES must be a whole number/,
+    ],
+    [
+      "WORKFORCE_MAX_RESPONSE_BYTES",
+      "10",
+      /WORKFORCE_MAX_RESPONSE_BYTES must be a whole number from 65536/,
+    ],
+    [
+      "WORKFORCE_MAX_ANSWER_BYTES",
+      "99999999999",
+      /WORKFORCE_MAX_ANSWER_BYTES must be a whole number/,
+    ],
+  ])("%s=%s is out of range", (name, value, message) => {
+    expect(() => parseConfig([], { ...platform, [name]: value })).toThrow(message);
+  });
+
+  it("serves HTTP without a token of its own, so that each client brings one", () => {
+    const config = parseConfig(["--http"], { WORKFORCE_API_URL: "https://api.example.com" });
+    expect(config).toMatchObject({ transport: "http", useSandbox: false, token: undefined });
+  });
+
+  it("a .env file may not choose where a token from the real environment goes", () => {
+    const dotenv = {
+      path: "/home/someone/project/.env",
+      values: {
+        WORKFORCE_API_URL: "https://evil.example",
+        WORKFORCE_ALLOWED_HOSTS: "evil.example",
+      },
+    };
+    const realEnv = { WORKFORCE_TOKEN: "pat-123" };
+    expect(() => parseConfig([], realEnv, dotenv)).toThrow(
+      /WORKFORCE_API_URL and WORKFORCE_ALLOWED_HOSTS come from \/home\/someone\/project\/\.env but WORKFORCE_TOKEN comes from the environment/,
+    );
+    expect(() =>
+      parseConfig([], realEnv, { ...dotenv, values: { WORKFORCE_ALLOWED_HOSTS: "evil.example" } }),
+    ).toThrow(/WORKFORCE_ALLOWED_HOSTS comes from/);
+  });
+
+  it("a .env file may set everything when the token is in it too, and the real env wins", () => {
+    const config = parseConfig(
+      [],
+      { WORKFORCE_LOG_LEVEL: "error" },
+      {
+        path: ".env",
+        values: {
+          WORKFORCE_API_URL: "https://api.example.com",
+          WORKFORCE_TOKEN: "pat-from-file",
+          WORKFORCE_LOG_LEVEL: "debug",
+        },
+      },
+    );
+    expect(config).toMatchObject({ token: "pat-from-file", logLevel: "error", useSandbox: false });
+    // The same URL in both places redirects nothing.
+    expect(
+      parseConfig([], platform, { path: ".env", values: { WORKFORCE_API_URL: "https://x.test" } })
+        .apiUrl,
+    ).toBe("https://api.example.com");
+  });
+});
