@@ -22,6 +22,7 @@ import {
   parse,
   validate,
 } from "graphql";
+import { IDENTITIES, type IdentityKey, type RequestContext } from "./context.js";
 import { todayUtc } from "./dates.js";
 import {
   type ErrorBody,
@@ -30,12 +31,7 @@ import {
   MESSAGES,
   tooManyRequestsBody,
 } from "./errors.js";
-import {
-  createSandboxSchema,
-  IDENTITIES,
-  type IdentityKey,
-  type RequestContext,
-} from "./resolvers.js";
+import { createSandboxSchema } from "./resolvers.js";
 import { createSeed, SANDBOX_TOKENS, type SandboxData, type TimesheetRecord } from "./seed.js";
 
 export { SANDBOX_FIXTURES, SANDBOX_TOKENS } from "./seed.js";

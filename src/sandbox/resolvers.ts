@@ -1,184 +1,36 @@
 // The executable schema: the agreed SDL plus resolvers over the seeded data, with the platform's
 // visibility rules (company scoping, restricted fields) applied per identity.
-import { createHmac } from "node:crypto";
-import {
-  buildSchema,
-  type GraphQLFieldResolver,
-  type GraphQLObjectType,
-  type GraphQLSchema,
-} from "graphql";
+import { buildSchema, type GraphQLObjectType, type GraphQLSchema } from "graphql";
+import type { AnyRecord, Args, RequestContext, ResolverMap } from "./context.js";
 import { isRealDate } from "./dates.js";
+import { SANDBOX_DOMAINS } from "./domains/index.js";
 import { authorizationError, restrictedFieldError, ValidationCollector } from "./errors.js";
+import {
+  type Comparable,
+  companyOf,
+  dateRange,
+  inRange,
+  lastPaymentRequestDate,
+  latestContract,
+  listFilter,
+  PRE_START,
+  paginate,
+  signedUrl,
+  sortBy,
+  visibleHire,
+  workerName,
+  workerOf,
+} from "./kit.js";
 import { sandboxTypeDefs } from "./schema.js";
 import type {
   CompanyRecord,
   ContractRecord,
   HireRecord,
-  HireStatus,
   InvoiceRecord,
-  SandboxData,
   TimesheetRecord,
   WorkerRecord,
 } from "./seed.js";
 import { PLATFORM_ENTITY_NAME } from "./seed.js";
-
-export type IdentityKey = "full" | "limited";
-
-export interface Identity {
-  key: IdentityKey;
-  user: { id: string; name: string; email: string };
-  companyIds: ReadonlySet<string>;
-  /** Hire.rate and Contract.rate. */
-  seesRates: boolean;
-  /** terminateHire, cancelHire, createDraftHire. */
-  managesHires: boolean;
-  /** Non-company accounts listed by `accounts`. */
-  otherAccounts: boolean;
-}
-
-export const IDENTITIES: Record<IdentityKey, Identity> = {
-  full: {
-    key: "full",
-    user: { id: "usr_001", name: "Maja Lindqvist", email: "maja.lindqvist@nordlys.example" },
-    companyIds: new Set(["cmp_nordlys", "cmp_harbor", "cmp_castell"]),
-    seesRates: true,
-    managesHires: true,
-    otherAccounts: true,
-  },
-  limited: {
-    key: "limited",
-    user: { id: "usr_002", name: "Oskar Berg", email: "oskar.berg@nordlys.example" },
-    companyIds: new Set(["cmp_nordlys"]),
-    seesRates: false,
-    managesHires: false,
-    otherAccounts: false,
-  },
-};
-
-export interface RequestContext {
-  identity: Identity;
-  data: SandboxData;
-  baseUrl: string;
-  maxRegistrationsPerCall: number;
-}
-
-type Args = Record<string, unknown>;
-type Resolver = GraphQLFieldResolver<unknown, RequestContext, Args>;
-// biome-ignore lint/suspicious/noExplicitAny: resolver parents are our own records, typed per map
-type AnyRecord = any;
-
-const MAX_PAGE_SIZE = 100;
-const DEFAULT_PAGE_SIZE = 10;
-const SIGNING_KEY = "sandbox-file-signing";
-
-// ---------- helpers ----------
-
-function paginate<T>(items: T[], args: Args, field: string) {
-  const first = (args.first as number | undefined) ?? DEFAULT_PAGE_SIZE;
-  const page = (args.page as number | null | undefined) ?? 1;
-  const v = new ValidationCollector();
-  if (first < 1 || first > MAX_PAGE_SIZE) {
-    v.add("first", `The first must be between 1 and ${MAX_PAGE_SIZE}.`);
-  }
-  if (page < 1) v.add("page", "The page must be at least 1.");
-  v.throwIfAny(field);
-  const total = items.length;
-  const lastPage = Math.max(1, Math.ceil(total / first));
-  const start = (page - 1) * first;
-  const data = items.slice(start, start + first);
-  return {
-    data,
-    paginatorInfo: {
-      count: data.length,
-      currentPage: page,
-      firstItem: data.length > 0 ? start + 1 : null,
-      lastItem: data.length > 0 ? start + data.length : null,
-      hasMorePages: page < lastPage,
-      lastPage,
-      perPage: first,
-      total,
-    },
-  };
-}
-
-/** A list filter: absent or empty means "no filter"; values are alternatives. */
-function listFilter(args: Args, name: string): Set<unknown> | null {
-  const v = args[name];
-  return Array.isArray(v) && v.length > 0 ? new Set(v) : null;
-}
-
-type Comparable = string | number | null;
-function compareValues(a: Comparable, b: Comparable): number {
-  // Nulls sort first ascending (and so last descending).
-  if (a === b) return 0;
-  if (a === null) return -1;
-  if (b === null) return 1;
-  if (typeof a === "number" && typeof b === "number") return a - b;
-  return String(a).localeCompare(String(b), "en");
-}
-
-function sortBy<T extends { id: string }>(
-  items: T[],
-  clauses: Array<{ key: (item: T) => Comparable; desc: boolean }>,
-): T[] {
-  return [...items].sort((x, y) => {
-    for (const c of clauses) {
-      const r = compareValues(c.key(x), c.key(y));
-      if (r !== 0) return c.desc ? -r : r;
-    }
-    // Stable final tie-break so pages never overlap.
-    return x.id < y.id ? -1 : x.id > y.id ? 1 : 0;
-  });
-}
-
-function dateRange(args: Args, name: string, v: ValidationCollector) {
-  const range = args[name] as { from?: unknown; to?: unknown } | null | undefined;
-  if (!range) return null;
-  for (const side of ["from", "to"] as const) {
-    const value = range[side];
-    if (value !== undefined && value !== null && !isRealDate(value)) {
-      v.add(`${name}.${side}`, `The ${name}.${side} is not a valid date (YYYY-MM-DD).`);
-    }
-  }
-  return {
-    from: (range.from as string | null | undefined) ?? null,
-    to: (range.to as string | null | undefined) ?? null,
-  };
-}
-
-function inRange(date: string | null, range: { from: string | null; to: string | null }) {
-  if (date === null) return false;
-  if (range.from !== null && date < range.from) return false;
-  if (range.to !== null && date > range.to) return false;
-  return true;
-}
-
-function signedUrl(ctx: RequestContext, path: string): string {
-  const expires = Math.floor(Date.now() / 1000) + 3600;
-  const signature = createHmac("sha256", SIGNING_KEY).update(`${path}:${expires}`).digest("hex");
-  return `${ctx.baseUrl}${path}?expires=${expires}&signature=${signature}`;
-}
-
-const workerName = (w: WorkerRecord) => `${w.firstName} ${w.lastName}`;
-const latestContract = (ctx: RequestContext, h: HireRecord) =>
-  ctx.data.contracts.get(h.contractIds.at(-1) as string) as ContractRecord;
-const companyOf = (ctx: RequestContext, id: string) =>
-  ctx.data.companies.find((c) => c.id === id) as CompanyRecord;
-const workerOf = (ctx: RequestContext, h: HireRecord) =>
-  ctx.data.workers.get(h.workerId) as WorkerRecord;
-const visibleHire = (ctx: RequestContext, h: HireRecord) =>
-  ctx.identity.companyIds.has(h.companyId);
-
-/** Stand-in for the last payment request: the newest invoice date of the hire. */
-function lastPaymentRequestDate(ctx: RequestContext, h: HireRecord): string | null {
-  let last: string | null = null;
-  for (const inv of ctx.data.invoices) {
-    if (inv.hireId === h.id && (last === null || inv.date > last)) last = inv.date;
-  }
-  return last;
-}
-
-const PRE_START: ReadonlySet<HireStatus> = new Set(["DRAFT", "OFFERED", "READY"]);
 
 // ---------- queries ----------
 
@@ -530,7 +382,7 @@ function createCustomTimesheet(ctx: RequestContext, input: Args, field: string) 
 
 // ---------- resolver map ----------
 
-const resolvers: Record<string, Record<string, Resolver>> = {
+const coreResolvers: ResolverMap = {
   Query: {
     viewer: (_p, _a, ctx) => ctx.identity.user,
     accounts: (_p, _a, ctx) => [
@@ -639,13 +491,16 @@ const resolvers: Record<string, Record<string, Resolver>> = {
 /** Builds the sandbox schema with its resolvers attached (once per process is enough). */
 export function createSandboxSchema(): GraphQLSchema {
   const schema = buildSchema(sandboxTypeDefs);
-  for (const [typeName, fields] of Object.entries(resolvers)) {
-    const type = schema.getType(typeName) as GraphQLObjectType;
-    const typeFields = type.getFields();
-    for (const [fieldName, resolve] of Object.entries(fields)) {
-      const field = typeFields[fieldName];
-      if (!field) throw new Error(`Sandbox resolver for unknown field ${typeName}.${fieldName}`);
-      field.resolve = resolve;
+  for (const resolvers of [coreResolvers, ...SANDBOX_DOMAINS.map((d) => d.resolvers)]) {
+    for (const [typeName, fields] of Object.entries(resolvers)) {
+      const type = schema.getType(typeName) as GraphQLObjectType | undefined;
+      if (!type) throw new Error(`Sandbox resolvers for unknown type ${typeName}`);
+      const typeFields = type.getFields();
+      for (const [fieldName, resolve] of Object.entries(fields)) {
+        const field = typeFields[fieldName];
+        if (!field) throw new Error(`Sandbox resolver for unknown field ${typeName}.${fieldName}`);
+        field.resolve = resolve;
+      }
     }
   }
   return schema;

@@ -1,6 +1,9 @@
 // The sandbox's own SDL: a small subset of the platform's public schema. Every name, argument and
 // type here must exist with the same type in the real schema (test/sandbox/schema-subset.test.ts).
-export const sandboxTypeDefs = /* GraphQL */ `
+import { SANDBOX_DOMAINS } from "./domains/index.js";
+
+/** The core: accounts, hires, contracts, invoices and timesheet submission. */
+const coreTypeDefs = /* GraphQL */ `
 scalar Date
 scalar DateTime
 scalar URL
@@ -389,3 +392,6 @@ type Mutation {
   cancelHire(input: CancelHireInput!): Hire!
 }
 `;
+
+/** The whole sandbox schema: the core and every domain's fragment. */
+export const sandboxTypeDefs = [coreTypeDefs, ...SANDBOX_DOMAINS.map((d) => d.typeDefs)].join("\n");

@@ -1,6 +1,7 @@
 // Deterministic sample data for the sandbox. Dates are relative to `today`, so tests pin it and
 // the data reads naturally whatever day it runs. A seeded PRNG keeps every run identical.
 import { addDays, endOfMonth, startOfNextMonth } from "./dates.js";
+import { SANDBOX_DOMAINS } from "./domains/index.js";
 
 export const SANDBOX_TOKENS = {
   full: "sandbox-full-4f1c9d2e7b",
@@ -653,6 +654,7 @@ export function createSeed(today: string): SandboxData {
   });
 
   seedInvoices(data, today, int);
+  for (const domain of SANDBOX_DOMAINS) domain.seed?.(data, rand);
   return data;
 }
 

@@ -1,0 +1,51 @@
+// Who is asking and what every resolver receives: the sandbox's identities and request context.
+import type { GraphQLFieldResolver } from "graphql";
+import type { SandboxData } from "./seed.js";
+
+export type IdentityKey = "full" | "limited";
+
+export interface Identity {
+  key: IdentityKey;
+  user: { id: string; name: string; email: string };
+  companyIds: ReadonlySet<string>;
+  /** Hire.rate and Contract.rate. */
+  seesRates: boolean;
+  /** terminateHire, cancelHire, createDraftHire. */
+  managesHires: boolean;
+  /** Non-company accounts listed by `accounts`. */
+  otherAccounts: boolean;
+}
+
+export const IDENTITIES: Record<IdentityKey, Identity> = {
+  full: {
+    key: "full",
+    user: { id: "usr_001", name: "Maja Lindqvist", email: "maja.lindqvist@nordlys.example" },
+    companyIds: new Set(["cmp_nordlys", "cmp_harbor", "cmp_castell"]),
+    seesRates: true,
+    managesHires: true,
+    otherAccounts: true,
+  },
+  limited: {
+    key: "limited",
+    user: { id: "usr_002", name: "Oskar Berg", email: "oskar.berg@nordlys.example" },
+    companyIds: new Set(["cmp_nordlys"]),
+    seesRates: false,
+    managesHires: false,
+    otherAccounts: false,
+  },
+};
+
+export interface RequestContext {
+  identity: Identity;
+  data: SandboxData;
+  baseUrl: string;
+  maxRegistrationsPerCall: number;
+}
+
+export type Args = Record<string, unknown>;
+export type Resolver = GraphQLFieldResolver<unknown, RequestContext, Args>;
+// biome-ignore lint/suspicious/noExplicitAny: resolver parents are our own records, typed per map
+export type AnyRecord = any;
+
+/** Resolvers by type name, then field name. */
+export type ResolverMap = Record<string, Record<string, Resolver>>;

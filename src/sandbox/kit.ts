@@ -1,0 +1,124 @@
+// Building blocks every sandbox domain's resolvers share: paging, filters, ordering, signed file
+// URLs and the record look-ups that cross domains.
+import { createHmac } from "node:crypto";
+import type { Args, RequestContext } from "./context.js";
+import { isRealDate } from "./dates.js";
+import { ValidationCollector } from "./errors.js";
+import type {
+  CompanyRecord,
+  ContractRecord,
+  HireRecord,
+  HireStatus,
+  WorkerRecord,
+} from "./seed.js";
+
+export const MAX_PAGE_SIZE = 100;
+const DEFAULT_PAGE_SIZE = 10;
+const SIGNING_KEY = "sandbox-file-signing";
+
+export function paginate<T>(items: T[], args: Args, field: string) {
+  const first = (args.first as number | undefined) ?? DEFAULT_PAGE_SIZE;
+  const page = (args.page as number | null | undefined) ?? 1;
+  const v = new ValidationCollector();
+  if (first < 1 || first > MAX_PAGE_SIZE) {
+    v.add("first", `The first must be between 1 and ${MAX_PAGE_SIZE}.`);
+  }
+  if (page < 1) v.add("page", "The page must be at least 1.");
+  v.throwIfAny(field);
+  const total = items.length;
+  const lastPage = Math.max(1, Math.ceil(total / first));
+  const start = (page - 1) * first;
+  const data = items.slice(start, start + first);
+  return {
+    data,
+    paginatorInfo: {
+      count: data.length,
+      currentPage: page,
+      firstItem: data.length > 0 ? start + 1 : null,
+      lastItem: data.length > 0 ? start + data.length : null,
+      hasMorePages: page < lastPage,
+      lastPage,
+      perPage: first,
+      total,
+    },
+  };
+}
+
+/** A list filter: absent or empty means "no filter"; values are alternatives. */
+export function listFilter(args: Args, name: string): Set<unknown> | null {
+  const v = args[name];
+  return Array.isArray(v) && v.length > 0 ? new Set(v) : null;
+}
+
+export type Comparable = string | number | null;
+export function compareValues(a: Comparable, b: Comparable): number {
+  // Nulls sort first ascending (and so last descending).
+  if (a === b) return 0;
+  if (a === null) return -1;
+  if (b === null) return 1;
+  if (typeof a === "number" && typeof b === "number") return a - b;
+  return String(a).localeCompare(String(b), "en");
+}
+
+export function sortBy<T extends { id: string }>(
+  items: T[],
+  clauses: Array<{ key: (item: T) => Comparable; desc: boolean }>,
+): T[] {
+  return [...items].sort((x, y) => {
+    for (const c of clauses) {
+      const r = compareValues(c.key(x), c.key(y));
+      if (r !== 0) return c.desc ? -r : r;
+    }
+    // Stable final tie-break so pages never overlap.
+    return x.id < y.id ? -1 : x.id > y.id ? 1 : 0;
+  });
+}
+
+export function dateRange(args: Args, name: string, v: ValidationCollector) {
+  const range = args[name] as { from?: unknown; to?: unknown } | null | undefined;
+  if (!range) return null;
+  for (const side of ["from", "to"] as const) {
+    const value = range[side];
+    if (value !== undefined && value !== null && !isRealDate(value)) {
+      v.add(`${name}.${side}`, `The ${name}.${side} is not a valid date (YYYY-MM-DD).`);
+    }
+  }
+  return {
+    from: (range.from as string | null | undefined) ?? null,
+    to: (range.to as string | null | undefined) ?? null,
+  };
+}
+
+export function inRange(date: string | null, range: { from: string | null; to: string | null }) {
+  if (date === null) return false;
+  if (range.from !== null && date < range.from) return false;
+  if (range.to !== null && date > range.to) return false;
+  return true;
+}
+
+export function signedUrl(ctx: RequestContext, path: string): string {
+  const expires = Math.floor(Date.now() / 1000) + 3600;
+  const signature = createHmac("sha256", SIGNING_KEY).update(`${path}:${expires}`).digest("hex");
+  return `${ctx.baseUrl}${path}?expires=${expires}&signature=${signature}`;
+}
+
+export const workerName = (w: WorkerRecord) => `${w.firstName} ${w.lastName}`;
+export const latestContract = (ctx: RequestContext, h: HireRecord) =>
+  ctx.data.contracts.get(h.contractIds.at(-1) as string) as ContractRecord;
+export const companyOf = (ctx: RequestContext, id: string) =>
+  ctx.data.companies.find((c) => c.id === id) as CompanyRecord;
+export const workerOf = (ctx: RequestContext, h: HireRecord) =>
+  ctx.data.workers.get(h.workerId) as WorkerRecord;
+export const visibleHire = (ctx: RequestContext, h: HireRecord) =>
+  ctx.identity.companyIds.has(h.companyId);
+
+/** Stand-in for the last payment request: the newest invoice date of the hire. */
+export function lastPaymentRequestDate(ctx: RequestContext, h: HireRecord): string | null {
+  let last: string | null = null;
+  for (const inv of ctx.data.invoices) {
+    if (inv.hireId === h.id && (last === null || inv.date > last)) last = inv.date;
+  }
+  return last;
+}
+
+export const PRE_START: ReadonlySet<HireStatus> = new Set(["DRAFT", "OFFERED", "READY"]);
