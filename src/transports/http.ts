@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { hostHeaderValidation } from "@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js";
@@ -8,8 +8,9 @@ import express, { type NextFunction, type Request, type Response } from "express
 import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
 import { createSchemaSource } from "../resources/index.js";
-import { createServer, type WorkforceServer } from "../server.js";
+import { createServer } from "../server.js";
 import { openPlatform } from "./embedded-sandbox.js";
+import { type HttpSession, SessionRegistry } from "./http-sessions.js";
 import { createSessionLogger } from "./session-logger.js";
 
 const LOOPBACK = ["localhost", "127.0.0.1", "[::1]"];
@@ -20,29 +21,51 @@ export interface HttpServerHandle {
   close(): Promise<void>;
 }
 
-interface Session {
-  transport: StreamableHTTPServerTransport;
-  workforce: WorkforceServer;
+/** For tests: a clock and an idle time finer than config.sessionIdleMinutes. */
+export interface HttpServerOptions {
+  now?: () => number;
+  sessionIdleMs?: number;
 }
+
+const REALM = 'Bearer realm="workforce-mcp"';
 
 /** Starts Streamable HTTP at /mcp (one McpServer per session) and /healthz. */
 export async function startHttpServer(
   config: Config,
   logger: Logger,
   version: string,
+  options: HttpServerOptions = {},
 ): Promise<HttpServerHandle> {
   const platform = await openPlatform(config, logger);
+  if (!platform.token) {
+    logger.info(
+      "No WORKFORCE_TOKEN: each client must send its own platform token as 'Authorization: Bearer <token>' on every request, starting with initialize.",
+    );
+  }
   // With the server's own token every session sees the same platform: introspect it once.
   const sharedSchema = platform.token
     ? createSchemaSource(platform.createClient(platform.token, logger))
     : undefined;
-  const sessions = new Map<string, Session>();
-  const allowed = [...LOOPBACK, ...config.allowedHosts.map(hostnameOf)];
+  const idleMs = options.sessionIdleMs ?? config.sessionIdleMinutes * 60_000;
+  const sessions = new SessionRegistry({
+    maxSessions: config.maxSessions,
+    idleMs,
+    now: options.now,
+    onReclaim: (_session, idle) =>
+      logger.debug("MCP session ended after being idle", {
+        idleSeconds: Math.round(idle / 1000),
+        sessions: sessions.size,
+      }),
+  });
+  let lastCapWarning = Number.NEGATIVE_INFINITY;
+  const allowedHostnames = [...LOOPBACK, ...config.allowedHosts.map(hostnameOf)];
+  // Set once listening; no request arrives before that.
+  let listenPort = 0;
 
   const app = express();
   app.disable("x-powered-by");
-  app.use(hostHeaderValidation(allowed));
-  app.use(originValidation(allowed));
+  app.use(hostHeaderValidation(allowedHostnames));
+  app.use(originValidation(() => listenPort, config.allowedHosts.map(parseAllowedOrigin)));
   app.get("/healthz", (_req, res) => {
     res.json({ status: "ok", version, sandbox: platform.sandbox !== undefined });
   });
@@ -65,6 +88,10 @@ export async function startHttpServer(
   });
 
   async function handleMcp(req: Request, res: Response): Promise<void> {
+    // The SDK would answer [] with 202 and nothing; JSON-RPC says an empty batch is invalid.
+    if (req.method === "POST" && Array.isArray(req.body) && req.body.length === 0) {
+      return rpcError(res, 400, -32600, "Invalid Request: empty batch.");
+    }
     const sessionId = req.header("mcp-session-id");
     if (sessionId !== undefined) {
       const session = sessions.get(sessionId);
@@ -76,6 +103,17 @@ export async function startHttpServer(
           "Session not found: it has ended or never existed. Start a new session with an initialize request.",
         );
       }
+      if (session.bearerDigest && !bearerMatches(req, session.bearerDigest)) {
+        res.setHeader("WWW-Authenticate", REALM);
+        return rpcError(
+          res,
+          401,
+          -32001,
+          "Unauthorized: send the same 'Authorization: Bearer <token>' this session was opened with on every request.",
+        );
+      }
+      // Busy until the response (or SSE stream) closes, whichever way it ends.
+      whenClosed(res, sessions.begin(sessionId));
       return session.transport.handleRequest(req, res, req.body);
     }
     if (req.method !== "POST" || !isInitializeRequest(req.body)) {
@@ -91,16 +129,35 @@ export async function startHttpServer(
     if (!token) {
       token = bearerToken(req);
       if (!token) {
-        res.setHeader("WWW-Authenticate", 'Bearer realm="workforce-mcp"');
+        res.setHeader("WWW-Authenticate", REALM);
         return rpcError(
           res,
           401,
           -32001,
-          "This server has no platform token of its own. Send your platform personal access token as 'Authorization: Bearer <token>' with the initialize request.",
+          "This server has no platform token of its own. Send your platform personal access token as 'Authorization: Bearer <token>' with the initialize request and every request after it.",
         );
       }
     }
-    // The session's token lives only in its client and its logger's redaction list.
+
+    const slot = sessions.reserve();
+    if (!slot.ok) {
+      if (Date.now() - lastCapWarning >= 60_000) {
+        lastCapWarning = Date.now();
+        logger.warning("HTTP session limit reached; refusing new sessions", {
+          maxSessions: config.maxSessions,
+        });
+      }
+      res.setHeader("Retry-After", String(slot.retryAfterSeconds));
+      return rpcError(
+        res,
+        503,
+        -32000,
+        `The server has its maximum number of sessions (${config.maxSessions}). Retry in ${slot.retryAfterSeconds} seconds, when an idle session expires, or end unused sessions with DELETE /mcp.`,
+      );
+    }
+    const { reservation } = slot;
+    // Only a digest stays on the session; the token itself lives in its client and redaction list.
+    const bearerDigest = platform.token ? undefined : sha256(token);
     const sessionLogger = createSessionLogger(logger, platform.token ? undefined : token);
     const workforce = createServer(config, {
       client: platform.createClient(token, sessionLogger),
@@ -112,7 +169,9 @@ export async function startHttpServer(
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, workforce });
+        const session: HttpSession = { id, transport, workforce, bearerDigest };
+        reservation.commit(session);
+        whenClosed(res, sessions.begin(id));
         logger.debug("MCP session started", { sessions: sessions.size });
       },
     });
@@ -120,14 +179,21 @@ export async function startHttpServer(
       if (transport.sessionId) sessions.delete(transport.sessionId);
       void workforce.close();
     };
-    await workforce.server.connect(transport);
-    await transport.handleRequest(req, res, req.body);
-    if (!transport.sessionId || !sessions.has(transport.sessionId)) await workforce.close();
+    try {
+      await workforce.server.connect(transport);
+      await transport.handleRequest(req, res, req.body);
+    } finally {
+      reservation.release();
+    }
+    if (!transport.sessionId || sessions.get(transport.sessionId) === undefined) {
+      await workforce.close();
+    }
   }
 
   const server = await listen(app, config.port, config.host);
   const address = server.address() as AddressInfo;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  listenPort = address.port;
   const url = `http://${host}:${address.port}`;
   logger.debug(`listening on ${url}/mcp`);
 
@@ -136,8 +202,7 @@ export async function startHttpServer(
     url,
     close() {
       closing ??= (async () => {
-        await Promise.allSettled([...sessions.values()].map((s) => s.transport.close()));
-        sessions.clear();
+        await sessions.closeAll();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeAllConnections();
@@ -173,22 +238,60 @@ function listen(app: express.Express, port: number, host: string): Promise<Serve
   });
 }
 
-/** Browsers send Origin; a page from any other site must not drive this local server. */
-function originValidation(allowed: string[]) {
+interface AllowedOrigin {
+  hostname: string;
+  /** Undefined when the entry names no port (and no scheme): any port of that host. */
+  port: string | undefined;
+}
+
+/**
+ * Browsers send Origin; a page from any other site must not drive this local server. A loopback
+ * origin must also be on this server's own port (or one named in --allowed-hosts): another local
+ * port is another, untrusted, app.
+ */
+function originValidation(listenPort: () => number, allowed: AllowedOrigin[]) {
   return (req: Request, res: Response, next: NextFunction) => {
     const origin = req.header("origin");
     if (origin === undefined) return next();
-    let hostname: string | undefined;
+    let url: URL | undefined;
     try {
-      hostname = new URL(origin).hostname;
+      url = new URL(origin);
     } catch {
-      hostname = undefined;
+      url = undefined;
     }
-    if (hostname === undefined || !allowed.includes(hostname)) {
-      return rpcError(res, 403, -32000, `Origin not allowed: ${origin}`);
-    }
+    const port = url ? effectivePort(url) : undefined;
+    // A loopback entry opens only the port it names, so `--allowed-hosts localhost` opens none.
+    const loopback = url !== undefined && LOOPBACK.includes(url.hostname);
+    const ok =
+      url !== undefined &&
+      port !== undefined &&
+      ((loopback && port === String(listenPort())) ||
+        allowed.some(
+          (a) =>
+            a.hostname === url.hostname && (a.port === undefined ? !loopback : a.port === port),
+        ));
+    if (!ok) return rpcError(res, 403, -32000, `Origin not allowed: ${origin}`);
     next();
   };
+}
+
+/** `app.example.com` (any port), `app.example.com:8443`, or `https://app.example.com` (443). */
+function parseAllowedOrigin(entry: string): AllowedOrigin {
+  const hasScheme = entry.includes("://");
+  try {
+    const url = new URL(hasScheme ? entry : `http://${entry}`);
+    const port = hasScheme || url.port !== "" ? effectivePort(url) : undefined;
+    return { hostname: url.hostname, port };
+  } catch {
+    return { hostname: entry.toLowerCase(), port: undefined };
+  }
+}
+
+function effectivePort(url: URL): string | undefined {
+  if (url.port) return url.port;
+  if (url.protocol === "http:") return "80";
+  if (url.protocol === "https:") return "443";
+  return undefined;
 }
 
 function hostnameOf(entry: string): string {
@@ -197,6 +300,22 @@ function hostnameOf(entry: string): string {
   } catch {
     return entry.toLowerCase();
   }
+}
+
+/** Runs fn once the response is over; at once if the client already went away. */
+function whenClosed(res: Response, fn: () => void): void {
+  if (res.closed) fn();
+  else res.once("close", fn);
+}
+
+function sha256(text: string): Buffer {
+  return createHash("sha256").update(text, "utf8").digest();
+}
+
+/** Digests are always 32 bytes, so timingSafeEqual never throws and leaks no length. */
+function bearerMatches(req: Request, digest: Buffer): boolean {
+  const token = bearerToken(req);
+  return token !== undefined && timingSafeEqual(sha256(token), digest);
 }
 
 function bearerToken(req: Request): string | undefined {

@@ -1,66 +1,10 @@
-import { request } from "node:http";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Config, parseConfig } from "../../src/config.js";
 import { createLogger } from "../../src/logger.js";
 import { startSandbox } from "../../src/sandbox/index.js";
 import { type HttpServerHandle, startHttpServer } from "../../src/transports/http.js";
-
-interface RawResponse {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
-
-/** node:http, not fetch: fetch will not send a Host header of our choosing. */
-function raw(
-  url: string,
-  options: { method?: string; headers?: Record<string, string>; body?: unknown } = {},
-): Promise<RawResponse> {
-  const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
-  return new Promise((resolve, reject) => {
-    const req = request(
-      url,
-      {
-        method: options.method ?? (payload ? "POST" : "GET"),
-        headers: {
-          ...(payload
-            ? { "content-type": "application/json", accept: "application/json, text/event-stream" }
-            : {}),
-          ...options.headers,
-        },
-      },
-      (res) => {
-        let body = "";
-        res.setEncoding("utf8");
-        res.on("data", (chunk) => {
-          body += chunk;
-        });
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-      },
-    );
-    req.on("error", reject);
-    req.end(payload);
-  });
-}
-
-const initialize = {
-  jsonrpc: "2.0",
-  id: 1,
-  method: "initialize",
-  params: {
-    protocolVersion: "2025-06-18",
-    capabilities: {},
-    clientInfo: { name: "raw-test", version: "0" },
-  },
-};
-
-const quietLogger = () => createLogger("warning", () => {});
-
-function httpConfig(overrides: Partial<Config> = {}, env: NodeJS.ProcessEnv = {}): Config {
-  return { ...parseConfig(["--http", "--port", "0"], env), retryBaseMs: 1, ...overrides };
-}
+import { httpConfig, initialize, quietLogger, raw } from "./http-helpers.js";
 
 async function connect(url: string, headers?: Record<string, string>): Promise<Client> {
   const client = new Client({ name: "http-test", version: "0" });
@@ -106,15 +50,16 @@ describe("Streamable HTTP with the embedded sandbox", () => {
     expect(JSON.parse(res.body).error.message).toMatch(/evil\.example/);
   });
 
-  it("refuses an Origin that is not loopback, accepts loopback ones on any port", async () => {
+  it("refuses an Origin that is not loopback, accepts a loopback one on its own port", async () => {
     const evil = await raw(`${server.url}/mcp`, {
       body: initialize,
       headers: { origin: "http://evil.example" },
     });
     expect(evil.status).toBe(403);
+    const port = new URL(server.url).port;
     const local = await raw(`${server.url}/mcp`, {
       body: initialize,
-      headers: { origin: "http://localhost:5173" },
+      headers: { origin: `http://localhost:${port}` },
     });
     expect(local.status).toBe(200);
   });

@@ -1,0 +1,528 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { Agent, request } from "node:http";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createLogger } from "../../src/logger.js";
+import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
+import { type HttpServerHandle, startHttpServer } from "../../src/transports/http.js";
+import { type HttpSession, SessionRegistry } from "../../src/transports/http-sessions.js";
+import {
+  freePort,
+  httpConfig,
+  initialize,
+  messages,
+  openSession,
+  quietLogger,
+  raw,
+} from "./http-helpers.js";
+
+const cli = path.resolve(process.cwd(), "dist/cli.js");
+const tick = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const toolsList = (id = 2) => ({ jsonrpc: "2.0", id, method: "tools/list" });
+const searchHires = (id = 3) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "tools/call",
+  params: { name: "search_hires", arguments: {} },
+});
+
+/** Holds a GET SSE stream open until the returned function is called. */
+function openSseStream(baseUrl: string, headers: Record<string, string>) {
+  return new Promise<{ status: number; close: () => Promise<void> }>((resolve, reject) => {
+    const req = request(
+      `${baseUrl}/mcp`,
+      { method: "GET", headers: { ...headers, accept: "text/event-stream" } },
+      (res) => {
+        res.resume();
+        resolve({
+          status: res.statusCode ?? 0,
+          close: async () => {
+            req.destroy();
+            await tick(50);
+          },
+        });
+      },
+    );
+    req.on("error", () => {});
+    req.once("error", reject);
+    req.end();
+  });
+}
+
+describe("session registry", () => {
+  const stubSession = (id: string, closed: string[]): HttpSession =>
+    ({
+      id,
+      transport: { close: async () => void closed.push(`transport ${id}`) },
+      workforce: { close: async () => void closed.push(`workforce ${id}`) },
+    }) as unknown as HttpSession;
+
+  it("reclaims idle sessions oldest first, closing transport and McpServer, never busy ones", async () => {
+    let now = 0;
+    const closed: string[] = [];
+    const reclaimed: string[] = [];
+    const registry = new SessionRegistry({
+      maxSessions: 3,
+      idleMs: 1_000,
+      now: () => now,
+      onReclaim: (s) => reclaimed.push(s.id),
+    });
+    try {
+      for (const id of ["a", "b", "c"]) {
+        const slot = registry.reserve();
+        if (!slot.ok) throw new Error("no slot");
+        slot.reservation.commit(stubSession(id, closed));
+        now += 100;
+      }
+      // a: idle since 0, b: busy, c: idle since 200.
+      const endB = registry.begin("b");
+      const full = registry.reserve();
+      expect(full).toEqual({ ok: false, retryAfterSeconds: 1 });
+
+      now = 5_000;
+      const slot = registry.reserve();
+      expect(slot.ok).toBe(true);
+      expect(reclaimed).toEqual(["a", "c"]);
+      await tick(0);
+      expect(closed.sort()).toEqual(["transport a", "transport c", "workforce a", "workforce c"]);
+      expect(registry.get("a")).toBeUndefined();
+      expect(registry.get("b")).toBeDefined();
+
+      endB();
+      now = 5_999;
+      expect(registry.sweep()).toBe(0);
+      now = 6_000;
+      expect(registry.sweep()).toBe(1);
+    } finally {
+      await registry.closeAll();
+    }
+  });
+
+  it("counts sessions still initializing against the cap", () => {
+    const registry = new SessionRegistry({ maxSessions: 1, idleMs: 60_000 });
+    try {
+      const first = registry.reserve();
+      expect(first.ok).toBe(true);
+      expect(registry.reserve()).toMatchObject({ ok: false, retryAfterSeconds: 60 });
+      if (first.ok) first.reservation.release();
+      expect(registry.reserve().ok).toBe(true);
+    } finally {
+      void registry.closeAll();
+    }
+  });
+});
+
+describe("HTTP session cap and idle expiry", () => {
+  let now = 0;
+  let server: HttpServerHandle;
+  beforeAll(async () => {
+    server = await startHttpServer(
+      httpConfig({ useSandbox: true, maxSessions: 3 }),
+      quietLogger(),
+      "9.9.9",
+      { now: () => now, sessionIdleMs: 60_000 },
+    );
+  });
+  afterAll(() => server.close());
+
+  it("answers 503 with Retry-After at the cap, then reclaims expired sessions oldest-idle first", async () => {
+    const s1 = await openSession(server.url);
+    const s2 = await openSession(server.url);
+    const s3 = await openSession(server.url);
+
+    const full = await raw(`${server.url}/mcp`, { body: initialize });
+    expect(full.status).toBe(503);
+    expect(full.headers["retry-after"]).toBe("60");
+    const error = JSON.parse(full.body).error;
+    expect(error.message).toMatch(/maximum number of sessions \(3\)/);
+    expect(error.message).toMatch(/Retry in 60 seconds/);
+
+    // s1 is used at 30 s, so s2 (idle since 0) is the next to expire, 30 s from then.
+    now = 30_000;
+    expect((await raw(`${server.url}/mcp`, { body: toolsList(), headers: s1 })).status).toBe(200);
+    const later = await raw(`${server.url}/mcp`, { body: initialize });
+    expect(later.status).toBe(503);
+    expect(later.headers["retry-after"]).toBe("30");
+
+    // At 61 s s2 and s3 have been idle a minute: a new initialize reclaims them, not s1.
+    now = 61_000;
+    const s4 = await openSession(server.url);
+    for (const gone of [s2, s3]) {
+      const res = await raw(`${server.url}/mcp`, { body: toolsList(), headers: gone });
+      expect(res.status).toBe(404);
+      expect(JSON.parse(res.body).error.message).toMatch(/Session not found/);
+    }
+    expect((await raw(`${server.url}/mcp`, { body: toolsList(), headers: s1 })).status).toBe(200);
+    expect((await raw(`${server.url}/mcp`, { body: toolsList(), headers: s4 })).status).toBe(200);
+    await openSession(server.url);
+    expect((await raw(`${server.url}/mcp`, { body: initialize })).status).toBe(503);
+  });
+
+  it("never reclaims a session with an open SSE stream", async () => {
+    now = 1_000_000;
+    const busy = await openSession(server.url);
+    const stream = await openSseStream(server.url, busy);
+    expect(stream.status).toBe(200);
+    try {
+      // Far past the idle time: everything else is reclaimed, the streaming session is not.
+      now = 10_000_000;
+      await openSession(server.url);
+      await openSession(server.url);
+      expect((await raw(`${server.url}/mcp`, { body: initialize })).status).toBe(503);
+      const res = await raw(`${server.url}/mcp`, { body: toolsList(), headers: busy });
+      expect(res.status).toBe(200);
+    } finally {
+      await stream.close();
+    }
+    // Once the stream closes the session is idle again, from now.
+    now = 10_000_000 + 60_000;
+    await openSession(server.url);
+    expect((await raw(`${server.url}/mcp`, { body: toolsList(), headers: busy })).status).toBe(404);
+  });
+});
+
+describe("HTTP idle sweep", () => {
+  it("ends an idle session on its timer, without waiting for the cap", async () => {
+    const server = await startHttpServer(httpConfig({ useSandbox: true }), quietLogger(), "9.9.9", {
+      sessionIdleMs: 200,
+    });
+    try {
+      const session = await openSession(server.url);
+      expect((await raw(`${server.url}/mcp`, { body: toolsList(), headers: session })).status).toBe(
+        200,
+      );
+      await tick(700);
+      const res = await raw(`${server.url}/mcp`, { body: toolsList(), headers: session });
+      expect(res.status).toBe(404);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe("HTTP Origin check", () => {
+  let server: HttpServerHandle;
+  let port: string;
+  beforeAll(async () => {
+    server = await startHttpServer(
+      httpConfig({
+        useSandbox: true,
+        allowedHosts: [
+          "app.example.com:8443",
+          "https://secure.example.com",
+          "any.example.com",
+          "localhost:6274",
+          "127.0.0.1",
+        ],
+      }),
+      quietLogger(),
+      "9.9.9",
+    );
+    port = new URL(server.url).port;
+  });
+  afterAll(() => server.close());
+
+  const post = (origin: string, host?: string) =>
+    raw(`${server.url}/mcp`, {
+      body: initialize,
+      headers: { origin, ...(host ? { host } : {}) },
+    });
+
+  it("refuses a page from another loopback port, even with a port-less loopback entry", async () => {
+    const other = Number(port) === 5173 ? 5174 : 5173;
+    for (const origin of [
+      `http://localhost:${other}`,
+      `http://127.0.0.1:${other}`,
+      `http://[::1]:${other}`,
+      "http://localhost",
+      "http://localhost:6275",
+      "http://127.0.0.1:6274",
+      "null",
+    ]) {
+      const res = await post(origin);
+      expect(res.status, origin).toBe(403);
+      expect(JSON.parse(res.body).error.message).toMatch(/Origin not allowed/);
+    }
+  });
+
+  it("accepts a page from the server's own port, or a loopback host:port named in --allowed-hosts", async () => {
+    for (const origin of [
+      `http://localhost:${port}`,
+      `http://127.0.0.1:${port}`,
+      "http://localhost:6274",
+    ]) {
+      expect((await post(origin)).status, origin).toBe(200);
+    }
+  });
+
+  it("compares host:port for --allowed-hosts entries with a port, the name alone without", async () => {
+    const cases: Array<[string, string, number]> = [
+      ["https://app.example.com:8443", "app.example.com", 200],
+      ["http://app.example.com:8443", "app.example.com", 200],
+      ["https://app.example.com", "app.example.com", 403],
+      ["https://app.example.com:9443", "app.example.com", 403],
+      ["https://secure.example.com", "secure.example.com", 200],
+      ["http://secure.example.com", "secure.example.com", 403],
+      ["https://secure.example.com:8443", "secure.example.com", 403],
+      ["https://any.example.com:1234", "any.example.com", 200],
+      ["http://any.example.com", "any.example.com", 200],
+    ];
+    for (const [origin, host, status] of cases) {
+      expect((await post(origin, host)).status, origin).toBe(status);
+    }
+  });
+});
+
+describe("HTTP with per-client bearer tokens", () => {
+  let sandbox: Sandbox;
+  let server: HttpServerHandle;
+  const stderr: string[] = [];
+  beforeAll(async () => {
+    sandbox = await startSandbox({ rateLimitPerMinute: 0 });
+    const config = httpConfig({}, { WORKFORCE_API_URL: sandbox.url });
+    expect(config.token).toBeUndefined();
+    const logger = createLogger("debug", (line) => {
+      stderr.push(line);
+    });
+    server = await startHttpServer(config, logger, "9.9.9");
+  });
+  afterAll(async () => {
+    await server.close();
+    await sandbox.close();
+  });
+
+  it("checks the session's bearer on every request and calls nothing when it does not match", async () => {
+    const full = `Bearer ${sandbox.tokens.full}`;
+    const session = await openSession(server.url, { authorization: full });
+    const ok = await raw(`${server.url}/mcp`, { body: searchHires(), headers: session });
+    expect(ok.status).toBe(200);
+    const [answer] = messages(ok);
+    expect(answer?.result).toBeDefined();
+    expect((answer?.result as { isError?: boolean } | undefined)?.isError).toBeFalsy();
+
+    const before = sandbox.countRequests();
+    const { authorization: _, ...noBearer } = session;
+    const refused: Array<[string, Record<string, string>, string?]> = [
+      ["limited token", { ...session, authorization: `Bearer ${sandbox.tokens.limited}` }],
+      ["wrong token", { ...session, authorization: "Bearer not-the-token" }],
+      ["no Authorization", noBearer],
+      ["malformed", { ...session, authorization: `Basic ${sandbox.tokens.full}` }],
+      ["two tokens", { ...session, authorization: `${full} ${sandbox.tokens.full}` }],
+      ["GET stream without it", noBearer, "GET"],
+      ["DELETE without it", noBearer, "DELETE"],
+    ];
+    for (const [name, headers, method] of refused) {
+      const res = await raw(`${server.url}/mcp`, {
+        method,
+        body: method ? undefined : searchHires(),
+        headers: method === "GET" ? { ...headers, accept: "text/event-stream" } : headers,
+      });
+      expect(res.status, name).toBe(401);
+      expect(res.headers["www-authenticate"], name).toBe('Bearer realm="workforce-mcp"');
+      const body = JSON.parse(res.body);
+      expect(body.jsonrpc).toBe("2.0");
+      expect(body.error.message).toMatch(/Authorization: Bearer/);
+      expect(res.body).not.toContain(sandbox.tokens.full);
+    }
+    expect(sandbox.countRequests()).toBe(before);
+
+    // The refused DELETE did not end the session; the right bearer still works.
+    const again = await raw(`${server.url}/mcp`, { body: searchHires(4), headers: session });
+    expect(again.status).toBe(200);
+    expect(sandbox.countRequests()).toBeGreaterThan(before);
+    expect(stderr.join("")).not.toContain(sandbox.tokens.full);
+  });
+
+  it("says at start-up that each client must send its token, and logs no token even at debug", async () => {
+    expect(stderr.join("")).toMatch(/each client must send its own platform token/);
+    expect(stderr.join("")).not.toContain(sandbox.tokens.limited);
+  });
+});
+
+describe("HTTP empty JSON-RPC batch", () => {
+  let server: HttpServerHandle;
+  beforeAll(async () => {
+    server = await startHttpServer(httpConfig({ useSandbox: true }), quietLogger(), "9.9.9");
+  });
+  afterAll(() => server.close());
+
+  it("answers [] with 400 Invalid Request, with and without a session", async () => {
+    const session = await openSession(server.url);
+    for (const headers of [{}, session]) {
+      const res = await raw(`${server.url}/mcp`, { body: [], headers });
+      expect(res.status).toBe(400);
+      expect(JSON.parse(res.body)).toEqual({
+        jsonrpc: "2.0",
+        error: { code: -32600, message: "Invalid Request: empty batch." },
+        id: null,
+      });
+    }
+    expect((await raw(`${server.url}/mcp`, { body: toolsList(), headers: session })).status).toBe(
+      200,
+    );
+  });
+});
+
+/** Starts the built binary with --http on a free port; resolves once it listens. */
+async function startBinary(env: Record<string, string>) {
+  if (!existsSync(cli)) throw new Error("dist/cli.js is missing: run `npm run build` first.");
+  const port = await freePort();
+  const child = spawn(process.execPath, [cli, "--http", "--port", String(port)], {
+    cwd: mkdtempSync(path.join(tmpdir(), "workforce-mcp-http-")),
+    env: { PATH: process.env.PATH ?? "", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stderr = "";
+  let stdout = "";
+  child.stdout?.on("data", (c: Buffer) => {
+    stdout += c.toString("utf8");
+  });
+  child.stderr?.on("data", (c: Buffer) => {
+    stderr += c.toString("utf8");
+  });
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no start: ${stderr}`)), 10_000);
+    child.stderr?.on("data", () => {
+      if (stderr.includes("listening on")) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited ${code}: ${stderr}`));
+    });
+  });
+  return {
+    child,
+    url: `http://127.0.0.1:${port}`,
+    stderr: () => stderr,
+    stdout: () => stdout,
+    stop: () => stopChild(child),
+  };
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once("exit", () => resolve());
+    child.kill("SIGTERM");
+  });
+}
+
+function rssMb(pid: number): number {
+  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+  return match ? Number(match[1]) / 1024 : Number.NaN;
+}
+
+describe("the built binary under an initialize flood", () => {
+  it("stops at WORKFORCE_MAX_SESSIONS with 503 + Retry-After, and its memory stays flat", async () => {
+    const maxSessions = 200;
+    const total = 3_000;
+    const concurrency = 16;
+    const bin = await startBinary({
+      WORKFORCE_MAX_SESSIONS: String(maxSessions),
+      WORKFORCE_LOG_LEVEL: "warning",
+    });
+    const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
+    try {
+      const pid = bin.child.pid as number;
+      const rssBefore = rssMb(pid);
+      const started = Date.now();
+      let sent = 0;
+      let created = 0;
+      let refused = 0;
+      let other = 0;
+      let rssAtCap: number | undefined;
+      let retryAfter: string | undefined;
+      let capMessage = "";
+      let rssPeak = 0;
+      const worker = async () => {
+        while (sent < total) {
+          sent++;
+          if (sent % 250 === 0) rssPeak = Math.max(rssPeak, rssMb(pid));
+          const res = await raw(`${bin.url}/mcp`, { body: initialize, agent });
+          if (res.status === 200) created++;
+          else if (res.status === 503) {
+            refused++;
+            if (rssAtCap === undefined) {
+              rssAtCap = rssMb(pid);
+              retryAfter = String(res.headers["retry-after"]);
+              capMessage = JSON.parse(res.body).error.message;
+            }
+          } else other++;
+        }
+      };
+      await Promise.all(Array.from({ length: concurrency }, worker));
+      const seconds = (Date.now() - started) / 1000;
+      const rssAfter = rssMb(pid);
+      console.log(
+        `flood: ${sent} initialize in ${seconds.toFixed(1)} s, ${created} sessions (cap ${maxSessions}), ${refused} refused 503; RSS ${rssBefore.toFixed(0)} MB before, ${rssAtCap?.toFixed(0)} MB at cap, ${rssAfter.toFixed(0)} MB after (peak ${rssPeak.toFixed(0)} MB)`,
+      );
+
+      expect(other).toBe(0);
+      expect(created).toBe(maxSessions);
+      expect(refused).toBe(total - maxSessions);
+      expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
+      expect(capMessage).toMatch(/maximum number of sessions/);
+      expect(rssAtCap).toBeDefined();
+      // RSS swings with garbage collection (an express 404 flood swings the same); without the
+      // cap the same flood grows it by about 60 KB a session (3,000 sessions: over 300 MB).
+      expect(rssAfter).toBeLessThan((rssAtCap as number) + 60);
+      expect(rssAfter).toBeLessThan(200);
+      expect(bin.stdout()).toBe("");
+      // One warning for the whole flood, not one per refused request.
+      expect(bin.stderr().match(/session limit reached/g)?.length).toBe(1);
+    } finally {
+      agent.destroy();
+      await bin.stop();
+    }
+  }, 120_000);
+});
+
+describe("the built binary with WORKFORCE_API_URL and no WORKFORCE_TOKEN", () => {
+  let sandbox: Sandbox;
+  beforeAll(async () => {
+    sandbox = await startSandbox({ rateLimitPerMinute: 0 });
+  });
+  afterAll(() => sandbox.close());
+
+  it("starts, says each client must send its token, and serves a client that does", async () => {
+    const bin = await startBinary({ WORKFORCE_API_URL: sandbox.url });
+    try {
+      expect(bin.stderr()).toMatch(/each client must send its own platform token/);
+      const client = new Client({ name: "bearer-e2e", version: "0" });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`${bin.url}/mcp`), {
+          requestInit: { headers: { authorization: `Bearer ${sandbox.tokens.full}` } },
+        }),
+      );
+      try {
+        const result = await client.callTool({ name: "search_hires", arguments: {} });
+        expect(result.isError).toBeFalsy();
+      } finally {
+        await client.close();
+      }
+      const before = sandbox.countRequests();
+      const session = await openSession(bin.url, {
+        authorization: `Bearer ${sandbox.tokens.full}`,
+      });
+      const res = await raw(`${bin.url}/mcp`, {
+        body: searchHires(),
+        headers: { ...session, authorization: "Bearer someone-elses-token" },
+      });
+      expect(res.status).toBe(401);
+      expect(sandbox.countRequests()).toBe(before);
+      const none = await raw(`${bin.url}/mcp`, { body: initialize });
+      expect(none.status).toBe(401);
+    } finally {
+      await bin.stop();
+    }
+    expect(bin.stdout()).toBe("");
+    expect(bin.stderr()).not.toContain(sandbox.tokens.full);
+  });
+});
