@@ -1,29 +1,31 @@
 import { performance } from "node:perf_hooks";
-import { ClientError, GraphQLClient } from "graphql-request";
 import { getIntrospectionQuery } from "graphql";
+import { ClientError, GraphQLClient } from "graphql-request";
 import type { Logger } from "../logger.js";
-import { type GraphQLErrorEntry, classifyEntry, mostTelling } from "./classify.js";
+import { classifyEntry, type GraphQLErrorEntry, mostTelling } from "./classify.js";
 import {
   AuthenticationError,
   AuthorizationError,
   BadRequestError,
   CancelledError,
+  formatBytes,
+  isPlatformError,
   NetworkError,
   type PlatformError,
   PlatformFailureError,
   RateLimitedError,
+  ResponseTooLargeError,
   SchemaMismatchError,
   TimeoutError,
   UnexpectedResponseError,
   ValidationError,
-  isPlatformError,
 } from "./errors.js";
 import {
   DEFAULT_RATE_LIMIT_PER_MINUTE,
   DEFAULT_RATE_LIMIT_WINDOW_MS,
   governorFor,
 } from "./governor.js";
-import { httpFetch } from "./http-fetch.js";
+import { BodyTooLargeError, httpFetch } from "./http-fetch.js";
 import type {
   Operation,
   OperationResult,
@@ -36,6 +38,7 @@ import type {
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_RETRY_BASE_MS = 1_000;
 export const DEFAULT_MAX_RETRIES = 3;
+export const DEFAULT_MAX_RESPONSE_BYTES = 5 * 1024 * 1024;
 
 /** The standard introspection query; graphql-js already names it `IntrospectionQuery`. */
 export const introspectionOperation: Operation<unknown> = {
@@ -71,6 +74,7 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const retryBaseMs = options.retryBaseMs ?? DEFAULT_RETRY_BASE_MS;
   const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
+  const limits = { maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES };
   const logger: Logger | undefined = options.logger;
   // Belt and braces: even if a token slipped into a log line, the logger blanks it.
   logger?.addSecret(token);
@@ -112,7 +116,7 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
           JSON.stringify({ ...body, operationName: op.name }),
       },
       fetch: async (input: string | URL | Request, init?: RequestInit) => {
-        const res = await httpFetch(input, init);
+        const res = await httpFetch(input, init, limits);
         response = { status: res.status, contentType: res.headers.get("content-type") ?? "" };
         return res;
       },
@@ -192,6 +196,26 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
   ): PlatformError {
     const name = a.operation.name;
     const details = { operation: name, status: response?.status };
+    const tooLarge = findCause(error, BodyTooLargeError);
+    if (tooLarge) {
+      // Any write's answer went unread, even an idempotent one's; retrying gets the same answer.
+      const uncertain = unsafe || a.operation.type === "mutation";
+      const limit = formatBytes(tooLarge.limitBytes);
+      const size =
+        tooLarge.declaredBytes !== undefined ? ` (${formatBytes(tooLarge.declaredBytes)})` : "";
+      return new ResponseTooLargeError(
+        uncertain
+          ? `The platform did not confirm whether ${name} took effect: its answer was larger than ${limit}${size}, the most this server reads, so it was not read. WORKFORCE_MAX_RESPONSE_BYTES can raise the limit.`
+          : `The platform's answer to ${name} was larger than ${limit}${size}, the most this server reads, so it was not read. WORKFORCE_MAX_RESPONSE_BYTES can raise the limit.`,
+        {
+          operation: name,
+          status: tooLarge.status,
+          limitBytes: tooLarge.limitBytes,
+          declaredBytes: tooLarge.declaredBytes,
+          outcomeUnknown: uncertain,
+        },
+      );
+    }
     if (a.signal?.aborted) {
       return new CancelledError(
         unsafe
@@ -403,6 +427,15 @@ function sleep(ms: number, signal: AbortSignal | undefined, operation: string, a
     }, ms);
     signal?.addEventListener("abort", onAbort, { once: true });
   });
+}
+
+function findCause<T>(error: unknown, type: abstract new (...args: never[]) => T): T | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current; depth++) {
+    if (current instanceof type) return current;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
 }
 
 function errorCode(error: unknown): string | undefined {

@@ -14,7 +14,8 @@ export type PlatformErrorKind =
   | "unexpected-response"
   | "network"
   | "timeout"
-  | "cancelled";
+  | "cancelled"
+  | "response-too-large";
 
 export interface PlatformErrorDetails {
   /** The named operation that failed, for example `SearchHires`. */
@@ -195,6 +196,39 @@ export class CancelledError extends PlatformError {
     super(message, details);
     this.outcomeUnknown = details.outcomeUnknown ?? false;
   }
+}
+
+/** The platform's answer passed WORKFORCE_MAX_RESPONSE_BYTES; it was not read to the end. */
+export class ResponseTooLargeError extends PlatformError {
+  readonly kind = "response-too-large";
+  // The same request gets the same oversized answer.
+  readonly retryable = false;
+  readonly limitBytes: number;
+  /** The size the platform declared (Content-Length), when it declared one. */
+  readonly declaredBytes?: number;
+  /** A write whose answer was not read may or may not have happened. */
+  readonly outcomeUnknown: boolean;
+  get hint(): string {
+    return this.outcomeUnknown
+      ? "The change may or may not have been made. Read the record back before trying again."
+      : "Ask for less (fewer results per page with `first`, a later page, or a narrower filter), or raise WORKFORCE_MAX_RESPONSE_BYTES.";
+  }
+  constructor(
+    message: string,
+    details: PlatformErrorDetails & { limitBytes: number; declaredBytes?: number },
+  ) {
+    super(message, details);
+    this.limitBytes = details.limitBytes;
+    this.declaredBytes = details.declaredBytes;
+    this.outcomeUnknown = details.outcomeUnknown ?? false;
+  }
+}
+
+/** "5 MB", "1.5 MB", "64 KB": sizes as people read them (1 MB = 1,048,576 bytes). */
+export function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
+  if (bytes >= 1024) return `${Math.round((bytes / 1024) * 10) / 10} KB`;
+  return `${bytes} bytes`;
 }
 
 export function isPlatformError(value: unknown): value is PlatformError {

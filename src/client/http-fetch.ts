@@ -1,9 +1,30 @@
-import { Agent as HttpAgent, type IncomingMessage, request as httpRequest } from "node:http";
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
-import { buffer } from "node:stream/consumers";
 
 /** The slice of `fetch` that graphql-request calls. */
 export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+
+export interface HttpFetchLimits {
+  /** Stop reading (and drop the connection) once the body passes this many bytes. */
+  maxResponseBytes?: number;
+}
+
+/**
+ * The body passed `maxResponseBytes`. Plain (no operation name here); the client turns it into a
+ * ResponseTooLargeError.
+ */
+export class BodyTooLargeError extends Error {
+  override name = "BodyTooLargeError";
+  readonly code = "ERR_RESPONSE_TOO_LARGE";
+  constructor(
+    readonly limitBytes: number,
+    /** Content-Length when the platform declared one; otherwise undefined (we stopped early). */
+    readonly declaredBytes: number | undefined,
+    readonly status: number,
+  ) {
+    super(`response body over ${limitBytes} bytes`);
+  }
+}
 
 // Kept-alive sockets, shared by every client in the process, like undici's global dispatcher.
 const agents = {
@@ -16,7 +37,11 @@ const agents = {
  * server's resident memory climb to ~160 MB over 2,000 tool calls; node:http holds it near 120 MB.
  * Network errors keep node's codes (ECONNREFUSED, ECONNRESET) on the thrown error.
  */
-export const httpFetch: FetchLike = (input, init = {}) => {
+export function httpFetch(
+  input: string | URL | Request,
+  init: RequestInit = {},
+  limits: HttpFetchLimits = {},
+): Promise<Response> {
   const url = new URL(typeof input === "string" || input instanceof URL ? input : input.url);
   const send =
     url.protocol === "https:" ? httpsRequest : url.protocol === "http:" ? httpRequest : undefined;
@@ -44,7 +69,7 @@ export const httpFetch: FetchLike = (input, init = {}) => {
         signal: init.signal ?? undefined,
       },
       (res: IncomingMessage) => {
-        buffer(res).then((bytes) => {
+        readBody(res, limits.maxResponseBytes).then((bytes) => {
           const status = res.statusCode ?? 502;
           const responseHeaders = new Headers();
           for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) {
@@ -57,7 +82,32 @@ export const httpFetch: FetchLike = (input, init = {}) => {
     req.once("error", reject);
     req.end(body);
   });
-};
+}
+
+/**
+ * Reads the body in chunks and gives up as soon as it passes `max`: an oversized answer must not
+ * be buffered (a 700 MB body took the process to 2.2 GB). Destroying the response closes the
+ * socket, so the agent does not reuse it and nothing more arrives.
+ */
+async function readBody(res: IncomingMessage, max: number | undefined): Promise<Buffer> {
+  const status = res.statusCode ?? 502;
+  const declared = Number(res.headers["content-length"]);
+  if (max !== undefined && Number.isFinite(declared) && declared > max) {
+    res.destroy();
+    throw new BodyTooLargeError(max, declared, status);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of res as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (max !== undefined && size > max) {
+      res.destroy();
+      throw new BodyTooLargeError(max, undefined, status);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, size);
+}
 
 /**
  * The part of a Response that graphql-request and our client read. A real Response would wrap the

@@ -7,6 +7,7 @@ export {
 } from "./classify.js";
 export {
   createPlatformClient,
+  DEFAULT_MAX_RESPONSE_BYTES,
   DEFAULT_MAX_RETRIES,
   DEFAULT_RETRY_BASE_MS,
   DEFAULT_TIMEOUT_MS,

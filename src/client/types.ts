@@ -75,5 +75,7 @@ export interface PlatformClientOptions {
   rateLimitPerMinute?: number;
   /** Length of the governor's rolling window; 60 000 ms unless a test shortens it. */
   rateLimitWindowMs?: number;
+  /** Largest response body read; a larger one fails with ResponseTooLargeError. Default 5 MiB. */
+  maxResponseBytes?: number;
   logger?: import("../logger.js").Logger;
 }

@@ -54,6 +54,8 @@ export interface ToolDefinition<TInput extends z.ZodRawShape, TOutput extends z.
   annotations: ToolAnnotations;
   /** Which toolset it belongs to, for filtering. */
   toolset: Toolset;
+  /** Its line in the server instructions: what it is for and how it fits with the others. */
+  instruction: string;
   /**
    * Throws a PlatformError (from src/client) or a ToolInputError for bad arguments; the server
    * turns either into an error result in one place (src/tools/tool-error.ts).
@@ -68,6 +70,17 @@ export function defineTool<TInput extends z.ZodRawShape, TOutput extends z.ZodRa
   definition: ToolDefinition<TInput, TOutput>,
 ): ToolDefinition<TInput, TOutput> {
   return definition;
+}
+
+/** How much of an argument's value a message may repeat; a 1 MB id must not come back whole. */
+export const MAX_SHOWN_VALUE = 200;
+
+/** A value as messages repeat it: cut to MAX_SHOWN_VALUE characters, saying how long it was. */
+export function shown(value: string, max = MAX_SHOWN_VALUE): string {
+  if (value.length <= max) return value;
+  // Do not split a surrogate pair.
+  const end = /[\uD800-\uDBFF]/.test(value.charAt(max - 1)) ? max - 1 : max;
+  return `${value.slice(0, end)}… (${value.length} characters)`;
 }
 
 /** Arguments the tool itself refuses, before or without asking the platform. */

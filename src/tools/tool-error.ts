@@ -5,19 +5,22 @@ import {
   BadRequestError,
   CancelledError,
   FieldRestrictedError,
+  formatBytes,
   isOutcomeUnknown,
   isPlatformError,
   NetworkError,
   type PlatformError,
   PlatformFailureError,
   RateLimitedError,
+  ResponseTooLargeError,
   SchemaMismatchError,
   TimeoutError,
   UnexpectedResponseError,
   ValidationError,
 } from "../client/errors.js";
 import type { Logger } from "../logger.js";
-import { ToolInputError } from "./define-tool.js";
+import { MAX_SHOWN_VALUE, shown, ToolInputError } from "./define-tool.js";
+import { oneLine, quoted } from "./platform-text.js";
 
 // The one place where anything a tool throws becomes what the assistant reads. Every result says
 // what went wrong, which argument (if one), what the person can do, and whether trying again helps.
@@ -37,7 +40,24 @@ export function toToolErrorResult(
   const lines = describe(error, toolName, options.logger);
   const body = [options.prefix, ...lines].filter((l): l is string => Boolean(l)).join("\n");
   const redact = options.logger?.redact ?? ((t: string) => t);
-  return { isError: true, content: [{ type: "text", text: redact(body) }] };
+  // Redact first: a cut could split a token so that the redactor no longer recognises it.
+  const text = redact(body).split("\n").map(boundedLine).join("\n");
+  return { isError: true, content: [{ type: "text", text }] };
+}
+
+/** Longest line an error result carries; the argument's name comes first, so it survives. */
+const MAX_LINE = 1000;
+const LONG_RUN = new RegExp(`\\S{${MAX_SHOWN_VALUE + 1},}`, "g");
+
+/**
+ * Argument values (ours or the platform's, echoed in any message) are cut to a few hundred
+ * characters: a 1 MB id must not come back whole.
+ */
+function boundedLine(line: string): string {
+  return shown(
+    line.replace(LONG_RUN, (run) => shown(run)),
+    MAX_LINE,
+  );
 }
 
 /** `input.registrations.3.hours` → `registrations[3].hours`: the names the tool's caller used. */
@@ -54,9 +74,9 @@ function describe(error: unknown, tool: string, logger: Logger | undefined): str
   if (error instanceof ToolInputError) {
     return [
       error.argument
-        ? `${tool} did not run: argument \`${error.argument}\`: ${sentence(error.message)}`
-        : `${tool} did not run: ${sentence(error.message)}`,
-      error.hint ? sentence(error.hint) : undefined,
+        ? `${tool} did not run: argument \`${error.argument}\`: ${sentence(flat(error.message))}`
+        : `${tool} did not run: ${sentence(flat(error.message))}`,
+      error.hint ? sentence(flat(error.hint)) : undefined,
       "Trying again will not help until the arguments are changed.",
     ].filter((l): l is string => l !== undefined);
   }
@@ -80,12 +100,14 @@ function describePlatformError(error: PlatformError, tool: string): string[] {
   if (error instanceof ValidationError) {
     const entries = Object.entries(error.validation);
     const args = entries.map(
-      ([path, messages]) => `- \`${validationArgument(path)}\`: ${messages.join(" ")}`,
+      // The platform's own words: quoted, so they read as its message, not as ours.
+      ([path, messages]) =>
+        `- \`${flat(validationArgument(path))}\`: ${quoted(messages.join(" "), MAX_MESSAGE)}`,
     );
     return [
       entries.length > 0
         ? `${tool} failed: the platform rejected ${entries.length === 1 ? "this argument" : "these arguments"}:`
-        : `${tool} failed: the platform rejected the input: ${sentence(error.message)}`,
+        : `${tool} failed: the platform rejected the input: ${sentence(flat(error.message))}`,
       ...args,
       hint,
       "Trying again will not help until the arguments are corrected.",
@@ -107,7 +129,7 @@ function describePlatformError(error: PlatformError, tool: string): string[] {
   }
   if (error instanceof FieldRestrictedError) {
     return [
-      `${tool} failed: the platform hides ${error.path ? `\`${error.path.join(".")}\`` : "a field"} from this account.`,
+      `${tool} failed: the platform hides ${error.path ? `\`${flat(error.path.join("."))}\`` : "a field"} from this account.`,
       hint,
       "Trying again will not help until the account may see that field.",
     ];
@@ -121,9 +143,10 @@ function describePlatformError(error: PlatformError, tool: string): string[] {
     ];
   }
   if (error instanceof SchemaMismatchError) {
-    const field = error.path && error.path.length > 0 ? ` at \`${error.path.join(".")}\`` : "";
+    const field =
+      error.path && error.path.length > 0 ? ` at \`${flat(error.path.join("."))}\`` : "";
     return [
-      `${tool} failed: the platform's API changed and no longer fits this server's query${field}: ${sentence(error.message)}`,
+      `${tool} failed: the platform's API changed and no longer fits this server's query${field}: ${sentence(flat(error.message))}`,
       hint,
       "Trying again will not help until workforce-mcp is updated for the platform's current API.",
     ];
@@ -144,6 +167,26 @@ function describePlatformError(error: PlatformError, tool: string): string[] {
     ];
   }
 
+  if (error instanceof ResponseTooLargeError) {
+    const limit = formatBytes(error.limitBytes);
+    const size =
+      error.declaredBytes !== undefined
+        ? ` (it announced ${formatBytes(error.declaredBytes)})`
+        : "";
+    if (isOutcomeUnknown(error)) {
+      return [
+        `${tool} failed: the platform's answer to the change was larger than ${limit}${size}, the most this server reads (WORKFORCE_MAX_RESPONSE_BYTES), so it was not read. The change may have happened, or may not.`,
+        hint,
+        "Do not simply try again: read the record back first, then try again only if the change is missing.",
+      ];
+    }
+    return [
+      `${tool} failed: the platform's answer was larger than ${limit}${size}, the most this server reads (WORKFORCE_MAX_RESPONSE_BYTES), so it was not read.`,
+      "Ask for less: fewer results per page (a smaller `first`), a later page, or a narrower filter (a search term, a status, a date range). Or raise WORKFORCE_MAX_RESPONSE_BYTES (in bytes) in the server's configuration and restart it.",
+      "Trying the same call again will not help; narrow the request or raise the limit first.",
+    ];
+  }
+
   const what =
     error instanceof PlatformFailureError
       ? "the platform had an internal failure"
@@ -153,7 +196,7 @@ function describePlatformError(error: PlatformError, tool: string): string[] {
           ? "the platform did not answer in time"
           : error instanceof UnexpectedResponseError
             ? `the address answered with something that is not the platform's GraphQL API${error.status ? ` (HTTP ${error.status})` : ""}`
-            : sentence(error.message).replace(/\.$/, "");
+            : sentence(flat(error.message)).replace(/\.$/, "");
   if (isOutcomeUnknown(error)) {
     return [
       `${tool} failed: ${what} after the change was sent${tries}. The change may have happened, or may not.`,
@@ -171,7 +214,15 @@ function describePlatformError(error: PlatformError, tool: string): string[] {
 }
 
 function where(error: PlatformError): string {
-  return error.path && error.path.length > 0 ? ` (\`${error.path.join(".")}\`)` : "";
+  return error.path && error.path.length > 0 ? ` (\`${flat(error.path.join("."))}\`)` : "";
+}
+
+/** Longest platform message quoted in a validation line. */
+const MAX_MESSAGE = 1000;
+
+/** Messages embed platform values (paths, messages): never let one start a line of its own. */
+function flat(text: string): string {
+  return oneLine(text, Number.POSITIVE_INFINITY);
 }
 
 function sentence(text: string): string {

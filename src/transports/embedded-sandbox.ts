@@ -33,6 +33,7 @@ export async function openPlatform(config: Config, logger: Logger): Promise<Plat
       retryBaseMs: config.retryBaseMs,
       maxRetries: config.maxRetries,
       rateLimitPerMinute: config.rateLimitPerMinute,
+      maxResponseBytes: config.maxResponseBytes,
       logger: clientLogger,
     });
 

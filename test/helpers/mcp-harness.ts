@@ -13,7 +13,7 @@ import { createPlatformClient } from "../../src/client/index.js";
 import type { PlatformClient } from "../../src/client/types.js";
 import { type Config, parseConfig } from "../../src/config.js";
 import { createLogger, type Logger } from "../../src/logger.js";
-import { startSandbox } from "../../src/sandbox/index.js";
+import { type SandboxOptions, startSandbox } from "../../src/sandbox/index.js";
 import { createServer, type WorkforceServer } from "../../src/server.js";
 import type { AnyToolDefinition } from "../../src/tools/registry.js";
 import { sandboxInfo } from "../../src/transports/embedded-sandbox.js";
@@ -40,6 +40,8 @@ export interface HarnessOptions {
   clientRateLimit?: { perWindow: number; windowMs: number };
   /** Tools to serve instead of the registry's (for testing the server's wrapper itself). */
   tools?: AnyToolDefinition[];
+  /** Changes the sandbox's seeded data, for example to plant hostile names. */
+  seedPatch?: SandboxOptions["seedPatch"];
 }
 
 export interface Harness {
@@ -60,6 +62,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const sandbox = await startSandbox({
     today: options.today ?? "2026-11-22",
     rateLimitPerMinute: options.rateLimitPerMinute ?? 0,
+    seedPatch: options.seedPatch,
   });
   const token = sandbox.tokens[options.token ?? "full"];
   const stderr: string[] = [];
@@ -84,6 +87,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       maxRetries: config.maxRetries,
       rateLimitPerMinute: options.clientRateLimit?.perWindow ?? config.rateLimitPerMinute,
       rateLimitWindowMs: options.clientRateLimit?.windowMs,
+      maxResponseBytes: config.maxResponseBytes,
       logger,
     });
     const workforce = createServer(config, {

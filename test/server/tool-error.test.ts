@@ -33,7 +33,7 @@ describe("toToolErrorResult", () => {
         validation: { "input.date": ["The date must be a date after today."] },
       }),
     );
-    expect(text).toContain("`date`: The date must be a date after today.");
+    expect(text).toContain('`date`: "The date must be a date after today."');
     expect(text).not.toContain("input.date");
     expect(text).toContain("Trying again will not help until the arguments are corrected.");
   });

@@ -25,6 +25,7 @@ const probe = defineTool({
   title: "Probe",
   description: "Reports what the wrapper gave it.",
   toolset: "hires",
+  instruction: "Test tool.",
   inputSchema: { mode: z.enum(["ok", "progress", "elicit", "auth", "leak"]) },
   outputSchema: { mode: z.string(), answer: z.string().optional() },
   annotations: {

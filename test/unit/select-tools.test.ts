@@ -13,6 +13,7 @@ function fakeTool(
     name,
     title: name,
     description: name,
+    instruction: name,
     inputSchema: {},
     outputSchema: { ok: z.boolean() },
     annotations: {

@@ -7,6 +7,7 @@ const probe = defineTool({
   name: "probe_tool",
   title: "Probe",
   toolset: "hires",
+  instruction: "Test tool.",
   description: "Probe.",
   annotations: {
     readOnlyHint: true,
