@@ -3,6 +3,7 @@ import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { GraphQLSchema } from "graphql";
 import type { PlatformClient } from "../client/types.js";
 import type { Logger } from "../logger.js";
+import { quoted } from "../tools/platform-text.js";
 import { toToolErrorResult } from "../tools/tool-error.js";
 import {
   completeTypeName,
@@ -49,6 +50,8 @@ export interface ResourceDeps {
 
 export function registerResources(server: McpServer, deps: ResourceDeps): void {
   const source = deps.schemaSource ?? createSchemaSource(deps.client);
+  // The same redaction tool text gets: the schema is platform text and may carry anything.
+  const redact = (text: string) => deps.logger.redact(text);
   const schema = async (what: string, signal?: AbortSignal) => {
     try {
       return await source.get(signal);
@@ -73,7 +76,7 @@ export function registerResources(server: McpServer, deps: ResourceDeps): void {
         {
           uri: uri.href,
           mimeType: "text/plain",
-          text: renderSchemaIndex(await schema(SCHEMA_INDEX_URI, extra.signal)),
+          text: redact(renderSchemaIndex(await schema(SCHEMA_INDEX_URI, extra.signal))),
         },
       ],
     }),
@@ -106,10 +109,12 @@ export function registerResources(server: McpServer, deps: ResourceDeps): void {
       if (sdl === undefined) {
         throw new McpError(
           RESOURCE_NOT_FOUND,
-          `The platform's API has no type named "${name}". Type names are case-sensitive; see ${SCHEMA_INDEX_URI} for the operations and their types, or complete the name.`,
+          redact(
+            `The platform's API has no type named ${quoted(name)}. Type names are case-sensitive; see ${SCHEMA_INDEX_URI} for the operations and their types, or complete the name.`,
+          ),
         );
       }
-      return { contents: [{ uri: uri.href, mimeType: "text/plain", text: sdl }] };
+      return { contents: [{ uri: uri.href, mimeType: "text/plain", text: redact(sdl) }] };
     },
   );
 
@@ -127,7 +132,7 @@ export function registerResources(server: McpServer, deps: ResourceDeps): void {
         {
           uri: uri.href,
           mimeType: "application/schema+json",
-          text: `${JSON.stringify(timesheetPayloadSchema, null, 2)}\n`,
+          text: redact(`${JSON.stringify(timesheetPayloadSchema, null, 2)}\n`),
         },
       ],
     }),

@@ -34,6 +34,7 @@ import {
 import { createSandboxSchema } from "./resolvers.js";
 import { createSeed, SANDBOX_TOKENS, type SandboxData, type TimesheetRecord } from "./seed.js";
 
+export type { SandboxData } from "./seed.js";
 export { SANDBOX_FIXTURES, SANDBOX_TOKENS } from "./seed.js";
 
 export interface SandboxOptions {
@@ -42,6 +43,8 @@ export interface SandboxOptions {
   today?: string;
   rateLimitPerMinute?: number;
   maxRegistrationsPerCall?: number;
+  /** Test hook: changes the seeded data (at start and on reset), e.g. to plant hostile names. */
+  seedPatch?: (data: SandboxData) => void;
 }
 export const FAULT_KINDS = [
   "internal-error",
@@ -196,7 +199,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const host = options.host ?? "127.0.0.1";
   const maxRegistrationsPerCall = options.maxRegistrationsPerCall ?? 500;
   let rateLimit = options.rateLimitPerMinute ?? 60;
-  let data: SandboxData = createSeed(today);
+  const seed = (): SandboxData => {
+    const fresh = createSeed(today);
+    options.seedPatch?.(fresh);
+    return fresh;
+  };
+  let data: SandboxData = seed();
   let faults: PendingFault[] = [];
   const windows = new Map<IdentityKey, number[]>();
   const requests: RecordedRequest[] = [];
@@ -497,7 +505,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         : requests.filter((r) => r.operationName === operationName).length;
     },
     reset() {
-      data = createSeed(today);
+      data = seed();
       faults = [];
       requests.length = 0;
       windows.clear();

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import type { RequestOptions, RestrictedField } from "../client/types.js";
 import type { ToolContext } from "./define-tool.js";
+import { oneLine } from "./platform-text.js";
 
 /** True for a real calendar day written YYYY-MM-DD (2026-02-30 is not one). */
 export function isRealDate(value: unknown): value is string {
@@ -88,7 +89,7 @@ export function hiddenFields(restricted: RestrictedField[]): string[] {
 export function hiddenLine(fields: string[]): string | undefined {
   if (fields.length === 0) return undefined;
   if (fields.length === 1 && fields[0] === "rate") return "Rates are hidden for your account.";
-  return `Hidden for your account: ${fields.join(", ")}.`;
+  return `Hidden for your account: ${fields.map((f) => oneLine(f)).join(", ")}.`;
 }
 
 // One formatter for the process: toLocaleString builds a new one on every call, ~0.1 ms each.
@@ -102,11 +103,11 @@ export function money(amount: number): string {
   return twoDecimals.format(amount);
 }
 
-/** "2026-01-01 – 2026-06-30", "from 2026-01-01", "no dates". */
+/** "2026-01-01 – 2026-06-30", "from 2026-01-01", "no dates". Dates are platform strings too. */
 export function period(start: string | null, end: string | null): string {
-  if (start && end) return `${start} – ${end}`;
-  if (start) return `from ${start}`;
-  if (end) return `until ${end}`;
+  if (start && end) return `${oneLine(start)} – ${oneLine(end)}`;
+  if (start) return `from ${oneLine(start)}`;
+  if (end) return `until ${oneLine(end)}`;
   return "no dates";
 }
 
@@ -116,6 +117,6 @@ export function rateText(
   rateType: string | null,
 ): string {
   if (rate === null) return "rate hidden";
-  const per = rateType ? ` ${rateType.toLowerCase()}` : "";
-  return `${currency ?? ""} ${money(rate)}${per}`.trim();
+  const per = rateType ? ` ${oneLine(rateType).toLowerCase()}` : "";
+  return `${oneLine(currency)} ${money(rate)}${per}`.trim();
 }

@@ -8,6 +8,7 @@ import {
 } from "../client/operations.js";
 import { defineTool, ToolInputError } from "./define-tool.js";
 import { hiddenFields, hiddenLine, period, rateText, requestOptions } from "./format.js";
+import { oneLine, quoted, urlText } from "./platform-text.js";
 
 const contractRef = z.object({
   id: z.string(),
@@ -27,6 +28,8 @@ export const getContractTool = defineTool({
   name: "get_contract",
   title: "Get contract",
   toolset: "contracts",
+  instruction:
+    "get_contract takes a hire id or a contract id and shows that contract's terms, rate, dates and files.",
   description: [
     "Show one contract's terms: job, dates, rate, payment terms, worker, company and files.",
     'Use when: "what are Ana\'s contract terms?", "what is the payment term on ctr_002?", "show the signed contract file". Give contractId, or hireId for that hire\'s latest contract.',
@@ -176,26 +179,30 @@ type Structured = {
   hiddenFields: string[];
 };
 
+// Names, emails, the job, PO number and file names are quoted; ids, statuses, dates one line only.
 function render(c: Structured): string {
   const worker = c.worker
-    ? `${c.worker.name}${c.worker.email ? ` <${c.worker.email}>` : ""}`
+    ? `${quoted(c.worker.name)}${c.worker.email ? ` (email ${quoted(c.worker.email)})` : ""}`
     : "no worker yet";
+  const status = oneLine(c.status).toLowerCase();
   const lines = [
-    `Contract ${c.id} (${c.status.toLowerCase()}${c.isLatest ? ", latest" : c.isLatest === false ? ", not the latest" : ""}): ${c.jobName}`,
-    `Worker: ${worker}; company: ${c.company.name} (${c.company.id})`,
-    `Hire: ${c.hireId ?? "not found"}`,
+    `Contract ${oneLine(c.id)} (${status}${c.isLatest ? ", latest" : c.isLatest === false ? ", not the latest" : ""}): job ${quoted(c.jobName)}`,
+    `Worker: ${worker}; company: ${quoted(c.company.name)} (${oneLine(c.company.id)})`,
+    `Hire: ${c.hireId === null ? "not found" : oneLine(c.hireId)}`,
     `Dates: ${period(c.startDate, c.endDate)}`,
-    `Rate: ${c.rate === null ? "hidden" : rateText(c.rate, c.currency, c.rateType)}; payment terms: ${c.paymentTerms}`,
+    `Rate: ${c.rate === null ? "hidden" : rateText(c.rate, c.currency, c.rateType)}; payment terms: ${oneLine(c.paymentTerms)}`,
   ];
-  if (c.purchaseOrderNumber) lines.push(`Purchase order: ${c.purchaseOrderNumber}`);
+  if (c.purchaseOrderNumber) lines.push(`Purchase order: ${quoted(c.purchaseOrderNumber)}`);
   if (c.files.length > 0) {
     lines.push("Files (download links expire; ask again for fresh ones):");
-    for (const f of c.files) lines.push(`- ${f.name}: ${f.url}`);
+    for (const f of c.files) lines.push(`- ${quoted(f.name)}: ${urlText(f.url)}`);
   } else {
     lines.push("Files: none");
   }
   if (c.otherContracts.length > 0) {
-    const others = c.otherContracts.map((o) => `${o.id} (${o.status.toLowerCase()})`).join(", ");
+    const others = c.otherContracts
+      .map((o) => `${oneLine(o.id)} (${oneLine(o.status).toLowerCase()})`)
+      .join(", ");
     lines.push(
       `Other contracts of this hire: ${others}. Revising a contract creates a new contract id; the hire keeps its id.`,
     );

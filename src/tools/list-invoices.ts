@@ -11,6 +11,7 @@ import {
   requestOptions,
   upperCaseEnum,
 } from "./format.js";
+import { oneLine, quoted } from "./platform-text.js";
 
 const INVOICE_STATUSES = ["PAID", "UNPAID", "OVERDUE", "CREDITED"] as const;
 const CURRENCIES = ["CAD", "DKK", "EUR", "GBP", "NOK", "SEK", "USD", "AED", "SGD", "AUD"] as const;
@@ -34,6 +35,8 @@ export const listInvoicesTool = defineTool({
   name: "list_invoices",
   title: "List invoices",
   toolset: "invoices",
+  instruction:
+    "list_invoices lists invoices with filters. Amounts come per currency; never add amounts of different currencies together.",
   description: [
     "List invoices and credit notes with amounts, due dates and what is still open, with totals per currency.",
     'Use when: "what do we owe in EUR?" (use {"status": ["UNPAID", "OVERDUE"], "currency": ["EUR"]}), "which invoices are overdue?", "find invoice 2026-0042", "what did we pay Harbor this year?".',
@@ -122,14 +125,15 @@ export const listInvoicesTool = defineTool({
     for (const i of invoices) {
       const open = i.openAmount > 0 ? `, open ${money(i.openAmount)}` : ", paid";
       const flag = i.overdue ? " OVERDUE" : "";
+      // Payer and payee are names, so quoted; number, dates and currency only kept to one line.
       lines.push(
-        `- ${i.number ?? "(no number)"} ${i.date}, due ${i.dueDate}: ${i.currency} ${money(i.grossAmount)}${open}${flag} — ${i.payer} → ${i.payee}`,
+        `- ${i.number === null ? "(no number)" : oneLine(i.number)} ${oneLine(i.date)}, due ${oneLine(i.dueDate)}: ${oneLine(i.currency)} ${money(i.grossAmount)}${open}${flag} — payer ${quoted(i.payer)} → payee ${quoted(i.payee)}`,
       );
     }
     if (totals.length > 0) {
       const scope = partial ? "Totals for this page only" : "Totals";
       const parts = totals.map(
-        (t) => `${t.currency} ${money(t.gross)} gross, ${money(t.open)} open`,
+        (t) => `${oneLine(t.currency)} ${money(t.gross)} gross, ${money(t.open)} open`,
       );
       lines.push(`${scope}: ${parts.join("; ")}.`);
     }

@@ -13,6 +13,7 @@ import {
   requestOptions,
   upperCaseEnum,
 } from "./format.js";
+import { oneLine, quoted } from "./platform-text.js";
 
 export const HIRE_STATUSES = [
   "DRAFT",
@@ -59,6 +60,8 @@ export const searchHiresTool = defineTool({
   name: "search_hires",
   title: "Search hires",
   toolset: "hires",
+  instruction:
+    "search_hires finds hires (a worker engaged by a company) by name, status, dates or company. Start here: it returns the hire ids, and the latest contract ids, that the other tools take.",
   description: [
     "Find hires (one worker engaged by one company) by name, status, company or dates.",
     'Use when: "who is active at Nordlys?", "hires starting next month", "find Ana\'s hire", or to get the hire id another tool needs.',
@@ -166,11 +169,12 @@ function toOutput(hire: HireSummary): z.infer<typeof hireOutput> {
   };
 }
 
+// Names, emails and jobs are quoted; ids, statuses and dates are only kept to one line.
 function renderHire(h: z.infer<typeof hireOutput>): string {
   const c = h.latestContract;
   const contract = c
-    ? ` — ${c.jobName}, contract ${c.id} (${c.status.toLowerCase()}), ${rateText(c.rate, c.currency, c.rateType)}`
+    ? ` — job ${quoted(c.jobName)}, contract ${oneLine(c.id)} (${oneLine(c.status).toLowerCase()}), ${rateText(c.rate, c.currency, c.rateType)}`
     : "";
-  const email = h.worker.email ? ` <${h.worker.email}>` : "";
-  return `- ${h.id} ${h.status}: ${h.worker.name}${email} at ${h.company.name} (${h.company.id}), ${period(h.startDate, h.endDate)}${contract}`;
+  const email = h.worker.email ? ` (email ${quoted(h.worker.email)})` : "";
+  return `- ${oneLine(h.id)} ${oneLine(h.status)}: ${quoted(h.worker.name)}${email} at ${quoted(h.company.name)} (${oneLine(h.company.id)}), ${period(h.startDate, h.endDate)}${contract}`;
 }

@@ -8,6 +8,7 @@ import {
 } from "../client/operations.js";
 import { defineTool, type ToolContext, ToolInputError } from "./define-tool.js";
 import { dateSchema, period, requestOptions, upperCaseEnum } from "./format.js";
+import { oneLine, quoted } from "./platform-text.js";
 
 export const TERMINATION_REASONS = [
   "WORKER_UNAVAILABILITY",
@@ -57,6 +58,8 @@ export const terminateHireTool = defineTool({
   name: "terminate_hire",
   title: "Terminate hire",
   toolset: "hires",
+  instruction:
+    "terminate_hire ends a hire on a date with a reason. It needs an explicit confirmation and cannot be undone.",
   description: [
     "End an active hire early. IRREVERSIBLE: a terminated hire cannot be restored.",
     "Use when: the person explicitly asks to terminate or end a specific worker's active hire on a date, with a reason.",
@@ -119,10 +122,10 @@ export const terminateHireTool = defineTool({
     }
     if (hire.status !== "ACTIVE") {
       throw new ToolInputError(
-        `hire ${hireId} is ${hire.status}, and only ACTIVE hires can be terminated`,
+        `hire ${oneLine(hireId)} is ${oneLine(hire.status)}, and only ACTIVE hires can be terminated`,
         "hireId",
         hire.status === "TERMINATED"
-          ? `It was already terminated${hire.terminationDate ? ` on ${hire.terminationDate}` : ""}.`
+          ? `It was already terminated${hire.terminationDate ? ` on ${oneLine(hire.terminationDate)}` : ""}.`
           : "Nothing was changed.",
       );
     }
@@ -135,9 +138,9 @@ export const terminateHireTool = defineTool({
     }
     if (hire.startDate && date < hire.startDate) {
       throw new ToolInputError(
-        `${date} is before the hire's start date ${hire.startDate}`,
+        `${date} is before the hire's start date ${oneLine(hire.startDate)}`,
         "date",
-        `Pick a date on or after ${hire.startDate}.`,
+        `Pick a date on or after ${oneLine(hire.startDate)}.`,
       );
     }
     const preview: Preview = {
@@ -167,7 +170,7 @@ export const terminateHireTool = defineTool({
       }
       return {
         structured: { status: "cancelled" as const, ...base, preview },
-        text: `Not confirmed (${answer.action === "accept" ? "the box was left unticked" : answer.action}): nothing was changed. Hire ${hireId} is still active.`,
+        text: `Not confirmed (${answer.action === "accept" ? "the box was left unticked" : oneLine(answer.action)}): nothing was changed. Hire ${oneLine(hireId)} is still active.`,
       };
     }
 
@@ -256,7 +259,7 @@ async function terminate(ctx: ToolContext, base: Base, comments?: string, previe
         ...(preview ? { preview } : {}),
         terminationDate: data.terminateHire.terminationDate,
       },
-      text: `Hire ${base.hireId} is terminated as of ${data.terminateHire.terminationDate ?? base.date} (reason ${base.reason}). This cannot be undone.`,
+      text: `Hire ${oneLine(base.hireId)} is terminated as of ${oneLine(data.terminateHire.terminationDate ?? base.date)} (reason ${base.reason}). This cannot be undone.`,
     };
   } catch (error) {
     if (!isPlatformError(error) || !isOutcomeUnknown(error)) throw error;
@@ -277,7 +280,7 @@ async function readBack(ctx: ToolContext, base: Base, preview?: Preview) {
         ...(preview ? { preview } : {}),
         note: "The connection failed after the request was sent, and reading the hire back failed too.",
       },
-      text: `The termination of hire ${base.hireId} may or may not have happened: the connection failed after it was sent, and the hire could not be read back. Do not send it again yet; check the hire's status with search_hires (search for ${base.hireId}) in a minute.`,
+      text: `The termination of hire ${oneLine(base.hireId)} may or may not have happened: the connection failed after it was sent, and the hire could not be read back. Do not send it again yet; check the hire's status with search_hires (search for ${oneLine(base.hireId)}) in a minute.`,
     };
   }
   if (hire?.status === "TERMINATED") {
@@ -289,7 +292,7 @@ async function readBack(ctx: ToolContext, base: Base, preview?: Preview) {
         terminationDate: hire.terminationDate,
         note: "The connection failed after sending, but reading the hire back shows it terminated.",
       },
-      text: `Hire ${base.hireId} is terminated as of ${hire.terminationDate ?? base.date}. (The connection dropped after the request was sent; reading the hire back confirmed it.) This cannot be undone.`,
+      text: `Hire ${oneLine(base.hireId)} is terminated as of ${oneLine(hire.terminationDate ?? base.date)}. (The connection dropped after the request was sent; reading the hire back confirmed it.) This cannot be undone.`,
     };
   }
   return {
@@ -299,18 +302,20 @@ async function readBack(ctx: ToolContext, base: Base, preview?: Preview) {
       ...(preview ? { preview } : {}),
       note: `The request failed and the hire is still ${hire?.status ?? "not visible"}.`,
     },
-    text: `Hire ${base.hireId} was NOT terminated: the request failed and the hire is still ${hire?.status ?? "not visible"}. It is safe to try again (call terminate_hire without a token for a fresh preview).`,
+    text: `Hire ${oneLine(base.hireId)} was NOT terminated: the request failed and the hire is still ${hire ? oneLine(hire.status) : "not visible"}. It is safe to try again (call terminate_hire without a token for a fresh preview).`,
   };
 }
 
+// Also the elicitation dialog's text: the server's sentence first, then every platform value quoted
+// on one line of its own, then the consequence last, so no name can pose as the server's words.
 function renderPreview(base: Base, p: Preview, comments?: string): string {
   const c = p.latestContract;
+  const contract = c
+    ? `; latest contract ${oneLine(c.id)}, job ${quoted(c.jobName)}, ${period(c.startDate, c.endDate)}`
+    : "; no contract";
   return [
-    `Terminate hire ${base.hireId}: ${p.worker} at ${p.company} (status ${p.hireStatus}).`,
-    c ? `Latest contract ${c.id}: ${c.jobName}, ${period(c.startDate, c.endDate)}.` : undefined,
-    `Reason: ${base.reason}. Last day: ${base.date}.${comments ? ` Comments: ${comments}` : ""}`,
+    `Terminate hire ${oneLine(base.hireId)} (status ${oneLine(p.hireStatus)}) with reason ${base.reason}; last day ${base.date}.`,
+    `Worker ${quoted(p.worker)} at company ${quoted(p.company)}${contract}${comments ? `; comments ${quoted(comments, 2000)}` : ""}.`,
     "This cannot be undone.",
-  ]
-    .filter(Boolean)
-    .join("\n");
+  ].join("\n");
 }
