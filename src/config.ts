@@ -70,7 +70,16 @@ const port = z.coerce
   .min(0, "--port must be between 0 and 65535")
   .max(65_535, "--port must be between 0 and 65535");
 
-export const TOOLSETS = ["hires", "contracts", "invoices", "timesheets"] as const;
+export const TOOLSETS = [
+  "accounts",
+  "hires",
+  "contracts",
+  "invoices",
+  "timesheets",
+  "talent",
+  "jobs",
+  "platform",
+] as const;
 export type Toolset = (typeof TOOLSETS)[number];
 
 const ConfigSchema = z

@@ -1,21 +1,33 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { z } from "zod";
+import { mostTelling } from "../client/classify.js";
 import { isPlatformError, type PlatformError } from "../client/errors.js";
 import {
-  type CheckHireData,
-  checkHireQuery,
+  CHECK_HIRES_BATCH_SIZE,
+  type CheckedHire,
+  type CheckHiresVariables,
+  checkHireAlias,
+  checkHiresQuery,
+  checkHireVariable,
   submitTimesheetsMutation,
 } from "../client/operations.js";
 import {
   TIMESHEET_PAYLOAD_SCHEMA_URI,
   timesheetPayloadSchema,
 } from "../resources/timesheet-payload-schema.js";
-import { defineTool, type ToolContext } from "./define-tool.js";
+import { defineTool, type ToolContext, ToolInputError } from "./define-tool.js";
 import { isRealDate, requestOptions } from "./format.js";
+import { oneLine, quoted } from "./platform-text.js";
 
 export const MAX_REGISTRATIONS = 1000;
 const MAX_HOURS_PER_DAY = 24;
+/**
+ * Limits on each row's meta, checked before anything is sent: deeper data overflowed the stack
+ * on the way to the platform. 1,000 rows at 2 KB stay well inside one 4 MiB stdio message.
+ */
+export const MAX_META_DEPTH = 10;
+export const MAX_META_BYTES = 2048;
 /** Rows listed one by one in the text; the structured result always has all of them. */
 const TEXT_ROW_LIMIT = 30;
 
@@ -79,7 +91,9 @@ const registration = z
       .unknown()
       .optional()
       .meta({ type: "object" })
-      .describe("Optional key-value data stored with the row."),
+      .describe(
+        `Optional key-value data stored with the row: at most ${MAX_META_DEPTH} levels deep (meta itself is level 1) and ${MAX_META_BYTES} bytes as JSON.`,
+      ),
   })
   .passthrough()
   .meta({ required: [...REQUIRED], additionalProperties: false })
@@ -118,6 +132,8 @@ export const submitTimesheetsTool = defineTool({
   name: "submit_timesheets",
   title: "Submit timesheets",
   toolset: "timesheets",
+  instruction:
+    "submit_timesheets registers hours worked. Accepted registrations are paid automatically, so it moves money. It is idempotent by externalId (the same externalId replaces that registration, so retrying is safe). Call it with dryRun: true first, show the preview, then submit.",
   description: [
     "Register hours worked (one row per hire and day) on the platform, up to 1,000 rows per call.",
     "MONEY MOVES: accepted hours become payment requests that are approved automatically. Run with dryRun: true first and show the person the result.",
@@ -160,6 +176,7 @@ export const submitTimesheetsTool = defineTool({
   async handler(args, ctx) {
     const raw = args.registrations as unknown[];
     const dryRun = args.dryRun ?? false;
+    checkMetaLimits(raw);
     const invalidRows = validateRows(raw);
     const empty = { accepted: 0, rejected: 0, notSent: raw.length, rows: [] as RowResult[] };
     if (invalidRows.length > 0) {
@@ -178,7 +195,7 @@ export const submitTimesheetsTool = defineTool({
             .slice(0, TEXT_ROW_LIMIT)
             .map(
               (r) =>
-                `- row ${r.index}${r.externalId ? ` (${r.externalId})` : ""}: ${r.field} ${r.problem}. ${r.fix}`,
+                `- row ${r.index}${r.externalId ? ` (${oneLine(r.externalId)})` : ""}: ${oneLine(r.field)} ${oneLine(r.problem, 1000)}. ${r.fix}`,
             ),
           invalidRows.length > TEXT_ROW_LIMIT
             ? `… and ${invalidRows.length - TEXT_ROW_LIMIT} more problems (see invalidRows).`
@@ -192,6 +209,50 @@ export const submitTimesheetsTool = defineTool({
     return dryRun ? checkRows(ctx, rows) : sendRows(ctx, rows);
   },
 });
+
+/** Refuses the call when a row's meta is too deep or too large; nothing is sent in either mode. */
+function checkMetaLimits(raw: unknown[]): void {
+  const bad: { index: number; problem: string }[] = [];
+  raw.forEach((value, index) => {
+    const meta = (value as { meta?: unknown } | null)?.meta;
+    if (typeof meta !== "object" || meta === null) return;
+    if (deeperThan(meta, MAX_META_DEPTH)) {
+      bad.push({ index, problem: `is nested more than ${MAX_META_DEPTH} levels deep` });
+      return;
+    }
+    const bytes = Buffer.byteLength(JSON.stringify(meta), "utf8");
+    if (bytes > MAX_META_BYTES) {
+      bad.push({ index, problem: `is ${bytes} bytes as JSON, more than ${MAX_META_BYTES}` });
+    }
+  });
+  const [first, ...others] = bad;
+  if (!first) return;
+  const more =
+    others.length > 0
+      ? ` (so is the meta of ${others.length} more row${others.length === 1 ? "" : "s"}: ${others
+          .slice(0, 10)
+          .map((b) => `registrations[${b.index}]`)
+          .join(", ")}${others.length > 10 ? ", …" : ""})`
+      : "";
+  throw new ToolInputError(
+    `meta ${first.problem}${more}`,
+    `registrations[${first.index}].meta`,
+    `Keep meta to at most ${MAX_META_DEPTH} levels and ${MAX_META_BYTES} bytes as JSON per row, or leave it out. Nothing was sent.`,
+  );
+}
+
+/** Iterative, so a meta thousands of levels deep cannot overflow the stack while being measured. */
+function deeperThan(root: object, limit: number): boolean {
+  const stack: [unknown, number][] = [[root, 1]];
+  while (stack.length > 0) {
+    const [value, depth] = stack.pop() as [unknown, number];
+    if (depth > limit) return true;
+    for (const child of Object.values(value as object)) {
+      if (typeof child === "object" && child !== null) stack.push([child, depth + 1]);
+    }
+  }
+  return false;
+}
 
 function validateRows(raw: unknown[]): InvalidRow[] {
   const problems: InvalidRow[] = [];
@@ -302,28 +363,83 @@ const REJECTION_FIX: Record<string, string> = {
   MISSING_REQUIRED_FIELD: "Fill in the field named in the message and send the row again.",
 };
 
-async function checkRows(ctx: ToolContext, rows: Row[]) {
-  const hires = new Map<string, NonNullable<CheckHireData["hire"]> | null>();
-  const distinct = [...new Set(rows.map((r) => r.hireId))];
-  for (const [i, id] of distinct.entries()) {
-    try {
-      const { data } = await ctx.client.run(checkHireQuery, { id }, requestOptions(ctx));
-      hires.set(id, data.hire);
-    } catch (error) {
-      // Another company's hire reads as "not authorised": for the dry run that is "not found".
-      if (isPlatformError(error) && error.kind === "authorization") hires.set(id, null);
-      else throw error;
-    }
-    await ctx.reportProgress(
-      i + 1,
-      distinct.length,
-      `checked ${i + 1} of ${distinct.length} hires`,
+type HireCheck =
+  | { kind: "found"; hire: CheckedHire }
+  | { kind: "missing" }
+  | { kind: "unchecked"; hidden: boolean };
+
+/** Checks the hires CHECK_HIRES_BATCH_SIZE at a time, one aliased query per batch. */
+async function checkHires(ctx: ToolContext, ids: string[]): Promise<Map<string, HireCheck>> {
+  const checks = new Map<string, HireCheck>();
+  for (let start = 0; start < ids.length; start += CHECK_HIRES_BATCH_SIZE) {
+    const batch = ids.slice(start, start + CHECK_HIRES_BATCH_SIZE);
+    const variables: CheckHiresVariables = {};
+    batch.forEach((id, i) => {
+      variables[checkHireVariable(i)] = id;
+    });
+    // request, not run: one hire's error must not hide the others' answers.
+    const { data, errors } = await ctx.client.request(
+      checkHiresQuery(batch.length),
+      variables,
+      requestOptions(ctx),
     );
+    // An error whose path starts with an alias belongs to that hire alone.
+    const byAlias = new Map<string, PlatformError>();
+    const unplaced: PlatformError[] = [];
+    for (const error of errors) {
+      const alias = error.path?.[0];
+      const index = typeof alias === "string" ? /^h(\d+)$/.exec(alias)?.[1] : undefined;
+      if (alias !== undefined && index !== undefined && Number(index) < batch.length) {
+        if (!byAlias.has(alias as string)) byAlias.set(alias as string, error);
+      } else unplaced.push(error);
+    }
+    const whole = mostTelling(unplaced);
+    if (whole) throw whole;
+    batch.forEach((id, i) => {
+      const alias = checkHireAlias(i);
+      const error = byAlias.get(alias);
+      const hire = data?.[alias];
+      if (error) {
+        // Another company's hire reads as "not authorised": for the dry run that is "not found".
+        const refused = error.kind === "authorization" || error.kind === "field-restricted";
+        if (refused && error.path?.length === 1) checks.set(id, { kind: "missing" });
+        else checks.set(id, { kind: "unchecked", hidden: refused });
+      } else if (hire === null) {
+        checks.set(id, { kind: "missing" });
+      } else if (hire === undefined) {
+        checks.set(id, { kind: "unchecked", hidden: false });
+      } else if (!Array.isArray(hire.contracts?.data)) {
+        // Restricted contracts come back null with no error of their own (see client.request).
+        checks.set(id, { kind: "unchecked", hidden: true });
+      } else {
+        checks.set(id, { kind: "found", hire });
+      }
+    });
+    const done = start + batch.length;
+    await ctx.reportProgress(done, ids.length, `checked ${done} of ${ids.length} hires`);
   }
+  return checks;
+}
+
+async function checkRows(ctx: ToolContext, rows: Row[]) {
+  const checks = await checkHires(ctx, [...new Set(rows.map((r) => r.hireId))]);
   const results: RowResult[] = rows.map((row, index) => {
-    const hire = hires.get(row.hireId);
+    const check = checks.get(row.hireId) ?? { kind: "missing" };
     const base = { index, externalId: row.externalId };
-    if (!hire) {
+    if (check.kind === "unchecked") {
+      return {
+        ...base,
+        outcome: "would-reject" as const,
+        reason: "HIRE_NOT_CHECKED",
+        message: check.hidden
+          ? `Hire ${row.hireId}'s contract periods are not visible to your account, so the row could not be checked.`
+          : `The platform failed while checking hire ${row.hireId}, so the row could not be checked.`,
+        fix: check.hidden
+          ? "Ask an administrator to check the contract dates, or submit without dryRun and read the per-row result."
+          : "Run the dry run again; the failure is usually temporary.",
+      };
+    }
+    if (check.kind === "missing") {
       return {
         ...base,
         outcome: "would-reject" as const,
@@ -332,7 +448,7 @@ async function checkRows(ctx: ToolContext, rows: Row[]) {
         fix: REJECTION_FIX.HIRE_NOT_FOUND,
       };
     }
-    const covered = hire.contracts.data.some(
+    const covered = check.hire.contracts.data.some(
       (c) =>
         (c.startDate === null || c.startDate <= row.reportedDate) &&
         (c.endDate === null || row.reportedDate <= c.endDate),
@@ -430,7 +546,7 @@ async function sendRows(ctx: ToolContext, rows: Row[]) {
   const notes: string[] = [];
   if (failure) {
     notes.push(
-      `Stopped after ${rows.length - notSent} rows: ${failure.message} ${notSent} rows were not sent (or their outcome is unknown). Sending all the rows again is safe: rows are matched by externalId, so nothing is counted twice.`,
+      `Stopped after ${rows.length - notSent} rows: ${oneLine(failure.message, 1000)} ${notSent} rows were not sent (or their outcome is unknown). Sending all the rows again is safe: rows are matched by externalId, so nothing is counted twice.`,
     );
   }
   if (unmatched > 0) {
@@ -464,9 +580,11 @@ async function sendRows(ctx: ToolContext, rows: Row[]) {
 
 function rejectionLines(results: RowResult[]): string[] {
   const bad = results.filter((r) => r.outcome === "rejected" || r.outcome === "would-reject");
-  const lines = bad
-    .slice(0, TEXT_ROW_LIMIT)
-    .map((r) => `- row ${r.index} (${r.externalId}): ${r.reason}: ${r.message} ${r.fix}`);
+  const lines = bad.slice(0, TEXT_ROW_LIMIT).map((r) => {
+    // A rejection's message is the platform's text, so quoted; a dry run's is our own.
+    const message = r.outcome === "rejected" ? quoted(r.message) : oneLine(r.message, 1000);
+    return `- row ${r.index} (${oneLine(r.externalId)}): ${oneLine(r.reason)}: ${message} ${r.fix}`;
+  });
   if (bad.length > TEXT_ROW_LIMIT)
     lines.push(`… and ${bad.length - TEXT_ROW_LIMIT} more (see rows).`);
   return lines;

@@ -3,6 +3,7 @@ import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
 import { createServer } from "../server.js";
 import { openPlatform } from "./embedded-sandbox.js";
+import { INVALID_REQUEST, MAX_STDIO_MESSAGE_BYTES, StdinLineGuard } from "./stdio-guard.js";
 
 /** Serves one client on stdin/stdout. stdout carries the protocol and nothing else. */
 export async function serveStdio(config: Config, logger: Logger, version: string): Promise<void> {
@@ -14,7 +15,26 @@ export async function serveStdio(config: Config, logger: Logger, version: string
     sandbox: platform.sandbox,
     version,
   });
-  const transport = new StdioServerTransport();
+  // The SDK closes the session on a line over its buffer cap; the guard answers it instead.
+  const guard = new StdinLineGuard(MAX_STDIO_MESSAGE_BYTES, ({ bytes, id }) => {
+    logger.warning(
+      `Refused a stdio message of ${bytes} bytes: the limit is ${MAX_STDIO_MESSAGE_BYTES} bytes.`,
+    );
+    // MCP omits the id it could not read (JSON-RPC's null fails the SDK clients' parsing).
+    void transport
+      .send({
+        jsonrpc: "2.0",
+        ...(id === undefined ? {} : { id }),
+        error: {
+          code: INVALID_REQUEST,
+          message: `message too large: ${bytes} bytes, the limit is ${MAX_STDIO_MESSAGE_BYTES} bytes`,
+          data: { bytes, limitBytes: MAX_STDIO_MESSAGE_BYTES },
+        },
+      })
+      .catch(() => {});
+  });
+  process.stdin.pipe(guard);
+  const transport = new StdioServerTransport(guard, process.stdout);
 
   let stopping: Promise<void> | undefined;
   const stop = (why: string) => {
@@ -25,6 +45,21 @@ export async function serveStdio(config: Config, logger: Logger, version: string
     })();
     return stopping;
   };
+  // A client that closed our stdout (EPIPE) is gone: stop quietly, not with a stack trace.
+  let stdoutFailed = false;
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (stdoutFailed) return;
+    stdoutFailed = true;
+    const gone = error.code === "EPIPE" || error.code === "ERR_STREAM_DESTROYED";
+    logger.info(
+      gone
+        ? "The client closed its end of stdout; stopping."
+        : `stdout failed (${error.code ?? error.message}); stopping.`,
+    );
+    void stop("stdout closed").then(() => process.exit(gone ? 0 : 1));
+  });
+  // Nothing can be reported once stderr is gone; never crash over it.
+  process.stderr.on("error", () => {});
   process.once("SIGINT", () => void stop("SIGINT").then(() => process.exit(0)));
   process.once("SIGTERM", () => void stop("SIGTERM").then(() => process.exit(0)));
   // The client closing stdin ends the session; the embedded sandbox would keep the process alive.

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { governorKey } from "../../src/client/governor.js";
 import {
   CancelledError,
   governorFor,
   RateGovernor,
   resetGovernors,
 } from "../../src/client/index.js";
-import { governorKey } from "../../src/client/governor.js";
 import { viewerQuery } from "../../src/client/operations.js";
 import type { Sandbox } from "../../src/sandbox/index.js";
 import { fastClient, sandboxFor } from "./helpers.js";

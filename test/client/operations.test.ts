@@ -11,12 +11,18 @@ import {
 } from "graphql";
 import { describe, expect, it } from "vitest";
 import { introspectionOperation } from "../../src/client/index.js";
-import { operations } from "../../src/client/operations.js";
+import { allOperations as operations } from "../../src/client/operations/index.js";
+import {
+  CHECK_HIRES_BATCH_SIZE,
+  checkHireAlias,
+  checkHiresQuery,
+  checkHireVariable,
+} from "../../src/client/operations.js";
 import type { Operation } from "../../src/client/types.js";
 import { sandboxTypeDefs } from "../../src/sandbox/schema.js";
 
 // Every document the server sends, checked against the platform's real schema and the sandbox's.
-// New operations in operations.ts are covered without touching this file.
+// New operations listed in src/client/operations/index.ts are covered without touching this file.
 
 const referenceSchema = buildSchema(
   readFileSync(resolve(process.cwd(), "../shared/reference/worksome.graphql"), "utf8"),
@@ -82,6 +88,32 @@ describe("operations", () => {
   it("names are unique", () => {
     const names = all.map(([, op]) => op.name);
     expect(new Set(names).size).toBe(names.length);
+  });
+
+  // The dry run builds CheckHires for as many hires as a batch holds: every size must fit too.
+  describe.each([1, 3, CHECK_HIRES_BATCH_SIZE, 50])("CheckHires built for %i hires", (count) => {
+    const operation = checkHiresQuery(count);
+    const document = parse(operation.document);
+    const op = definitions(document)[0] as OperationDefinitionNode;
+
+    it("is one named query with one aliased hire field and one variable per hire", () => {
+      expect(definitions(document)).toHaveLength(1);
+      expect(op.name?.value).toBe("CheckHires");
+      expect(op.operation).toBe("query");
+      expect(operation.safeToRepeat).toBe(true);
+      const aliases = op.selectionSet.selections.map((s) =>
+        s.kind === Kind.FIELD ? `${s.alias?.value}:${s.name.value}` : "",
+      );
+      expect(aliases).toEqual(Array.from({ length: count }, (_, i) => `${checkHireAlias(i)}:hire`));
+      expect(op.variableDefinitions?.map((v) => v.variable.name.value)).toEqual(
+        Array.from({ length: count }, (_, i) => checkHireVariable(i)),
+      );
+    });
+
+    it("fits the platform's schema and the sandbox's", () => {
+      expect(errorsAgainst(referenceSchema, document)).toEqual([]);
+      expect(errorsAgainst(sandboxSchema, document)).toEqual([]);
+    });
   });
 
   it("the check would catch a document that no longer fits", () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPlatformClient, type PlatformError } from "../../src/client/index.js";
 import { terminateHireMutation, viewerQuery } from "../../src/client/operations.js";
 import type { Logger, LogLevel } from "../../src/logger.js";
-import { type FaultKind, type Sandbox, SANDBOX_TOKENS } from "../../src/sandbox/index.js";
+import { type FaultKind, SANDBOX_TOKENS, type Sandbox } from "../../src/sandbox/index.js";
 import {
   closedPort,
   hireQuery,

@@ -1,6 +1,10 @@
 // submit_timesheets through a real MCP client against the sandbox: local validation, dry run,
 // chunked submission, progress, idempotency and a failure part-way through.
 import { afterEach, describe, expect, it } from "vitest";
+import { PlatformFailureError } from "../../src/client/errors.js";
+import { CHECK_HIRES_BATCH_SIZE } from "../../src/client/operations.js";
+import type { PlatformClient } from "../../src/client/types.js";
+import { MAX_META_BYTES, MAX_META_DEPTH } from "../../src/tools/submit-timesheets.js";
 import { type Harness, type HarnessOptions, startHarness } from "../helpers/mcp-harness.js";
 
 interface Out {
@@ -115,7 +119,8 @@ describe("submit_timesheets dry run", () => {
     expect(t).toContain("nothing sent");
     expect(t).toContain("get_contract");
     expect(h.sandbox.countRequests("SubmitTimesheets")).toBe(0);
-    expect(h.sandbox.countRequests("CheckHire")).toBe(2);
+    // Both hires in one aliased query.
+    expect(h.sandbox.countRequests("CheckHires")).toBe(1);
     expect(h.sandbox.timesheets.size).toBe(0);
   });
 
@@ -126,6 +131,152 @@ describe("submit_timesheets dry run", () => {
       registrations: [ana(20, { hireId: "hire_002", externalId: "harbor" })],
     });
     expect(out.rows[0]).toMatchObject({ outcome: "would-reject", reason: "HIRE_NOT_FOUND" });
+  });
+});
+
+describe("submit_timesheets dry run over many hires", () => {
+  it("checks 200 distinct hires in a few aliased requests and reports each hire's rows", async () => {
+    const h = await harness();
+    const registrations = [
+      ana(20),
+      ana(21, { hireId: "hire_002", externalId: "harbor" }),
+      ...Array.from({ length: 198 }, (_, i) =>
+        ana(20, { hireId: `hire_unknown_${i}`, externalId: `ghost-${i}` }),
+      ),
+    ];
+    const progress: number[] = [];
+    const r = await h.client.callTool(
+      { name: "submit_timesheets", arguments: { registrations, dryRun: true } },
+      undefined,
+      { onprogress: (p) => progress.push(p.progress) },
+    );
+    const out = r.structuredContent as unknown as Out;
+    const batches = Math.ceil(200 / CHECK_HIRES_BATCH_SIZE);
+    // One CheckHire request per hire before: 200.
+    expect(h.sandbox.countRequests("CheckHires")).toBeLessThanOrEqual(batches);
+    expect(h.sandbox.countRequests("CheckHires")).toBe(batches);
+    expect(progress.at(-1)).toBe(200);
+    expect(out.rows).toHaveLength(200);
+    expect(out.rows[0]).toMatchObject({ externalId: `ana-${day(20)}`, outcome: "would-accept" });
+    expect(out.rows[1]).toMatchObject({ externalId: "harbor", outcome: "would-accept" });
+    for (const row of out.rows.slice(2)) {
+      expect(row).toMatchObject({ outcome: "would-reject", reason: "HIRE_NOT_FOUND" });
+    }
+    expect(h.sandbox.countRequests("SubmitTimesheets")).toBe(0);
+  });
+
+  it("reports a forbidden and an unknown hire for their rows only, within one request", async () => {
+    const h = await harness({ token: "limited" });
+    const { out } = await call(h, {
+      dryRun: true,
+      registrations: [
+        ana(20),
+        ana(20, { hireId: "hire_002", externalId: "harbor" }),
+        ana(21),
+        ana(20, { hireId: "hire_999999", externalId: "ghost" }),
+        ana(22, { reportedDate: "2026-01-05", externalId: "early" }),
+      ],
+    });
+    expect(out.rows.map((r) => [r.externalId, r.outcome, r.reason])).toEqual([
+      [`ana-${day(20)}`, "would-accept", undefined],
+      ["harbor", "would-reject", "HIRE_NOT_FOUND"],
+      [`ana-${day(21)}`, "would-accept", undefined],
+      ["ghost", "would-reject", "HIRE_NOT_FOUND"],
+      ["early", "would-reject", "DATE_OUTSIDE_CONTRACT_PERIOD"],
+    ]);
+    expect(h.sandbox.countRequests("CheckHires")).toBe(1);
+  });
+
+  it("maps a partial error to the hire whose alias its path names", async () => {
+    const h = await harness();
+    // The platform fails inside the second alias only: its field is null, its error has a path.
+    const original = h.platform.request.bind(h.platform);
+    h.platform.request = (async (op, vars, opts) => {
+      const result = await original(op, vars, opts);
+      if (op.name !== "CheckHires") return result;
+      const data = result.data as Record<string, unknown>;
+      data.h1 = null;
+      const failure = new PlatformFailureError("The platform failed while handling CheckHires.", {
+        operation: "CheckHires",
+        path: ["h1"],
+      });
+      return { ...result, errors: [...result.errors, failure] };
+    }) as PlatformClient["request"];
+    const { r, out } = await call(h, {
+      dryRun: true,
+      registrations: [
+        ana(20),
+        ana(20, { hireId: "hire_002", externalId: "harbor" }),
+        ana(20, { hireId: "hire_999999", externalId: "ghost" }),
+        ana(21, { hireId: "hire_002", externalId: "harbor-2" }),
+      ],
+    });
+    expect(r.isError).toBeFalsy();
+    expect(out.rows.map((x) => [x.externalId, x.outcome, x.reason])).toEqual([
+      [`ana-${day(20)}`, "would-accept", undefined],
+      ["harbor", "would-reject", "HIRE_NOT_CHECKED"],
+      ["ghost", "would-reject", "HIRE_NOT_FOUND"],
+      ["harbor-2", "would-reject", "HIRE_NOT_CHECKED"],
+    ]);
+    expect(out.rows[1]?.fix).toMatch(/again/);
+  });
+});
+
+describe("submit_timesheets meta limits", () => {
+  const nested = (levels: number) => {
+    const root: Record<string, unknown> = {};
+    let node = root;
+    for (let i = 1; i < levels; i++) {
+      const child: Record<string, unknown> = {};
+      node.next = child;
+      node = child;
+    }
+    return root;
+  };
+
+  it.each([
+    ["a real submit", false],
+    ["a dry run", true],
+  ])("refuses a 5,000-deep meta in %s as an argument error, sending nothing", async (_, dryRun) => {
+    const h = await harness();
+    const before = h.sandbox.countRequests();
+    const { r, text: t } = await call(h, {
+      dryRun,
+      registrations: [ana(20), ana(21, { meta: nested(5000) })],
+    });
+    expect(r.isError).toBe(true);
+    expect(t).toContain("`registrations[1].meta`");
+    expect(t).toContain(`more than ${MAX_META_DEPTH} levels`);
+    expect(t).not.toMatch(/unexpected problem/);
+    expect(h.sandbox.countRequests()).toBe(before);
+    expect(h.sandbox.timesheets.size).toBe(0);
+  });
+
+  it.each([
+    ["a real submit", false],
+    ["a dry run", true],
+  ])("refuses a meta over the size limit in %s, naming every such row", async (_, dryRun) => {
+    const h = await harness();
+    const before = h.sandbox.countRequests();
+    const big = { note: "x".repeat(MAX_META_BYTES) };
+    const { r, text: t } = await call(h, {
+      dryRun,
+      registrations: [ana(20), ana(21, { meta: big }), ana(22, { meta: big })],
+    });
+    expect(r.isError).toBe(true);
+    expect(t).toContain("`registrations[1].meta`");
+    expect(t).toContain(`more than ${MAX_META_BYTES}`);
+    expect(t).toContain("registrations[2]");
+    expect(h.sandbox.countRequests()).toBe(before);
+  });
+
+  it("accepts a meta at the limits", async () => {
+    const h = await harness();
+    const { r, out } = await call(h, {
+      registrations: [ana(20, { meta: nested(MAX_META_DEPTH) })],
+    });
+    expect(r.isError).toBeFalsy();
+    expect(out.accepted).toBe(1);
   });
 });
 

@@ -1,0 +1,7 @@
+// Every operation the server sends, by area of the platform. Each domain's file holds the documents
+// its tools need; test/client/operations.test.ts checks all of them against the real schema.
+import { operations as coreOperations } from "../operations.js";
+
+export const allOperations = {
+  ...coreOperations,
+};
