@@ -377,7 +377,10 @@ export const listInvoicesQuery = query<ListInvoicesData, ListInvoicesVariables>(
 export interface CheckedHire {
   id: string;
   status: string;
-  contracts: { data: ContractPeriod[] };
+  /** The terms in force; null before a hire starts (and for an account that may not see it). */
+  activeContract: ContractPeriod | null;
+  /** The newest contract: the period that counts when no contract is active (an ended hire). */
+  latestContract: ContractPeriod | null;
 }
 
 /** `h0`, `h1`, …: one alias per hire, in the order of the ids given. */
@@ -412,13 +415,17 @@ export function checkHiresQuery(count: number): Operation<CheckHiresData, CheckH
       ${checkHireAlias(i)}: hire(id: $${checkHireVariable(i)}) {
         id
         status
-        contracts(first: 100) {
-          data {
-            id
-            status
-            startDate
-            endDate
-          }
+        activeContract {
+          id
+          status
+          startDate
+          endDate
+        }
+        latestContract {
+          id
+          status
+          startDate
+          endDate
         }
       }`,
     );

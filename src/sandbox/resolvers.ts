@@ -345,12 +345,15 @@ function createCustomTimesheet(ctx: RequestContext, input: Args, field: string) 
       continue;
     }
     const date = row.reportedDate as string;
-    const covered = hire.contractIds.some((id) => {
-      const c = ctx.data.contracts.get(id) as ContractRecord;
-      return (
-        (c.startDate === null || c.startDate <= date) && (c.endDate === null || date <= c.endDate)
-      );
-    });
+    // The terms in force count: the active contract, or the last one of a hire that has ended.
+    const contracts = hire.contractIds.map((id) => ctx.data.contracts.get(id) as ContractRecord);
+    const terms =
+      contracts.findLast((c) => c.status === "ACTIVE") ??
+      contracts.findLast((c) => c.status !== "DRAFT") ??
+      (contracts.at(-1) as ContractRecord);
+    const covered =
+      (terms.startDate === null || terms.startDate <= date) &&
+      (terms.endDate === null || date <= terms.endDate);
     if (!covered) {
       rejected.push({
         externalId,

@@ -17,7 +17,7 @@ import {
   timesheetPayloadSchema,
 } from "../resources/timesheet-payload-schema.js";
 import { defineTool, type ToolContext, ToolInputError } from "./define-tool.js";
-import { isRealDate, requestOptions } from "./format.js";
+import { isRealDate, period, requestOptions } from "./format.js";
 import { oneLine, quoted } from "./platform-text.js";
 
 export const MAX_REGISTRATIONS = 1000;
@@ -63,7 +63,7 @@ const registration = z
     reportedDate: z
       .unknown()
       .optional()
-      .meta({ type: "string", format: "date" })
+      .meta({ type: "string" })
       .describe("The day worked, YYYY-MM-DD, inside the hire's contract dates. Required."),
     hours: z
       .unknown()
@@ -90,9 +90,9 @@ const registration = z
     meta: z
       .unknown()
       .optional()
-      .meta({ type: "object" })
+      .meta({ type: "string" })
       .describe(
-        `Optional key-value data stored with the row: at most ${MAX_META_DEPTH} levels deep (meta itself is level 1) and ${MAX_META_BYTES} bytes as JSON.`,
+        `Optional key-value data stored with the row, as JSON object text, e.g. '{"costCenter":"CC-12"}' (an object is accepted too); at most ${MAX_META_DEPTH} levels deep and ${MAX_META_BYTES} bytes.`,
       ),
   })
   .passthrough()
@@ -133,14 +133,14 @@ export const submitTimesheetsTool = defineTool({
   title: "Submit timesheets",
   toolset: "timesheets",
   instruction:
-    "submit_timesheets registers hours worked. Accepted registrations are paid automatically, so it moves money. It is idempotent by externalId (the same externalId replaces that registration, so retrying is safe). Call it with dryRun: true first, show the preview, then submit.",
+    "submit_timesheets registers hours worked. Accepted registrations are queued and become payment requests that may be approved automatically, so it moves money. It is idempotent by externalId (the same externalId replaces that registration, so retrying is safe). Call it with dryRun: true first, show the preview, then submit.",
   description: [
-    "Register hours worked (one row per hire and day) on the platform, up to 1,000 rows per call.",
-    "MONEY MOVES: accepted hours become payment requests that are approved automatically. Run with dryRun: true first and show the person the result.",
-    'Use when: "log 7.5 hours for Ana on Monday to Friday", "upload these timesheets from our system".',
-    "Do not use for: finding hire ids (use search_hires); checking contract dates (use get_contract).",
-    "Safe to repeat: externalId is each row's key; sending it again replaces that row instead of adding hours. Rows are checked locally first (required fields, real dates, 0–24 hours, unique externalIds); if any is invalid, nothing is sent and each bad row is listed with its fix. dryRun also checks each hire and contract period, sending nothing.",
-    "Returns: submitted (true/false), counts, invalidRows, and per row accepted/rejected (with reason and what to do).",
+    "Register hours worked (one row per hire and day), up to 1,000 rows per call.",
+    "MONEY MOVES: accepted registrations are queued for processing and become payment requests, which the platform may approve automatically. Run with dryRun: true first and show the person the result.",
+    'Use when: "log 7.5 hours for Ana Monday to Friday", "upload these timesheets".',
+    "Do not use for: finding hire ids (use search_hires); reading hours already logged (use list_payment_requests).",
+    "Safe to repeat: externalId is each row's key; sending it again replaces that row. Rows are checked locally first (required fields, real dates, 0–24 hours, unique externalIds); if any is invalid, nothing is sent. dryRun also checks each hire and that the date is inside the active contract's period, sending nothing.",
+    "Returns: submitted, counts, invalidRows, and per row accepted/rejected with reason and fix.",
     'Examples: {"registrations": [{"hireId": "hire_001", "reportedDate": "2026-11-20", "hours": 7.5, "externalId": "ana-2026-11-20"}], "dryRun": true}.',
   ].join("\n"),
   inputSchema: {
@@ -174,7 +174,7 @@ export const submitTimesheetsTool = defineTool({
     openWorldHint: true,
   },
   async handler(args, ctx) {
-    const raw = args.registrations as unknown[];
+    const raw = (args.registrations as unknown[]).map(metaFromText);
     const dryRun = args.dryRun ?? false;
     checkMetaLimits(raw);
     const invalidRows = validateRows(raw);
@@ -209,6 +209,23 @@ export const submitTimesheetsTool = defineTool({
     return dryRun ? checkRows(ctx, rows) : sendRows(ctx, rows);
   },
 });
+
+/**
+ * The schema offers meta as JSON text (some model APIs refuse a free-form object); a row whose meta
+ * is JSON object text gets the object. Anything else is left for validation to name.
+ */
+function metaFromText(row: unknown): unknown {
+  const meta = (row as { meta?: unknown } | null)?.meta;
+  if (typeof meta !== "string" || !meta.trim().startsWith("{")) return row;
+  try {
+    const parsed: unknown = JSON.parse(meta);
+    return parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)
+      ? { ...(row as object), meta: parsed }
+      : row;
+  } catch {
+    return row;
+  }
+}
 
 /** Refuses the call when a row's meta is too deep or too large; nothing is sent in either mode. */
 function checkMetaLimits(raw: unknown[]): void {
@@ -347,7 +364,7 @@ function fieldHelp(field: string): string {
     case "externalId":
       return "your unique id for this row";
     case "meta":
-      return "an object";
+      return "a JSON object, or its JSON text";
     case "isPayable":
       return "true or false";
     default:
@@ -408,7 +425,7 @@ async function checkHires(ctx: ToolContext, ids: string[]): Promise<Map<string, 
         checks.set(id, { kind: "missing" });
       } else if (hire === undefined) {
         checks.set(id, { kind: "unchecked", hidden: false });
-      } else if (!Array.isArray(hire.contracts?.data)) {
+      } else if (!hire.latestContract) {
         // Restricted contracts come back null with no error of their own (see client.request).
         checks.set(id, { kind: "unchecked", hidden: true });
       } else {
@@ -448,17 +465,19 @@ async function checkRows(ctx: ToolContext, rows: Row[]) {
         fix: REJECTION_FIX.HIRE_NOT_FOUND,
       };
     }
-    const covered = check.hire.contracts.data.some(
-      (c) =>
-        (c.startDate === null || c.startDate <= row.reportedDate) &&
-        (c.endDate === null || row.reportedDate <= c.endDate),
-    );
+    // Hours count against the terms in force: the active contract, or the last one once it ended.
+    const terms = check.hire.activeContract ?? check.hire.latestContract;
+    const covered =
+      terms !== null &&
+      (terms.startDate === null || terms.startDate <= row.reportedDate) &&
+      (terms.endDate === null || row.reportedDate <= terms.endDate);
     if (!covered) {
+      const which = check.hire.activeContract ? "active" : "latest";
       return {
         ...base,
         outcome: "would-reject" as const,
         reason: "DATE_OUTSIDE_CONTRACT_PERIOD",
-        message: `${row.reportedDate} is outside every contract period of hire ${row.hireId}.`,
+        message: `${row.reportedDate} is outside the ${which} contract's period (${period(terms?.startDate ?? null, terms?.endDate ?? null)}) of hire ${row.hireId}.`,
         fix: REJECTION_FIX.DATE_OUTSIDE_CONTRACT_PERIOD,
       };
     }

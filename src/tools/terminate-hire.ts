@@ -64,7 +64,7 @@ export const terminateHireTool = defineTool({
     "End an active hire early. IRREVERSIBLE: a terminated hire cannot be restored.",
     "Use when: the person explicitly asks to terminate or end a specific worker's active hire on a date, with a reason.",
     "Do not use for: finding the hire id (use search_hires first); reading contract terms (use get_contract); hires that have not started (they are cancelled, not terminated).",
-    "How it works: the first call, without confirmationToken, changes nothing and returns a preview (worker, company, latest contract, reason, date) with a confirmationToken valid 5 minutes. Show the preview; only after the person clearly agrees, call again with the same hireId, reason and date plus the token. Clients with forms ask the person directly instead.",
+    "How it works: the first call, without confirmationToken, changes nothing and returns a preview with a confirmationToken valid 5 minutes. Show the preview; only after the person clearly agrees, call again with the same arguments plus the token. Clients with forms ask the person directly instead.",
     'Returns: status "preview" (with confirmationToken), "terminated", "cancelled" (person declined), "not-terminated" or "outcome-unknown", with what to do next.',
     'Examples: {"hireId": "hire_001", "reason": "PROJECT_COMPLETED_EARLY", "date": "2026-12-31"}; then the same plus "confirmationToken": "<token from the preview>".',
   ].join("\n"),

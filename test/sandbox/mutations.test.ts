@@ -156,15 +156,19 @@ describe("createCustomTimesheet", () => {
     expect(sandbox.timesheets.has("nordlys")).toBe(true);
   });
 
-  it("accepts dates covered by the original contract of a revised hire", async () => {
-    // ctr_001 covers the whole hire; the revision ctr_002 starts later.
+  it("rejects dates covered only by the archived contract of a revised hire", async () => {
+    // ctr_001 covers the whole hire; the revision ctr_002, the terms in force, starts later.
     const r = await submit({
       hireId: "hire_001",
       reportedDate: "2026-08-03",
       hours: 8,
       externalId: "old",
     });
-    expect(r.data?.createCustomTimesheet.successfulRegistrations).toBe(1);
+    expect(r.data?.createCustomTimesheet.successfulRegistrations).toBe(0);
+    expect(r.data?.createCustomTimesheet.rejectedRegistrations[0]).toMatchObject({
+      externalId: "old",
+      reason: "DATE_OUTSIDE_CONTRACT_PERIOD",
+    });
   });
 
   it("upserts by externalId", async () => {

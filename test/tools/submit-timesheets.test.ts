@@ -4,6 +4,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { PlatformFailureError } from "../../src/client/errors.js";
 import { CHECK_HIRES_BATCH_SIZE } from "../../src/client/operations.js";
 import type { PlatformClient } from "../../src/client/types.js";
+import { SANDBOX_FIXTURES } from "../../src/sandbox/index.js";
+import { createSeed } from "../../src/sandbox/seed.js";
 import { MAX_META_BYTES, MAX_META_DEPTH } from "../../src/tools/submit-timesheets.js";
 import { type Harness, type HarnessOptions, startHarness } from "../helpers/mcp-harness.js";
 
@@ -28,6 +30,7 @@ interface Out {
 type Result = Awaited<ReturnType<Harness["client"]["callTool"]>>;
 const text = (r: Result) => (r.content as { text: string }[]).map((c) => c.text).join("\n");
 
+const TODAY = "2026-11-22";
 const day = (n: number) => `2026-11-${String(n).padStart(2, "0")}`;
 const ana = (n: number, extra: Record<string, unknown> = {}) => ({
   hireId: "hire_001",
@@ -122,6 +125,29 @@ describe("submit_timesheets dry run", () => {
     // Both hires in one aliased query.
     expect(h.sandbox.countRequests("CheckHires")).toBe(1);
     expect(h.sandbox.timesheets.size).toBe(0);
+  });
+
+  it("counts only the active contract's period, not an earlier contract's", async () => {
+    const seed = createSeed(TODAY);
+    const previous = seed.contracts.get(SANDBOX_FIXTURES.anaPreviousContractId);
+    const active = seed.contracts.get(SANDBOX_FIXTURES.anaContractId);
+    // A day the archived contract covered but the active one does not.
+    const date = previous?.startDate as string;
+    expect(date < (active?.startDate as string)).toBe(true);
+    const h = await harness();
+    const registrations = [ana(20, { reportedDate: date, externalId: "old-terms" })];
+    const dry = await call(h, { dryRun: true, registrations });
+    expect(dry.out.rows[0]).toMatchObject({
+      outcome: "would-reject",
+      reason: "DATE_OUTSIDE_CONTRACT_PERIOD",
+    });
+    expect(dry.text).toContain("outside the active contract's period");
+    // The platform applies the same rule when the row is really sent.
+    const real = await call(h, { registrations });
+    expect(real.out.rows[0]).toMatchObject({
+      outcome: "rejected",
+      reason: "DATE_OUTSIDE_CONTRACT_PERIOD",
+    });
   });
 
   it("treats another company's hire as not found for the limited token", async () => {
@@ -268,6 +294,16 @@ describe("submit_timesheets meta limits", () => {
     expect(t).toContain(`more than ${MAX_META_BYTES}`);
     expect(t).toContain("registrations[2]");
     expect(h.sandbox.countRequests()).toBe(before);
+  });
+
+  it("takes meta as JSON object text, as its schema offers it, and stores the object", async () => {
+    const h = await harness();
+    const { r, out } = await call(h, {
+      registrations: [ana(20, { meta: '{"costCenter": "CC-12"}' })],
+    });
+    expect(r.isError).toBeFalsy();
+    expect(out.accepted).toBe(1);
+    expect(h.sandbox.timesheets.get(`ana-${day(20)}`)?.meta).toEqual({ costCenter: "CC-12" });
   });
 
   it("accepts a meta at the limits", async () => {

@@ -1,0 +1,78 @@
+// What the model reads of the tool list costs context on every turn, and some model APIs refuse
+// schemas that MCP allows. These checks keep the whole list affordable and portable.
+import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import { describe, expect, it } from "vitest";
+import { listToolsAsClientSees } from "./tool-surface.js";
+
+/** Budgets for every default tool together (bytes of JSON). */
+export const MODEL_VISIBLE_BUDGET = 20 * 1024;
+export const TOOLS_LIST_BUDGET = 32 * 1024;
+const MAX_DESCRIPTION = 1024;
+
+type JsonSchema = Record<string, unknown>;
+
+/** What a model reads of one tool: its name, description and input schema. */
+export function modelVisibleBytes(tool: Tool): number {
+  return Buffer.byteLength(
+    JSON.stringify({ name: tool.name, description: tool.description, input: tool.inputSchema }),
+  );
+}
+
+/** Every schema node below (and including) `schema`, with its path. */
+function* nodes(schema: unknown, path: string): Generator<[string, JsonSchema]> {
+  if (schema === null || typeof schema !== "object") return;
+  const node = schema as JsonSchema;
+  yield [path, node];
+  for (const [key, value] of Object.entries((node.properties ?? {}) as Record<string, unknown>)) {
+    yield* nodes(value, `${path}.${key}`);
+  }
+  if (node.items) yield* nodes(node.items, `${path}[]`);
+  for (const key of ["anyOf", "oneOf", "allOf"]) {
+    const list = node[key];
+    if (Array.isArray(list))
+      for (const [i, sub] of list.entries()) yield* nodes(sub, `${path}.${key}[${i}]`);
+  }
+  if (node.additionalProperties && typeof node.additionalProperties === "object") {
+    yield* nodes(node.additionalProperties, `${path}{}`);
+  }
+}
+
+describe("the tool list every assistant accepts, and can afford", async () => {
+  const listed = await listToolsAsClientSees();
+
+  it(`costs at most ${MODEL_VISIBLE_BUDGET / 1024} KB of what the model reads, ${TOOLS_LIST_BUDGET / 1024} KB in all`, () => {
+    const visible = listed.reduce((sum, tool) => sum + modelVisibleBytes(tool), 0);
+    const whole = Buffer.byteLength(JSON.stringify({ tools: listed }));
+    expect(visible).toBeLessThanOrEqual(MODEL_VISIBLE_BUDGET);
+    expect(whole).toBeLessThanOrEqual(TOOLS_LIST_BUDGET);
+  });
+
+  describe.each(listed.map((tool): [string, Tool] => [tool.name, tool]))("%s", (_name, tool) => {
+    it(`has descriptions of at most ${MAX_DESCRIPTION} characters, its own and every property's`, () => {
+      expect((tool.description ?? "").length).toBeLessThanOrEqual(MAX_DESCRIPTION);
+      for (const [path, node] of nodes(tool.inputSchema, "input")) {
+        const description = node.description;
+        if (typeof description === "string") {
+          expect(description.length, path).toBeLessThanOrEqual(MAX_DESCRIPTION);
+        }
+      }
+    });
+
+    it("uses no JSON Schema format but date-time, and no object without properties", () => {
+      for (const [path, node] of nodes(tool.inputSchema, "input")) {
+        if (node.format !== undefined) expect(node.format, path).toBe("date-time");
+        if (node.type === "object") {
+          expect(
+            Object.keys((node.properties ?? {}) as object).length,
+            `${path} has no properties`,
+          ).toBeGreaterThan(0);
+        }
+      }
+    });
+
+    it("has no anyOf, oneOf or allOf at the top of its input schema", () => {
+      for (const key of ["anyOf", "oneOf", "allOf"])
+        expect(tool.inputSchema).not.toHaveProperty(key);
+    });
+  });
+});
