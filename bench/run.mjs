@@ -218,12 +218,28 @@ try {
   // Sizes.
   const listed = await client.listTools();
   const listBytes = Buffer.byteLength(JSON.stringify(listed));
+  // What a model reads of each tool: name, description and input schema.
+  const visibleBytes = listed.tools.reduce(
+    (sum, tool) =>
+      sum +
+      Buffer.byteLength(
+        JSON.stringify({ name: tool.name, description: tool.description, input: tool.inputSchema }),
+      ),
+    0,
+  );
   row(
-    "tool list size",
+    "tool list, model-visible",
+    `${kb(visibleBytes)} (~${Math.round(visibleBytes / 4)} tokens, ${kb(visibleBytes / listed.tools.length)} a tool)`,
+    "≤ 20 KB",
+    visibleBytes <= 20 * 1024,
+    `${listed.tools.length} tools: names, descriptions, input schemas`,
+  );
+  row(
+    "tool list, whole answer",
     `${kb(listBytes)} (~${Math.round(listBytes / 4)} tokens)`,
-    "≤ 16 KB",
-    listBytes <= 16 * 1024,
-    `${listed.tools.length} tools`,
+    "≤ 32 KB",
+    listBytes <= 32 * 1024,
+    "tools/list as sent, with output schemas and annotations",
   );
   const searchTool = listed.tools.find((tool) => tool.name === "search_hires");
   const pageKey = ["limit", "first", "pageSize", "perPage"].find(

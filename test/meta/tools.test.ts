@@ -8,7 +8,22 @@ import { listToolsAsClientSees } from "./tool-surface.js";
 
 const ANNOTATIONS = ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const;
 // Leading verbs an assistant reads as an action; extend deliberately when a tool needs another.
-const VERBS = ["search", "get", "list", "submit", "terminate", "create", "update", "cancel"];
+const VERBS = [
+  "search",
+  "get",
+  "list",
+  "describe",
+  "query",
+  "submit",
+  "terminate",
+  "create",
+  "update",
+  "cancel",
+  "review",
+  "invite",
+  "post",
+  "manage",
+];
 const REJECTED_TOP_LEVEL = ["anyOf", "oneOf", "allOf", "not", "$ref"];
 
 const kebab = (name: string) => name.replaceAll("_", "-");
