@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { resolve } from "node:path";
 import { parse as parseDotenv } from "dotenv";
+import { readSignInIndex } from "./auth/store.js";
 import { type Config, ConfigError, type DotenvSource, parseConfig, USAGE } from "./config.js";
 import { createLogger } from "./logger.js";
 
@@ -11,7 +12,7 @@ const { version } = createRequire(import.meta.url)("../package.json") as { versi
 async function main(): Promise<void> {
   let config: Config;
   try {
-    config = parseConfig(process.argv.slice(2), process.env, readDotenv());
+    config = parseConfig(process.argv.slice(2), process.env, readDotenv(), readSignInIndex);
   } catch (error) {
     if (error instanceof ConfigError) {
       // One line per problem, not the whole usage text: the problem is what matters.
@@ -34,6 +35,23 @@ async function main(): Promise<void> {
 
   const logger = createLogger(config.logLevel);
   logger.addSecret(config.token);
+  logger.addSecret(config.clientSecret);
+
+  if (config.command === "login" || config.command === "logout" || config.command === "status") {
+    const commands = await import("./auth/commands.js");
+    const run = {
+      login: commands.runLogin,
+      logout: commands.runLogout,
+      status: commands.runStatus,
+    };
+    const cancel = new AbortController();
+    process.once("SIGINT", () => cancel.abort());
+    await run[config.command](config, logger, {
+      out: (line) => process.stdout.write(`${line}\n`),
+      signal: cancel.signal,
+    });
+    return;
+  }
 
   if (config.command === "sandbox") {
     const { runSandboxCommand } = await import("./sandbox/command.js");

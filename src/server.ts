@@ -11,10 +11,11 @@ import {
   SetLevelRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { createSchemaSource, type SchemaSource } from "./client/schema/index.js";
 import type { PlatformClient } from "./client/types.js";
 import type { Config } from "./config.js";
 import type { Logger, LogLevel } from "./logger.js";
-import { registerResources, type SchemaSource } from "./resources/index.js";
+import { registerResources } from "./resources/index.js";
 import { fitAnswer } from "./tools/answer-budget.js";
 import type { ElicitResult, ToolContext } from "./tools/define-tool.js";
 import { type AnyToolDefinition, selectTools } from "./tools/registry.js";
@@ -66,11 +67,15 @@ export function createServer(config: Config, deps: ServerDeps): WorkforceServer 
   );
   const state = new Map<string, unknown>();
   const notice = deps.sandbox ? SANDBOX_NOTICE : undefined;
+  // One introspection cache for the resources and the tools that read the schema.
+  const schemaSource = deps.schemaSource ?? createSchemaSource(client);
 
-  for (const tool of tools) registerTool(server, tool, { config, deps, state, notice });
+  for (const tool of tools) {
+    registerTool(server, tool, { config, deps, state, notice, schemaSource });
+  }
   // Replaces the SDK's listing (same tools, same order) with the compact one, converted lazily.
   server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: buildToolList(tools) }));
-  registerResources(server, { client, logger, schemaSource: deps.schemaSource });
+  registerResources(server, { client, logger, schemaSource });
 
   const removeSink = forwardLogs(server, logger);
   let closed = false;
@@ -90,13 +95,14 @@ interface RegisterOptions {
   deps: ServerDeps;
   state: Map<string, unknown>;
   notice: string | undefined;
+  schemaSource: SchemaSource;
 }
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 /** The one wrapper every tool goes through: context in, text + structured content or an error out. */
 function registerTool(server: McpServer, tool: AnyToolDefinition, options: RegisterOptions): void {
-  const { config, deps, state, notice } = options;
+  const { config, deps, state, notice, schemaSource } = options;
   const { logger } = deps;
   const callback = async (args: Record<string, unknown>, extra: Extra): Promise<CallToolResult> => {
     const started = Date.now();
@@ -106,6 +112,7 @@ function registerTool(server: McpServer, tool: AnyToolDefinition, options: Regis
       logger,
       sandbox: deps.sandbox !== undefined,
       signal: extra.signal,
+      schema: () => schemaSource.get(extra.signal),
       state,
       reportProgress: progressReporter(extra, logger),
       elicit: elicitorFor(server, extra),

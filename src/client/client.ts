@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import { getIntrospectionQuery } from "graphql";
 import { ClientError, GraphQLClient } from "graphql-request";
@@ -9,6 +10,7 @@ import {
   BadRequestError,
   CancelledError,
   formatBytes,
+  isOutcomeUnknown,
   isPlatformError,
   NetworkError,
   type PlatformError,
@@ -33,6 +35,7 @@ import type {
   PlatformClientOptions,
   RequestOptions,
   RestrictedField,
+  TokenSource,
 } from "./types.js";
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -48,6 +51,14 @@ export const introspectionOperation: Operation<unknown> = {
   safeToRepeat: true,
 };
 
+/**
+ * A read built at run time (query_platform's checked document), sent like any other: governed,
+ * retried, errors classified. `document` must hold exactly one query operation called `name`.
+ */
+export function runtimeQuery(name: string, document: string): Operation<unknown> {
+  return { name, document, type: "query", safeToRepeat: true };
+}
+
 // Connection errors that prove the request never left this machine, so nothing happened.
 const NOT_SENT_CODES = new Set([
   "ECONNREFUSED",
@@ -59,6 +70,8 @@ const NOT_SENT_CODES = new Set([
 ]);
 
 interface Attempt {
+  /** The bearer token this attempt sends. */
+  token: string;
   operation: Operation<unknown, Record<string, unknown>>;
   variables: Record<string, unknown>;
   signal: AbortSignal | undefined;
@@ -70,17 +83,20 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
   // Tolerate an address given with the path already on it.
   const apiUrl = options.apiUrl.replace(/\/+$/, "").replace(/\/graphql$/, "");
   const endpoint = `${apiUrl}/graphql`;
-  const token = options.token;
+  // A fixed token is used as it is (no await per request); a source is asked before each attempt.
+  const fixedToken = typeof options.token === "string" ? options.token : undefined;
+  const source = typeof options.token === "string" ? undefined : options.token;
+  const credential = source?.kind ?? options.credential;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const retryBaseMs = options.retryBaseMs ?? DEFAULT_RETRY_BASE_MS;
   const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
   const limits = { maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES };
   const logger: Logger | undefined = options.logger;
   // Belt and braces: even if a token slipped into a log line, the logger blanks it.
-  logger?.addSecret(token);
+  logger?.addSecret(fixedToken);
   const governor = governorFor(
     apiUrl,
-    token,
+    fixedToken ?? budgetKey(source as TokenSource),
     options.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE,
     options.rateLimitWindowMs ?? DEFAULT_RATE_LIMIT_WINDOW_MS,
   );
@@ -105,7 +121,7 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
       });
 
     const gql = new GraphQLClient(endpoint, {
-      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+      headers: { Authorization: `Bearer ${a.token}`, "Content-Type": "application/json" },
       errorPolicy: "all",
       // graphql-request parses every document on every call just to find its operation name
       // (~0.15 ms). Each of ours has exactly one, named after the operation, so name it here.
@@ -300,6 +316,10 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
     const op = operation as unknown as Operation<unknown, Record<string, unknown>>;
     const { signal, onWait } = requestOptions;
     const maxAttempts = op.safeToRepeat ? 1 + maxRetries : 1;
+    // After `Unauthenticated.`, a token source may renew the token once; then the request is sent
+    // once more. The platform refused it before doing anything, so this holds for writes too.
+    let renewed: string | undefined;
+    let renewTried = false;
     for (let attempt = 1; ; attempt++) {
       if (signal?.aborted) {
         throw new CancelledError(`${op.name} was cancelled before it was sent.`, {
@@ -307,9 +327,16 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
           attempts: attempt - 1,
         });
       }
-      const release = await governor.acquire({ signal, onWait, operation: op.name });
+      let token = fixedToken;
       try {
+        if (source) {
+          token = renewed ?? (await source.current());
+          renewed = undefined;
+          logger?.addSecret(token);
+        }
+        const release = await governor.acquire({ signal, onWait, operation: op.name });
         const result = await sendOnce({
+          token: token as string,
           operation: op,
           variables,
           signal,
@@ -321,6 +348,31 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
       } catch (error) {
         if (!isPlatformError(error)) throw error;
         error.attempts = attempt;
+        if (error instanceof AuthenticationError) {
+          error.credential ??= credential;
+          const renew = source?.refreshAfterUnauthenticated;
+          if (renew && token !== undefined && !renewTried && !isOutcomeUnknown(error)) {
+            renewTried = true;
+            const fresh = await renew.call(source, token).catch((failure: unknown) => {
+              if (isPlatformError(failure)) throw failure;
+              logger?.warning("renewing the sign-in failed unexpectedly", {
+                error: failure instanceof Error ? failure.message : String(failure),
+              });
+              return undefined;
+            });
+            if (fresh !== undefined && fresh !== token) {
+              logger?.debug(
+                "the platform refused the access token; sending once more with a renewed one",
+                {
+                  operation: op.name,
+                },
+              );
+              renewed = fresh;
+              continue;
+            }
+          }
+          throw error;
+        }
         if (!error.retryable || attempt >= maxAttempts) throw error;
         const delay = backoff(attempt - 1) + Math.random() * retryBaseMs;
         logger?.debug("platform request will be retried", {
@@ -458,4 +510,15 @@ function describeType(contentType: string): string {
 
 function formatSeconds(ms: number): string {
   return ms >= 1000 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`;
+}
+
+/** One rate-limit budget per token source, shared by every client built on it. */
+const budgetKeys = new WeakMap<TokenSource, string>();
+function budgetKey(source: TokenSource): string {
+  let key = budgetKeys.get(source);
+  if (!key) {
+    key = `token-source:${randomUUID()}`;
+    budgetKeys.set(source, key);
+  }
+  return key;
 }

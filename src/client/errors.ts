@@ -74,11 +74,33 @@ export class ValidationError extends PlatformError {
   }
 }
 
+/**
+ * Which credential the platform refused: a personal access token from WORKFORCE_TOKEN, or the
+ * OAuth sign-in of `workforce-mcp login` that could not be renewed. Unset for a token a client
+ * brought (HTTP per-client mode) or the sandbox's.
+ */
+export type CredentialKind = "personal-access-token" | "oauth";
+
 export class AuthenticationError extends PlatformError {
   readonly kind = "authentication";
   readonly retryable = false;
-  readonly hint =
-    "The access token is missing, expired or revoked. Create a new personal access token on the platform and set WORKFORCE_TOKEN.";
+  credential?: CredentialKind;
+  get hint(): string {
+    if (this.credential === "oauth") {
+      return "The sign-in could not be renewed: sign-ins last 90 days, and end early when the OAuth client is revoked. Run `workforce-mcp login` again.";
+    }
+    if (this.credential === "personal-access-token") {
+      return "The personal access token in WORKFORCE_TOKEN is missing, expired (they last 6 months) or revoked. Create a new personal access token on the platform and set WORKFORCE_TOKEN, or remove WORKFORCE_TOKEN and sign in with `workforce-mcp login`.";
+    }
+    return "The access token is missing, expired or revoked. Create a new personal access token on the platform and set WORKFORCE_TOKEN.";
+  }
+  constructor(
+    message: string,
+    details: PlatformErrorDetails & { credential?: CredentialKind } = {},
+  ) {
+    super(message, details);
+    this.credential = details.credential;
+  }
 }
 
 export class AuthorizationError extends PlatformError {

@@ -12,6 +12,7 @@ export {
   DEFAULT_RETRY_BASE_MS,
   DEFAULT_TIMEOUT_MS,
   introspectionOperation,
+  runtimeQuery,
 } from "./client.js";
 export * from "./errors.js";
 export {

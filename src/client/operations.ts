@@ -4,14 +4,14 @@ import type { Operation } from "./types.js";
 // Every GraphQL document the server sends lives here, as a named operation. A test validates each
 // one against the platform's real schema and the sandbox schema (test/client/operations.test.ts).
 
-function query<TData, TVariables extends Record<string, unknown>>(
+export function query<TData, TVariables extends Record<string, unknown>>(
   name: string,
   document: string,
 ): Operation<TData, TVariables> {
   return { name, document, type: "query", safeToRepeat: true };
 }
 
-function mutation<TData, TVariables extends Record<string, unknown>>(
+export function mutation<TData, TVariables extends Record<string, unknown>>(
   name: string,
   document: string,
   safeToRepeat: boolean,
@@ -61,6 +61,29 @@ export const terminateHireMutation = mutation<TerminateHireData, TerminateHireVa
 
 // ---- search_hires ----------------------------------------------------------------------------
 
+/** A contract's headline terms, as search_hires shows them. */
+export interface ContractTerms {
+  id: string;
+  status: string;
+  jobName: string;
+  startDate: string | null;
+  endDate: string | null;
+  rate: number | null;
+  rateType: string | null;
+  currency: string;
+}
+
+const CONTRACT_TERMS_FIELDS = `
+  id
+  status
+  jobName
+  startDate
+  endDate
+  rate
+  rateType
+  currency
+`;
+
 export interface HireSummary {
   id: string;
   status: string;
@@ -68,14 +91,12 @@ export interface HireSummary {
   endDate: string | null;
   worker: { id: string; name: string; email: string | null };
   company: { id: string; name: string };
-  latestContract: {
-    id: string;
-    status: string;
-    jobName: string;
-    rate: number | null;
-    rateType: string | null;
-    currency: string;
-  } | null;
+  /** Accepted by all parties: the terms in force. */
+  activeContract: ContractTerms | null;
+  /** Waiting for the other party to accept: not signed yet. */
+  draftContract: ContractTerms | null;
+  /** The newest contract, whatever its status: it may be the draft. */
+  latestContract: ContractTerms | null;
 }
 
 export interface SearchHiresData {
@@ -93,6 +114,10 @@ export interface SearchHiresVariables extends Record<string, unknown> {
   accounts?: string[];
   startDateRange?: DateRange;
   endDateRange?: DateRange;
+  workers?: string[];
+  contractStatus?: string[];
+  externalIdentifiers?: string[];
+  missingPaymentRequestDateRange?: DateRange;
   orderBy?: { field: string; order: string }[];
   first: number;
   page: number;
@@ -107,6 +132,10 @@ export const searchHiresQuery = query<SearchHiresData, SearchHiresVariables>(
       $accounts: [ID!]
       $startDateRange: DateRangeInput
       $endDateRange: DateRangeInput
+      $workers: [ID!]
+      $contractStatus: [ContractStatus!]
+      $externalIdentifiers: [String!]
+      $missingPaymentRequestDateRange: DateRangeInput
       $orderBy: [HiresOrderByClauseInput!]
       $first: Int!
       $page: Int
@@ -117,6 +146,10 @@ export const searchHiresQuery = query<SearchHiresData, SearchHiresVariables>(
         accounts: $accounts
         startDateRange: $startDateRange
         endDateRange: $endDateRange
+        workers: $workers
+        contractStatus: $contractStatus
+        externalIdentifiers: $externalIdentifiers
+        missingPaymentRequestDateRange: $missingPaymentRequestDateRange
         orderBy: $orderBy
         first: $first
         page: $page
@@ -136,13 +169,14 @@ export const searchHiresQuery = query<SearchHiresData, SearchHiresVariables>(
             id
             name
           }
+          activeContract {
+            ${CONTRACT_TERMS_FIELDS}
+          }
+          draftContract {
+            ${CONTRACT_TERMS_FIELDS}
+          }
           latestContract {
-            id
-            status
-            jobName
-            rate
-            rateType
-            currency
+            ${CONTRACT_TERMS_FIELDS}
           }
         }
       }
@@ -166,6 +200,9 @@ export interface ContractDetails {
   purchaseOrderNumber: string | null;
   worker: { id: string; name: string; email: string | null } | null;
   company: { id: string; name: string };
+  /** The contract document itself; a URL that changes over time. */
+  pdfUrl: string | null;
+  /** Attachments (statement of work, NDA, ...), not the contract itself. */
   files: { name: string; url: string }[];
 }
 
@@ -190,6 +227,7 @@ const CONTRACT_FIELDS = `
     id
     name
   }
+  pdfUrl
   files {
     name
     url
@@ -218,6 +256,13 @@ export const getContractQuery = query<GetContractData, { id: string }>(
   `,
 );
 
+/** A draft's headline terms and its document: enough to say what would change. */
+export type DraftTerms = ContractTerms & { pdfUrl: string | null };
+
+const DRAFT_TERMS_FIELDS = `${CONTRACT_TERMS_FIELDS}
+  pdfUrl
+`;
+
 export interface ContractHiresData {
   contract: {
     id: string;
@@ -227,6 +272,9 @@ export interface ContractHiresData {
           id: string;
           status: string;
           latestContract: { id: string } | null;
+          activeContract: { id: string } | null;
+          draftContract: DraftTerms | null;
+          pendingContractChanges: boolean;
           contracts: { data: ContractPeriod[] };
         }[];
       };
@@ -249,6 +297,13 @@ export const contractHiresQuery = query<ContractHiresData, { id: string; compani
               latestContract {
                 id
               }
+              activeContract {
+                id
+              }
+              draftContract {
+                ${DRAFT_TERMS_FIELDS}
+              }
+              pendingContractChanges
               contracts(first: 100) {
                 data {
                   id
@@ -269,6 +324,12 @@ export interface HireContractData {
   hire: {
     id: string;
     status: string;
+    /** The terms in force; null when no contract has been accepted (or none is in force). */
+    activeContract: ContractDetails | null;
+    /** Not signed yet: a change to the active contract, or a first contract awaiting acceptance. */
+    draftContract: DraftTerms | null;
+    pendingContractChanges: boolean;
+    /** Not necessarily the active one: it may be the draft. */
     latestContract: ContractDetails | null;
     contracts: { data: ContractPeriod[] };
   } | null;
@@ -281,6 +342,13 @@ export const hireContractQuery = query<HireContractData, { id: string }>(
       hire(id: $id) {
         id
         status
+        activeContract {
+          ${CONTRACT_FIELDS}
+        }
+        draftContract {
+          ${DRAFT_TERMS_FIELDS}
+        }
+        pendingContractChanges
         latestContract {
           ${CONTRACT_FIELDS}
         }
@@ -306,6 +374,7 @@ export interface InvoiceSummary {
   dueDate: string;
   currency: string;
   grossAmount: number;
+  netAmount: number;
   grossOpenAmount: number;
   isOverDue: boolean | null;
   payerDisplayName: string;
@@ -314,12 +383,32 @@ export interface InvoiceSummary {
   company: { id: string; name: string };
 }
 
+const INVOICE_SUMMARY_FIELDS = `
+  id
+  number
+  date
+  dueDate
+  currency
+  grossAmount
+  netAmount
+  grossOpenAmount
+  isOverDue
+  payerDisplayName
+  payeeDisplayName
+  transactionType
+  company {
+    id
+    name
+  }
+`;
+
 export interface ListInvoicesData {
   invoices: { paginatorInfo: PaginatorInfo; data: InvoiceSummary[] };
 }
 
 export interface ListInvoicesVariables extends Record<string, unknown> {
   status?: string[];
+  transactionTypes?: string[];
   search?: string;
   currency?: string[];
   accounts?: string[];
@@ -333,6 +422,7 @@ export const listInvoicesQuery = query<ListInvoicesData, ListInvoicesVariables>(
   /* GraphQL */ `
     query ListInvoices(
       $status: [InvoiceStatus!]
+      $transactionTypes: [InvoiceTransactionType!]
       $search: String
       $currency: [Currency!]
       $accounts: [ID!]
@@ -342,6 +432,7 @@ export const listInvoicesQuery = query<ListInvoicesData, ListInvoicesVariables>(
     ) {
       invoices(
         status: $status
+        transactionTypes: $transactionTypes
         search: $search
         currency: $currency
         accounts: $accounts
@@ -351,20 +442,59 @@ export const listInvoicesQuery = query<ListInvoicesData, ListInvoicesVariables>(
       ) {
         ${PAGINATOR_INFO_FIELDS}
         data {
-          id
-          number
-          date
-          dueDate
-          currency
-          grossAmount
-          grossOpenAmount
-          isOverDue
-          payerDisplayName
-          payeeDisplayName
-          transactionType
-          company {
+          ${INVOICE_SUMMARY_FIELDS}
+        }
+      }
+    }
+  `,
+);
+
+export interface InvoiceRow {
+  id: string;
+  customText: string | null;
+  worker: { id: string; name: string } | null;
+}
+
+export interface InvoiceByNumberData {
+  invoice:
+    | (InvoiceSummary & {
+        taxAmount: number;
+        markedPaidAt: string | null;
+        isFullyCredited: boolean;
+        externalIdentifier: string | null;
+        /** The invoice document itself; a URL that changes over time. */
+        pdfUrl: string;
+        rows: { paginatorInfo: PaginatorInfo; data: InvoiceRow[] };
+      })
+    | null;
+}
+
+export interface InvoiceByNumberVariables extends Record<string, unknown> {
+  number: string;
+  first: number;
+  page: number;
+}
+
+export const invoiceByNumberQuery = query<InvoiceByNumberData, InvoiceByNumberVariables>(
+  "InvoiceByNumber",
+  /* GraphQL */ `
+    query InvoiceByNumber($number: String!, $first: Int!, $page: Int) {
+      invoice(number: $number) {
+        ${INVOICE_SUMMARY_FIELDS}
+        taxAmount
+        markedPaidAt
+        isFullyCredited
+        externalIdentifier
+        pdfUrl
+        rows(first: $first, page: $page) {
+          ${PAGINATOR_INFO_FIELDS}
+          data {
             id
-            name
+            customText
+            worker {
+              id
+              name
+            }
           }
         }
       }
@@ -533,6 +663,7 @@ export const operations = {
   contractHiresQuery,
   hireContractQuery,
   listInvoicesQuery,
+  invoiceByNumberQuery,
   // A full batch; test/client/operations.test.ts also builds other sizes.
   checkHiresQuery: checkHiresQuery(CHECK_HIRES_BATCH_SIZE),
   submitTimesheetsMutation,

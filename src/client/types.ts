@@ -1,4 +1,24 @@
-import type { PlatformError } from "./errors.js";
+import type { CredentialKind, PlatformError } from "./errors.js";
+
+export type { CredentialKind } from "./errors.js";
+
+/**
+ * Where a client gets its bearer token when it is not one fixed string: the OAuth sign-in of
+ * `workforce-mcp login` (src/auth), which renews itself. The client never sees refresh tokens.
+ */
+export interface TokenSource {
+  readonly kind: CredentialKind;
+  /**
+   * The access token to send now; renews it first when it is about to expire. Throws a
+   * PlatformError (for example AuthenticationError) when there is no usable token.
+   */
+  current(): Promise<string>;
+  /**
+   * Called once when the platform answered `Unauthenticated.` to `rejected`: resolves with a
+   * different token to try once more, or undefined when renewing is not possible.
+   */
+  refreshAfterUnauthenticated?(rejected: string): Promise<string | undefined>;
+}
 
 /** A named GraphQL operation. Every document the project sends is one of these, in operations.ts. */
 export interface Operation<
@@ -66,7 +86,10 @@ export interface PlatformClient {
 export interface PlatformClientOptions {
   /** Base URL; requests go to `<apiUrl>/graphql`. */
   apiUrl: string;
-  token: string;
+  /** A fixed token (a personal access token, a client's bearer), or a source that renews itself. */
+  token: string | TokenSource;
+  /** What a fixed `token` is, for the advice when the platform refuses it. */
+  credential?: CredentialKind;
   timeoutMs?: number;
   /** Back-off base: retries wait base, 2×base, 4×base plus up to base of jitter. Default 1000. */
   retryBaseMs?: number;

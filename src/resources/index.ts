@@ -1,18 +1,18 @@
 import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
-import type { GraphQLSchema } from "graphql";
-import type { PlatformClient } from "../client/types.js";
-import type { Logger } from "../logger.js";
-import { quoted } from "../tools/platform-text.js";
-import { toToolErrorResult } from "../tools/tool-error.js";
 import {
   completeTypeName,
+  createSchemaSource,
   renderSchemaIndex,
   renderType,
   SCHEMA_INDEX_URI,
   SCHEMA_TYPE_TEMPLATE,
-  schemaFromIntrospection,
-} from "./schema-index.js";
+  type SchemaSource,
+} from "../client/schema/index.js";
+import type { PlatformClient } from "../client/types.js";
+import type { Logger } from "../logger.js";
+import { quoted } from "../tools/platform-text.js";
+import { toToolErrorResult } from "../tools/tool-error.js";
 import {
   TIMESHEET_PAYLOAD_SCHEMA_URI,
   timesheetPayloadSchema,
@@ -21,26 +21,8 @@ import {
 // JSON-RPC code the MCP specification gives to "resource not found".
 const RESOURCE_NOT_FOUND = -32002;
 
-/** The platform's schema, introspected once on first use and then kept. */
-export interface SchemaSource {
-  get(signal?: AbortSignal): Promise<GraphQLSchema>;
-}
-
-export function createSchemaSource(client: PlatformClient): SchemaSource {
-  let pending: Promise<GraphQLSchema> | undefined;
-  return {
-    get(signal) {
-      if (!pending) {
-        pending = client.introspect({ signal }).then(schemaFromIntrospection);
-        // A failure is not cached: the next read asks the platform again.
-        pending.catch(() => {
-          pending = undefined;
-        });
-      }
-      return pending;
-    },
-  };
-}
+// The introspection cache lives in src/client/schema/ so the platform tools can share it.
+export { createSchemaSource, type SchemaSource } from "../client/schema/index.js";
 
 export interface ResourceDeps {
   client: PlatformClient;

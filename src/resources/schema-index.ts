@@ -1,84 +1,10 @@
-import {
-  astFromValue,
-  buildClientSchema,
-  type GraphQLArgument,
-  type GraphQLField,
-  type GraphQLObjectType,
-  type GraphQLSchema,
-  type IntrospectionQuery,
-  print,
-  printType,
-} from "graphql";
-
-export const SCHEMA_INDEX_URI = "workforce://schema";
-export const SCHEMA_TYPE_TEMPLATE = "workforce://schema/types/{name}";
-
-/** The platform's schema from an introspection answer (with or without the `data` wrapper). */
-export function schemaFromIntrospection(raw: unknown): GraphQLSchema {
-  const data =
-    raw && typeof raw === "object" && "data" in raw && !("__schema" in raw)
-      ? (raw as { data: unknown }).data
-      : raw;
-  if (!data || typeof data !== "object" || !("__schema" in data)) {
-    throw new Error("The platform's introspection answer has no __schema.");
-  }
-  return buildClientSchema(data as IntrospectionQuery);
-}
-
-/**
- * Every query and mutation on one line each, so an assistant can find the right operation without
- * reading the whole schema (which is far too large for a chat).
- */
-export function renderSchemaIndex(schema: GraphQLSchema): string {
-  const query = schema.getQueryType();
-  const mutation = schema.getMutationType();
-  const queries = operationLines(query);
-  const mutations = operationLines(mutation);
-  const example = schema.getType("Hire") ? "Hire" : (query?.name ?? "Query");
-  return [
-    `# The platform's GraphQL API: ${queries.length} queries, ${mutations.length} mutations`,
-    "# One operation a line: name(argument: Type = default, ...): ReturnType.",
-    "# `!` means required (or never null), `[T]` a list of T. Arguments without `!`, or with a default, are optional.",
-    `# To see a type's fields, read ${SCHEMA_TYPE_TEMPLATE} (for example workforce://schema/types/${example}).`,
-    "",
-    "## Queries",
-    ...queries,
-    "",
-    "## Mutations",
-    ...mutations,
-    "",
-  ].join("\n");
-}
-
-/** The SDL of one named type, or undefined when the schema has no such type. */
-export function renderType(schema: GraphQLSchema, name: string): string | undefined {
-  const type = schema.getType(name);
-  return type ? `${printType(type)}\n` : undefined;
-}
-
-/** Type names starting with `prefix` (case-insensitive), introspection types left out. */
-export function completeTypeName(schema: GraphQLSchema, prefix: string, limit = 100): string[] {
-  const p = prefix.toLowerCase();
-  return Object.keys(schema.getTypeMap())
-    .filter((name) => !name.startsWith("__") && name.toLowerCase().startsWith(p))
-    .sort((a, b) => a.localeCompare(b))
-    .slice(0, limit);
-}
-
-function operationLines(type: GraphQLObjectType | null | undefined): string[] {
-  if (!type) return [];
-  return Object.values(type.getFields())
-    .sort((a, b) => a.name.localeCompare(b.name))
-    .map(operationLine);
-}
-
-function operationLine(field: GraphQLField<unknown, unknown>): string {
-  const args = field.args.map(argumentText).join(", ");
-  const deprecated = field.deprecationReason ? " (deprecated)" : "";
-  return `${field.name}${args ? `(${args})` : ""}: ${String(field.type)}${deprecated}`;
-}
-
-function argumentText(arg: GraphQLArgument): string {
-  const ast = arg.defaultValue === undefined ? null : astFromValue(arg.defaultValue, arg.type);
-  return `${arg.name}: ${String(arg.type)}${ast ? ` = ${print(ast)}` : ""}`;
-}
+// The schema rendering moved below tools and resources (src/client/schema/); kept here so
+// existing imports of the resources' rendering keep working.
+export {
+  completeTypeName,
+  renderSchemaIndex,
+  renderType,
+  SCHEMA_INDEX_URI,
+  SCHEMA_TYPE_TEMPLATE,
+  schemaFromIntrospection,
+} from "../client/schema/index.js";

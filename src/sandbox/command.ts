@@ -1,4 +1,4 @@
-import type { Config } from "../config.js";
+import { type Config, DEFAULTS } from "../config.js";
 import type { Logger } from "../logger.js";
 import { type Sandbox, startSandbox } from "./index.js";
 
@@ -26,6 +26,21 @@ export function describeSandbox(sandbox: Sandbox, rateLimitPerMinute: number): s
     "Point the MCP server at it:",
     `  WORKFORCE_API_URL=${sandbox.url} WORKFORCE_TOKEN=${sandbox.tokens.full} workforce-mcp`,
     "",
+    "Or sign in with OAuth instead of a token (authorization server at the same address):",
+    `  OAuth client:     ${sandbox.oauth.client.name}`,
+    `  Client id:        ${sandbox.oauth.client.id}`,
+    `  Client secret:    ${sandbox.oauth.client.secret}`,
+    `  Redirect URL:     ${sandbox.oauth.client.redirectUri}`,
+    "  In another terminal:",
+    `    export WORKFORCE_API_URL=${sandbox.url}`,
+    `    export WORKFORCE_CLIENT_ID=${sandbox.oauth.client.id}`,
+    `    export WORKFORCE_CLIENT_SECRET=${sandbox.oauth.client.secret}`,
+    ...(sandbox.oauth.client.redirectUri === DEFAULTS.redirectUri
+      ? []
+      : [`    export WORKFORCE_REDIRECT_URI=${sandbox.oauth.client.redirectUri}`]),
+    "    workforce-mcp login      # approve in the browser",
+    "    workforce-mcp            # the MCP server, signed in; no WORKFORCE_TOKEN",
+    "",
     "Press Ctrl+C to stop.",
     "",
   ].join("\n");
@@ -34,7 +49,12 @@ export function describeSandbox(sandbox: Sandbox, rateLimitPerMinute: number): s
 /** Runs the sandbox in the foreground until SIGINT/SIGTERM. */
 export async function runSandboxCommand(config: Config, logger: Logger): Promise<void> {
   const rateLimitPerMinute = config.sandboxRateLimitPerMinute;
-  const sandbox = await startSandbox({ host: config.host, port: config.port, rateLimitPerMinute });
+  const sandbox = await startSandbox({
+    host: config.host,
+    port: config.port,
+    rateLimitPerMinute,
+    oauthRedirectUri: config.redirectUri,
+  });
   // This subcommand's purpose is to show the URL and tokens, so it prints them to stdout.
   process.stdout.write(describeSandbox(sandbox, rateLimitPerMinute));
   await new Promise<void>((resolve) => {

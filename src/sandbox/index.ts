@@ -22,6 +22,7 @@ import {
   parse,
   validate,
 } from "graphql";
+import { DEFAULTS } from "../config.js";
 import { IDENTITIES, type IdentityKey, type RequestContext } from "./context.js";
 import { todayUtc } from "./dates.js";
 import {
@@ -31,9 +32,17 @@ import {
   MESSAGES,
   tooManyRequestsBody,
 } from "./errors.js";
+import {
+  createSandboxClock,
+  createSandboxOAuth,
+  type SandboxClock,
+  type SandboxOAuth,
+} from "./oauth.js";
 import { createSandboxSchema } from "./resolvers.js";
 import { createSeed, SANDBOX_TOKENS, type SandboxData, type TimesheetRecord } from "./seed.js";
 
+export type { OAuthClientInfo, SandboxClock, SandboxOAuth } from "./oauth.js";
+export { SANDBOX_OAUTH_CLIENT } from "./oauth.js";
 export type { SandboxData } from "./seed.js";
 export { SANDBOX_FIXTURES, SANDBOX_TOKENS } from "./seed.js";
 
@@ -45,6 +54,10 @@ export interface SandboxOptions {
   maxRegistrationsPerCall?: number;
   /** Test hook: changes the seeded data (at start and on reset), e.g. to plant hostile names. */
   seedPatch?: (data: SandboxData) => void;
+  /** The redirect URL registered for the sandbox's own OAuth client (default: login's default). */
+  oauthRedirectUri?: string;
+  /** Where the OAuth clock starts (default Date.now); `sandbox.clock.advance` moves it on. */
+  now?: () => number;
 }
 export const FAULT_KINDS = [
   "internal-error",
@@ -77,6 +90,10 @@ export interface Sandbox {
   reset(): void;
   setRateLimit(perMinute: number): void;
   readonly timesheets: ReadonlyMap<string, TimesheetRecord>;
+  /** The authorization server (/oauth/authorize, /oauth/token): its client, revocation. */
+  oauth: SandboxOAuth;
+  /** The OAuth clock: codes, access tokens and the refresh period follow it. */
+  clock: SandboxClock;
   close(): Promise<void>;
 }
 
@@ -103,12 +120,13 @@ class HttpFailure extends Error {
   }
 }
 
-function tokenIdentity(header: string | undefined): IdentityKey | null {
+function tokenIdentity(header: string | undefined, oauth: SandboxOAuth): IdentityKey | null {
   const m = /^Bearer\s+(\S+)\s*$/i.exec(header ?? "");
-  if (!m) return null;
+  if (!m?.[1]) return null;
   if (m[1] === SANDBOX_TOKENS.full) return "full";
   if (m[1] === SANDBOX_TOKENS.limited) return "limited";
-  return null;
+  // Access tokens issued by /oauth/token act as the identity that approved them.
+  return oauth.identityFor(m[1]);
 }
 
 function readBody(req: IncomingMessage): Promise<string> {
@@ -211,6 +229,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
   let baseUrl = "";
+  const clock = createSandboxClock(options.now);
+  const oauth = createSandboxOAuth({
+    clock,
+    redirectUri: options.oauthRedirectUri ?? DEFAULTS.redirectUri,
+  });
 
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
@@ -260,7 +283,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       send(failure.status, { errors: [gatewayError(failure.code, failure.message)] });
 
     const url = new URL(req.url ?? "/", "http://sandbox.invalid");
-    record.identity = tokenIdentity(req.headers.authorization);
+    record.identity = tokenIdentity(req.headers.authorization, oauth);
     try {
       if (url.pathname !== "/graphql" && url.pathname !== "/graphql/") {
         throw new HttpFailure(404, `Not found: ${url.pathname}`, "NOT_FOUND");
@@ -449,6 +472,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   }
 
   const server = createServer((req, res) => {
+    // The authorization server's endpoints are not GraphQL requests: not recorded, not limited.
+    if (req.url?.startsWith("/oauth/")) {
+      void oauth.handle(req, res, new URL(req.url, "http://sandbox.invalid"));
+      return;
+    }
     const record: RecordedRequest = {
       operationName: null,
       identity: null,
@@ -517,6 +545,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     get timesheets() {
       return data.timesheets;
     },
+    oauth,
+    clock,
     close() {
       closed ??= new Promise<void>((resolve) => {
         for (const t of timers) clearTimeout(t);

@@ -3,6 +3,7 @@
 import { createHmac } from "node:crypto";
 import type { Args, RequestContext } from "./context.js";
 import { isRealDate } from "./dates.js";
+import { paymentRequestDates } from "./domains/payments/store.js";
 import { ValidationCollector } from "./errors.js";
 import type {
   CompanyRecord,
@@ -112,11 +113,11 @@ export const workerOf = (ctx: RequestContext, h: HireRecord) =>
 export const visibleHire = (ctx: RequestContext, h: HireRecord) =>
   ctx.identity.companyIds.has(h.companyId);
 
-/** Stand-in for the last payment request: the newest invoice date of the hire. */
+/** The day the hire's newest payment request was submitted, or null when it has none. */
 export function lastPaymentRequestDate(ctx: RequestContext, h: HireRecord): string | null {
   let last: string | null = null;
-  for (const inv of ctx.data.invoices) {
-    if (inv.hireId === h.id && (last === null || inv.date > last)) last = inv.date;
+  for (const date of paymentRequestDates(ctx.data, h.id)) {
+    if (last === null || date > last) last = date;
   }
   return last;
 }

@@ -4,6 +4,7 @@ import { buildSchema, type GraphQLObjectType, type GraphQLSchema } from "graphql
 import type { AnyRecord, Args, RequestContext, ResolverMap } from "./context.js";
 import { isRealDate } from "./dates.js";
 import { SANDBOX_DOMAINS } from "./domains/index.js";
+import { paymentRequestDates } from "./domains/payments/store.js";
 import { authorizationError, restrictedFieldError, ValidationCollector } from "./errors.js";
 import {
   type Comparable,
@@ -34,10 +35,28 @@ import { PLATFORM_ENTITY_NAME } from "./seed.js";
 
 // ---------- queries ----------
 
+/** The hire's newest contract in `status`, or null. */
+function newestWithStatus(
+  ctx: RequestContext,
+  h: HireRecord,
+  status: ContractRecord["status"],
+): ContractRecord | null {
+  for (let i = h.contractIds.length - 1; i >= 0; i--) {
+    const c = ctx.data.contracts.get(h.contractIds[i] as string) as ContractRecord;
+    if (c.status === status) return c;
+  }
+  return null;
+}
+
+/** The contract whose terms are the hire's: the active one, else the latest. */
+const termsContract = (ctx: RequestContext, h: HireRecord) =>
+  newestWithStatus(ctx, h, "ACTIVE") ?? latestContract(ctx, h);
+
 function filterHires(ctx: RequestContext, args: Args, field: string, base?: HireRecord[]) {
   const v = new ValidationCollector();
   const startRange = dateRange(args, "startDateRange", v);
   const endRange = dateRange(args, "endDateRange", v);
+  const missing = dateRange(args, "missingPaymentRequestDateRange", v);
   v.throwIfAny(field);
   const activeStatus = listFilter(args, "activeStatus");
   const status = listFilter(args, "status");
@@ -58,6 +77,9 @@ function filterHires(ctx: RequestContext, args: Args, field: string, base?: Hire
     if (contractStatus && !contractStatus.has(latestContract(ctx, h).status)) return false;
     if (startRange && !inRange(h.startDate, startRange)) return false;
     if (endRange && !inRange(h.endDate, endRange)) return false;
+    if (missing && paymentRequestDates(ctx.data, h.id).some((d) => inRange(d, missing))) {
+      return false;
+    }
     if (search) {
       const w = workerOf(ctx, h);
       const haystack = [
@@ -122,8 +144,32 @@ const INVOICE_COLUMNS: Record<string, (i: InvoiceRecord) => Comparable> = {
   DATE: (i) => i.date,
   DUE_DATE: (i) => i.dueDate,
   NUMBER: (i) => i.number,
-  TOTAL_AMOUNT: (i) => i.grossAmount,
+  // The schema: "The net total."
+  TOTAL_AMOUNT: (i) => i.netAmount,
 };
+
+/** "1,234.50", "DKK 1234.5", "-1234.50" → 1234.5; anything else → null. */
+function searchedAmount(search: string): number | null {
+  const text = search.replace(/^[a-z]{3}\s*/i, "").replace(/[\s,]/g, "");
+  if (!/^-?\d+(\.\d{1,2})?$/.test(text)) return null;
+  return Math.abs(Number(text));
+}
+
+// The schema: "Filter invoices by PO number, invoice number, worker name, or amount." Text matches
+// part of the number, the PO number or the worker's name; an amount matches the net or gross total
+// exactly (credit notes by their size).
+function invoiceMatches(ctx: RequestContext, i: InvoiceRecord, search: string): boolean {
+  const hire = i.hireId ? ctx.data.hires.get(i.hireId) : undefined;
+  const workers = new Set(i.rows.map((r) => r.workerId).filter((id) => id !== null));
+  if (hire) workers.add(hire.workerId);
+  const names = [...workers].map((id) => workerName(ctx.data.workers.get(id) as WorkerRecord));
+  const haystack = [i.number, i.purchaseOrderNumber ?? "", ...names].join("\n").toLowerCase();
+  if (haystack.includes(search)) return true;
+  const amount = searchedAmount(search);
+  return (
+    amount !== null && (Math.abs(i.netAmount) === amount || Math.abs(i.grossAmount) === amount)
+  );
+}
 
 function invoicesQuery(ctx: RequestContext, args: Args, field: string) {
   const accounts = listFilter(args, "accounts");
@@ -139,12 +185,7 @@ function invoicesQuery(ctx: RequestContext, args: Args, field: string) {
     if (currency && !currency.has(i.currency)) return false;
     if (types && !types.has(i.transactionType)) return false;
     if (externalIds && !externalIds.has(i.externalIdentifier)) return false;
-    if (search) {
-      const haystack = [i.number, companyOf(ctx, i.companyId).name, i.payeeDisplayName]
-        .join("\n")
-        .toLowerCase();
-      if (!haystack.includes(search)) return false;
-    }
+    if (search && !invoiceMatches(ctx, i, search)) return false;
     return true;
   });
   const given = (args.orderBy as Array<{ column: string; order: string }> | undefined) ?? [];
@@ -440,22 +481,25 @@ const coreResolvers: ResolverMap = {
     company: (h: AnyRecord, _a, ctx) => companyOf(ctx, h.companyId),
     recruiter: (h: AnyRecord, _a, ctx) =>
       h.recruiterId ? ctx.data.recruiters.find((r) => r.id === h.recruiterId) : null,
-    currency: (h: AnyRecord, _a, ctx) => latestContract(ctx, h).currency,
+    // The hire's terms are the active contract's; before one is accepted, the latest one's.
+    currency: (h: AnyRecord, _a, ctx) => termsContract(ctx, h).currency,
     rate: (h: AnyRecord, _a, ctx) => {
       if (!ctx.identity.seesRates) throw restrictedFieldError();
-      return latestContract(ctx, h).rate;
+      return termsContract(ctx, h).rate;
     },
-    rateType: (h: AnyRecord, _a, ctx) => latestContract(ctx, h).rateType,
+    rateType: (h: AnyRecord, _a, ctx) => termsContract(ctx, h).rateType,
     canTerminateContract: (h: AnyRecord, _a, ctx) =>
       ctx.identity.managesHires && h.status === "ACTIVE",
     canCancelContract: (h: AnyRecord, _a, ctx) =>
       ctx.identity.managesHires && PRE_START.has(h.status),
     latestContract: (h: AnyRecord, _a, ctx) => latestContract(ctx, h),
-    activeContract: (h: AnyRecord, _a, ctx) =>
-      [...(h as HireRecord).contractIds]
-        .reverse()
-        .map((id) => ctx.data.contracts.get(id) as ContractRecord)
-        .find((c) => c.status === "ACTIVE") ?? null,
+    activeContract: (h: AnyRecord, _a, ctx) => newestWithStatus(ctx, h, "ACTIVE"),
+    draftContract: (h: AnyRecord, _a, ctx) => newestWithStatus(ctx, h, "DRAFT"),
+    // A change to an accepted agreement: a draft while an active contract is in force. A hire
+    // whose first contract is still a draft has a draft contract, but no pending change.
+    pendingContractChanges: (h: AnyRecord, _a, ctx) =>
+      newestWithStatus(ctx, h, "DRAFT") !== null && newestWithStatus(ctx, h, "ACTIVE") !== null,
+    hasDraftContract: (h: AnyRecord, _a, ctx) => newestWithStatus(ctx, h, "DRAFT") !== null,
     contracts: (h: AnyRecord, args, ctx, info) => {
       const own = (h as HireRecord).contractIds.map((id) => ctx.data.contracts.get(id));
       return contractsQuery(
@@ -476,6 +520,7 @@ const coreResolvers: ResolverMap = {
       companyOf(ctx, (ctx.data.hires.get(c.hireId) as HireRecord).companyId),
     companyName: (c: AnyRecord, _a, ctx) =>
       companyOf(ctx, (ctx.data.hires.get(c.hireId) as HireRecord).companyId).name,
+    pdfUrl: (c: AnyRecord, _a, ctx) => signedUrl(ctx, `/files/contracts/${c.id}.pdf`),
     files: (c: AnyRecord, _a, ctx) =>
       (c as ContractRecord).files.map((f) => ({
         ...f,
@@ -488,6 +533,11 @@ const coreResolvers: ResolverMap = {
     payerDisplayName: (i: AnyRecord, _a, ctx) => companyOf(ctx, i.companyId).name,
     payeeDisplayName: (i: AnyRecord) => i.payeeDisplayName ?? PLATFORM_ENTITY_NAME,
     isOverDue: (i: AnyRecord) => i.status === "OVERDUE",
+    rows: (i: AnyRecord, args, _ctx, info) =>
+      paginate((i as InvoiceRecord).rows, args, info.fieldName),
+  },
+  InvoiceRow: {
+    worker: (r: AnyRecord, _a, ctx) => (r.workerId ? ctx.data.workers.get(r.workerId) : null),
   },
 };
 

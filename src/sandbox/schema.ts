@@ -214,8 +214,16 @@ type Hire {
   externalIdentifier: String
   canTerminateContract: Boolean!
   canCancelContract: Boolean!
+  "The newest contract, not necessarily the active one: it may be an unsigned draft."
   latestContract: Contract!
+  "The contract accepted by all parties: the terms in force."
   activeContract: Contract
+  "The draft contract waiting for the other party to accept, if there is one."
+  draftContract: Contract
+  "Whether a draft change to the active contract awaits the worker's acceptance."
+  pendingContractChanges: Boolean!
+  "Whether the hire has a draft contract."
+  hasDraftContract: Boolean!
   contracts(statuses: [ContractStatus!], first: Int! = 10, page: Int): ContractPaginator!
 }
 
@@ -236,6 +244,9 @@ type Contract {
   worker: Worker
   company: Company!
   companyName: String
+  "The contract document itself (a PDF); a signed URL that expires."
+  pdfUrl: URL
+  "Attachments (statement of work, NDA, supporting documents), not the contract itself."
   files: [File!]!
 }
 
@@ -258,6 +269,14 @@ type Invoice {
   isFullyCredited: Boolean!
   isOverDue: Boolean
   externalIdentifier: String
+  rows(first: Int! = 10, page: Int): InvoiceRowPaginator!
+}
+
+"A row on an invoice; the sandbox writes quantity, unit price and amount into its custom text."
+type InvoiceRow {
+  id: ID!
+  worker: Worker
+  customText: String
 }
 
 type PaginatorInfo {
@@ -284,6 +303,11 @@ type ContractPaginator {
 type InvoicePaginator {
   paginatorInfo: PaginatorInfo!
   data: [Invoice!]!
+}
+
+type InvoiceRowPaginator {
+  paginatorInfo: PaginatorInfo!
+  data: [InvoiceRow!]!
 }
 
 type RejectedCustomTimesheetRegistration {
@@ -359,6 +383,8 @@ type Query {
     externalIdentifiers: [String!]
     contractStatus: [ContractStatus!]
     activeStatus: [HireActiveStatus!]
+    "Only hires with no payment request submitted within the range, including those that never submitted one."
+    missingPaymentRequestDateRange: DateRangeInput
     first: Int! = 10
     page: Int
   ): HirePaginator!

@@ -91,10 +91,18 @@ export interface HireRecord {
   /** Oldest first; the last one is the latest contract. */
   contractIds: string[];
 }
+export interface InvoiceRowRecord {
+  id: string;
+  workerId: string | null;
+  /** What the row bills: job, period, quantity × unit price = amount, PO number. */
+  customText: string;
+}
 export interface InvoiceRecord {
   id: string;
   number: string;
   hireId: string | null;
+  /** The billed contract's PO number; `invoices(search:)` matches it. Not an Invoice field. */
+  purchaseOrderNumber: string | null;
   companyId: string;
   currency: string;
   netAmount: number;
@@ -109,6 +117,7 @@ export interface InvoiceRecord {
   isFullyCredited: boolean;
   status: InvoiceStatus;
   externalIdentifier: string | null;
+  rows: InvoiceRowRecord[];
 }
 export interface TimesheetRecord {
   hireId: string;
@@ -142,6 +151,8 @@ export const SANDBOX_FIXTURES = {
   anaHireId: "hire_001",
   anaContractId: "ctr_002",
   anaPreviousContractId: "ctr_001",
+  /** Ana's pending change: an unsigned DRAFT at DKK 780.00 hourly, seeded after every other contract. */
+  anaDraftContractId: "ctr_065",
   anaWorkerId: "wrk_001",
   harborHireId: "hire_002",
   draftHireId: "hire_003",
@@ -335,7 +346,8 @@ export function createSeed(today: string): SandboxData {
   };
 
   const newFiles = (count: number): FileRecord[] => {
-    const names = ["Signed contract.pdf", "Statement of work.pdf", "NDA.pdf"];
+    // Attachments only: the contract document itself is Contract.pdfUrl.
+    const names = ["Statement of work.pdf", "NDA.pdf", "Supporting documents.pdf"];
     return names.slice(0, count).map((name) => {
       data.counters.file += 1;
       return {
@@ -655,7 +667,39 @@ export function createSeed(today: string): SandboxData {
 
   seedInvoices(data, today, int);
   for (const domain of SANDBOX_DOMAINS) domain.seed?.(data, rand);
+  // Last of all, so every other contract keeps its id and nothing seeded above sees this draft.
+  addPendingChange(data, SANDBOX_FIXTURES.anaHireId, {
+    rate: 780,
+    startDate: startOfNextMonth(startOfNextMonth(today)),
+  });
   return data;
+}
+
+/**
+ * A change to a hire's active contract that nobody has signed: a DRAFT copy with new terms, which
+ * becomes the hire's latest contract while the active one stays in force. Uses no randomness.
+ */
+function addPendingChange(
+  data: SandboxData,
+  hireId: string,
+  change: { rate: number; startDate: string },
+): void {
+  const hire = data.hires.get(hireId) as HireRecord;
+  const active = [...hire.contractIds]
+    .reverse()
+    .map((id) => data.contracts.get(id) as ContractRecord)
+    .find((c) => c.status === "ACTIVE") as ContractRecord;
+  data.counters.contract += 1;
+  const draft: ContractRecord = {
+    ...active,
+    id: `ctr_${pad(data.counters.contract)}`,
+    status: "DRAFT",
+    startDate: change.startDate,
+    rate: change.rate,
+    files: [],
+  };
+  data.contracts.set(draft.id, draft);
+  hire.contractIds.push(draft.id);
 }
 
 function dayDiff(from: string, to: string): number {
@@ -683,7 +727,9 @@ function seedInvoices(
     "PAID",
     "OVERDUE",
   ];
-  type Draft = Omit<InvoiceRecord, "id" | "number">;
+  type Draft = Omit<InvoiceRecord, "id" | "number" | "rows"> & {
+    rows: Omit<InvoiceRowRecord, "id">[];
+  };
   const drafts: Draft[] = [];
   for (let i = 0; i < 64; i++) {
     const hire = billable[i % billable.length] as HireRecord;
@@ -725,11 +771,20 @@ function seedInvoices(
         dueDate = addDays(date, 30);
         open = 0;
     }
+    const rows = invoiceRows({
+      contract,
+      workerId: hire.workerId,
+      date,
+      hours,
+      hourly,
+      net,
+    });
     const payee = hire.recruiterId
       ? (data.recruiters.find((r) => r.id === hire.recruiterId)?.name ?? PLATFORM_ENTITY_NAME)
       : PLATFORM_ENTITY_NAME;
     const base: Draft = {
       hireId: hire.id,
+      purchaseOrderNumber: contract.purchaseOrderNumber,
       companyId: hire.companyId,
       currency: contract.currency,
       netAmount: net,
@@ -744,6 +799,7 @@ function seedInvoices(
       isFullyCredited: status === "CREDITED",
       status,
       externalIdentifier: i % 5 === 2 ? `ERP-${70_000 + i}` : null,
+      rows,
     };
     drafts.push(base);
     if (status === "CREDITED") {
@@ -762,17 +818,66 @@ function seedInvoices(
         isFullyCredited: false,
         status: "PAID",
         externalIdentifier: null,
+        rows: rows.map((r) => ({ ...r, customText: `Credit: ${r.customText}` })),
       });
     }
   }
   drafts.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
   const perYear = new Map<string, number>();
+  let row = 0;
   data.invoices = drafts.map((d, index) => {
     const year = d.date.slice(0, 4);
     const prefix = d.transactionType === "CREDIT_NOTE" ? "CN" : "INV";
     const key = `${prefix}-${year}`;
     const seq = (perYear.get(key) ?? 0) + 1;
     perYear.set(key, seq);
-    return { ...d, id: `inv_${pad(index + 1)}`, number: `${key}-${pad(seq, 4)}` };
+    const rows = d.rows.map((r) => {
+      row += 1;
+      return { ...r, id: `row_${pad(row, 4)}` };
+    });
+    return { ...d, id: `inv_${pad(index + 1)}`, number: `${key}-${pad(seq, 4)}`, rows };
+  });
+}
+
+const moneyText = new Intl.NumberFormat("en-US", {
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 2,
+});
+
+/**
+ * The rows of one invoice, from what it bills (no randomness): the hours of the four weeks before
+ * the invoice date, in two rows of two weeks when there are 80 hours or more. The amounts add up
+ * to the invoice's net amount.
+ */
+function invoiceRows(bill: {
+  contract: ContractRecord;
+  workerId: string;
+  date: string;
+  hours: number;
+  hourly: number;
+  net: number;
+}): Omit<InvoiceRowRecord, "id">[] {
+  const { contract, date, hourly, net } = bill;
+  const parts =
+    bill.hours >= 80
+      ? [
+          { hours: Math.floor(bill.hours / 2), from: addDays(date, -28), to: addDays(date, -15) },
+          {
+            hours: bill.hours - Math.floor(bill.hours / 2),
+            from: addDays(date, -14),
+            to: addDays(date, -1),
+          },
+        ]
+      : [{ hours: bill.hours, from: addDays(date, -28), to: addDays(date, -1) }];
+  let billed = 0;
+  return parts.map((part, index) => {
+    const amount = index === parts.length - 1 ? round2(net - billed) : round2(part.hours * hourly);
+    billed = round2(billed + amount);
+    const po = contract.purchaseOrderNumber ? ` (PO ${contract.purchaseOrderNumber})` : "";
+    const c = contract.currency;
+    return {
+      workerId: bill.workerId,
+      customText: `${contract.jobName}, ${part.from} – ${part.to}: ${part.hours} hours × ${c} ${moneyText.format(hourly)} = ${c} ${moneyText.format(amount)}${po}`,
+    };
   });
 }

@@ -1,3 +1,4 @@
+import type { GraphQLSchema } from "graphql";
 import type { z } from "zod";
 import type { PlatformClient } from "../client/types.js";
 import type { Config, Toolset } from "../config.js";
@@ -30,6 +31,8 @@ export interface ToolContext {
   sandbox: boolean;
   /** Aborted when the MCP client cancels the call; pass it to every platform request. */
   signal: AbortSignal;
+  /** The platform's schema, introspected once and shared with the schema resources. */
+  schema(): Promise<GraphQLSchema>;
   /** Sends a progress notification when the client asked for progress; otherwise does nothing. */
   reportProgress(progress: number, total?: number, message?: string): Promise<void>;
   /** Present only when the connected client supports elicitation. */

@@ -21,10 +21,10 @@ export const dateSchema = (description: string) =>
 export const dateRangeSchema = (what: string) =>
   z
     .object({
-      from: dateSchema(`Earliest ${what}, YYYY-MM-DD (inclusive).`).optional(),
-      to: dateSchema(`Latest ${what}, YYYY-MM-DD (inclusive).`).optional(),
+      from: dateSchema("YYYY-MM-DD, inclusive.").optional(),
+      to: dateSchema("YYYY-MM-DD, inclusive.").optional(),
     })
-    .describe(`Only hires whose ${what} falls in this range; give from, to or both.`);
+    .describe(`Only hires whose ${what} falls in this range; from, to or both.`);
 
 /** Upper-cases strings so `active` and `Active` mean ACTIVE; the JSON Schema still lists the enum. */
 export function upperCaseEnum<const T extends readonly [string, ...string[]]>(values: T) {
@@ -38,13 +38,8 @@ export const pageArgs = {
     .min(1)
     .max(100)
     .optional()
-    .describe("Results per page, 1 to 100. Default 25; keep it small for chat."),
-  page: z
-    .number()
-    .int()
-    .min(1)
-    .optional()
-    .describe("Page number, from 1. Default 1; ask for the next page for more."),
+    .describe("Results per page, 1–100 (default 25)."),
+  page: z.number().int().min(1).optional().describe("Page number, from 1."),
 };
 
 export const pageOutput = z.object({

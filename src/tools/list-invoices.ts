@@ -1,7 +1,18 @@
 import { z } from "zod";
-import { type InvoiceSummary, listInvoicesQuery } from "../client/operations.js";
-import { clampPage, clampPageSize, describePage, readPage } from "../client/pagination.js";
-import { defineTool } from "./define-tool.js";
+import {
+  type InvoiceByNumberData,
+  type InvoiceSummary,
+  invoiceByNumberQuery,
+  listInvoicesQuery,
+} from "../client/operations.js";
+import {
+  clampPage,
+  clampPageSize,
+  describePage,
+  type PageInfo,
+  readPage,
+} from "../client/pagination.js";
+import { defineTool, ToolInputError } from "./define-tool.js";
 import {
   hiddenFields,
   hiddenLine,
@@ -11,11 +22,14 @@ import {
   requestOptions,
   upperCaseEnum,
 } from "./format.js";
-import { oneLine, quoted } from "./platform-text.js";
+import { oneLine, quoted, urlText } from "./platform-text.js";
 
 const INVOICE_STATUSES = ["PAID", "UNPAID", "OVERDUE", "CREDITED"] as const;
+const TRANSACTION_TYPES = ["INVOICE", "CREDIT_NOTE", "BATCH_INVOICE"] as const;
 const CURRENCIES = ["CAD", "DKK", "EUR", "GBP", "NOK", "SEK", "USD", "AED", "SGD", "AUD"] as const;
 const ORDER_COLUMNS = ["DATE", "DUE_DATE", "NUMBER", "TOTAL_AMOUNT"] as const;
+/** The list filters; a lookup by number takes none of them. */
+const LIST_FILTERS = ["status", "transactionTypes", "search", "currency", "accounts", "orderBy"];
 
 const invoiceOutput = z.object({
   number: z.string().nullable(),
@@ -23,6 +37,7 @@ const invoiceOutput = z.object({
   dueDate: z.string(),
   currency: z.string(),
   grossAmount: z.number(),
+  netAmount: z.number(),
   openAmount: z.number(),
   overdue: z.boolean(),
   payer: z.string(),
@@ -31,29 +46,63 @@ const invoiceOutput = z.object({
   company: z.object({ id: z.string(), name: z.string() }),
 });
 
+type InvoiceOut = z.infer<typeof invoiceOutput>;
+
+/** What a lookup by number adds to the invoice's entry in `invoices`: its document and rows. */
+const invoiceDetails = z.object({
+  taxAmount: z.number(),
+  markedPaidAt: z.string().nullable(),
+  fullyCredited: z.boolean(),
+  externalIdentifier: z.string().nullable(),
+  /** The invoice document itself; the link expires. */
+  pdfUrl: z.string(),
+  rows: z.array(
+    z.object({
+      id: z.string(),
+      text: z.string().nullable(),
+      worker: z.object({ id: z.string(), name: z.string() }).nullable(),
+    }),
+  ),
+  rowsPage: pageOutput,
+});
+
+type Totals = { currency: string; gross: number; open: number; count: number };
+
 export const listInvoicesTool = defineTool({
   name: "list_invoices",
   title: "List invoices",
   toolset: "invoices",
   instruction:
-    "list_invoices lists invoices with filters. Amounts come per currency; never add amounts of different currencies together.",
+    "list_invoices lists invoices with filters, or shows one by its number with its rows and PDF. Amounts come per currency; never add amounts of different currencies together.",
   description: [
-    "List invoices and credit notes with amounts, due dates and what is still open, with totals per currency.",
-    'Use when: "what do we owe in EUR?" (use {"status": ["UNPAID", "OVERDUE"], "currency": ["EUR"]}), "which invoices are overdue?", "find invoice 2026-0042", "what did we pay Harbor this year?".',
+    "List invoices and credit notes with amounts, due dates and what is still open, with totals per currency; or one invoice by number, with its rows and PDF.",
+    'Use when: "what do we owe in EUR?" ({"status": ["UNPAID", "OVERDUE"], "currency": ["EUR"]}), "which invoices are overdue?", "show invoice INV-2026-0042".',
     "Do not use for: hires or workers (use search_hires); contract terms (use get_contract).",
-    'Returns: a page of invoices, each with number, date, due date, currency, gross and open amount, payer, payee and whether it is overdue; gross and open totals per currency for this page only; paging such as "1–25 of 80, page 1 of 4".',
-    'Examples: {"status": ["OVERDUE"]}; {"currency": ["DKK"], "orderBy": [{"column": "DUE_DATE", "order": "ASC"}]}; {"search": "2026-0042"}; {"accounts": ["cmp_castell"], "page": 2}.',
+    "No date filter exists: for a period, order by DATE and page until the dates pass it.",
+    'Returns: invoices with number, type, dates, gross, net and open amount, payer, payee, overdue; totals per currency for this page only; paging such as "1–25 of 80, page 1 of 4". With number: its rows and PDF link (it expires).',
+    'Examples: {"status": ["OVERDUE"]}; {"search": "Ana Costa"}; {"transactionTypes": ["CREDIT_NOTE"]}; {"number": "INV-2026-0042"}.',
   ].join("\n"),
   inputSchema: {
+    number: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        "One invoice by its printed number, with rows and PDF; no other filter. first/page page its rows.",
+      ),
     status: z
       .array(upperCaseEnum(INVOICE_STATUSES))
       .optional()
       .describe('Only these statuses. Unpaid money: ["UNPAID", "OVERDUE"]. Any letter case.'),
+    transactionTypes: z
+      .array(upperCaseEnum(TRANSACTION_TYPES))
+      .optional()
+      .describe('Only these kinds, e.g. ["CREDIT_NOTE"].'),
     search: z
       .string()
       .min(1)
       .optional()
-      .describe("Free text matched against the invoice number, payer and payee."),
+      .describe("A PO number, invoice number, worker name or amount (e.g. 1250.00)."),
     currency: z
       .array(upperCaseEnum(CURRENCIES))
       .optional()
@@ -65,12 +114,14 @@ export const listInvoicesTool = defineTool({
     orderBy: z
       .array(
         z.object({
-          column: upperCaseEnum(ORDER_COLUMNS).describe("Column to sort by."),
+          column: upperCaseEnum(ORDER_COLUMNS).describe(
+            "Column to sort by; TOTAL_AMOUNT is the net total (before tax).",
+          ),
           order: upperCaseEnum(["ASC", "DESC"] as const).describe("ASC or DESC."),
         }),
       )
       .optional()
-      .describe('Sort order, e.g. [{"column": "DUE_DATE", "order": "ASC"}].'),
+      .describe('Sort order, e.g. [{"column": "DATE", "order": "DESC"}]. Default: newest first.'),
     ...pageArgs,
   },
   outputSchema: {
@@ -80,6 +131,8 @@ export const listInvoicesTool = defineTool({
     ),
     totalsCoverOnlyThisPage: z.boolean(),
     page: pageOutput,
+    /** Only with number: the invoice's document and rows (its amounts are in `invoices`). */
+    invoice: invoiceDetails.nullable(),
     hiddenFields: z.array(z.string()),
   },
   annotations: {
@@ -89,10 +142,36 @@ export const listInvoicesTool = defineTool({
     openWorldHint: true,
   },
   async handler(args, ctx) {
+    const today = new Date().toISOString().slice(0, 10);
+    if (args.number !== undefined) {
+      const given = LIST_FILTERS.filter((key) => args[key as keyof typeof args] !== undefined);
+      if (given.length > 0) {
+        throw new ToolInputError(
+          `number looks up one invoice, so ${given.join(", ")} cannot be used with it`,
+          given.join(", "),
+          "Leave the other filters out, or drop number to list invoices.",
+        );
+      }
+      const { data, restricted } = await ctx.client.run(
+        invoiceByNumberQuery,
+        { number: args.number, first: clampPageSize(args.first), page: clampPage(args.page) },
+        requestOptions(ctx),
+      );
+      if (!data.invoice) {
+        throw new ToolInputError(
+          `no invoice numbered ${args.number} is visible to you`,
+          "number",
+          'Check the number as printed, or look for it with {"search": "<part of the number>"}.',
+        );
+      }
+      return oneInvoice(data.invoice, today, hiddenFields(restricted));
+    }
+
     const { data, restricted } = await ctx.client.run(
       listInvoicesQuery,
       {
         status: args.status,
+        transactionTypes: args.transactionTypes,
         search: args.search,
         currency: args.currency,
         accounts: args.accounts,
@@ -102,40 +181,17 @@ export const listInvoicesTool = defineTool({
       },
       requestOptions(ctx),
     );
-    const today = new Date().toISOString().slice(0, 10);
     const invoices = data.invoices.data.map((i) => toOutput(i, today));
     const info = readPage(data.invoices.paginatorInfo);
     const summary = describePage(info);
-    const byCurrency = new Map<
-      string,
-      { currency: string; gross: number; open: number; count: number }
-    >();
-    for (const i of invoices) {
-      const t = byCurrency.get(i.currency) ?? { currency: i.currency, gross: 0, open: 0, count: 0 };
-      t.gross = round2(t.gross + i.grossAmount);
-      t.open = round2(t.open + i.openAmount);
-      t.count += 1;
-      byCurrency.set(i.currency, t);
-    }
-    const totals = [...byCurrency.values()].sort((a, b) => a.currency.localeCompare(b.currency));
+    const totals = totalsOf(invoices);
     const partial = info.hasMore || info.page > 1;
     const hidden = hiddenFields(restricted);
 
-    const lines = [summary];
-    for (const i of invoices) {
-      const open = i.openAmount > 0 ? `, open ${money(i.openAmount)}` : ", paid";
-      const flag = i.overdue ? " OVERDUE" : "";
-      // Payer and payee are names, so quoted; number, dates and currency only kept to one line.
-      lines.push(
-        `- ${i.number === null ? "(no number)" : oneLine(i.number)} ${oneLine(i.date)}, due ${oneLine(i.dueDate)}: ${oneLine(i.currency)} ${money(i.grossAmount)}${open}${flag} — payer ${quoted(i.payer)} → payee ${quoted(i.payee)}`,
-      );
-    }
+    const lines = [summary, ...invoices.map((i) => `- ${invoiceLine(i)}`)];
     if (totals.length > 0) {
       const scope = partial ? "Totals for this page only" : "Totals";
-      const parts = totals.map(
-        (t) => `${oneLine(t.currency)} ${money(t.gross)} gross, ${money(t.open)} open`,
-      );
-      lines.push(`${scope}: ${parts.join("; ")}.`);
+      lines.push(`${scope}: ${totalsText(totals)}.`);
     }
     const hiddenText = hiddenLine(hidden);
     if (hiddenText) lines.push(hiddenText);
@@ -145,6 +201,7 @@ export const listInvoicesTool = defineTool({
         totals,
         totalsCoverOnlyThisPage: partial,
         page: { ...info, summary },
+        invoice: null,
         hiddenFields: hidden,
       },
       text: lines.join("\n"),
@@ -152,11 +209,99 @@ export const listInvoicesTool = defineTool({
   },
 });
 
+function oneInvoice(
+  found: NonNullable<InvoiceByNumberData["invoice"]>,
+  today: string,
+  hidden: string[],
+) {
+  const summary = toOutput(found, today);
+  const rowsInfo = readPage(found.rows.paginatorInfo);
+  const rowsSummary = describePage(rowsInfo);
+  const invoice: z.infer<typeof invoiceDetails> = {
+    taxAmount: found.taxAmount,
+    markedPaidAt: found.markedPaidAt,
+    fullyCredited: found.isFullyCredited,
+    externalIdentifier: found.externalIdentifier,
+    pdfUrl: found.pdfUrl,
+    rows: found.rows.data.map((r) => ({
+      id: r.id,
+      text: r.customText,
+      worker: r.worker ? { id: r.worker.id, name: r.worker.name } : null,
+    })),
+    rowsPage: { ...rowsInfo, summary: rowsSummary },
+  };
+  const one: PageInfo = {
+    page: 1,
+    perPage: 1,
+    total: 1,
+    lastPage: 1,
+    from: 1,
+    to: 1,
+    hasMore: false,
+  };
+  const lines = [
+    `Invoice ${invoiceLine(summary)}`,
+    `Net ${money(summary.netAmount)}, tax ${money(invoice.taxAmount)}${invoice.markedPaidAt ? `; marked paid ${oneLine(invoice.markedPaidAt)}` : ""}${invoice.fullyCredited ? "; fully credited" : ""}`,
+    `Invoice document (PDF; the link expires, ask again for a fresh one): ${urlText(invoice.pdfUrl)}`,
+    `Rows: ${rowsSummary}`,
+  ];
+  for (const r of invoice.rows) {
+    const text = r.text === null ? "(no text)" : quoted(r.text);
+    const worker = r.worker ? ` (worker ${quoted(r.worker.name)}, ${oneLine(r.worker.id)})` : "";
+    lines.push(`- ${oneLine(r.id)}: ${text}${worker}`);
+  }
+  const hiddenText = hiddenLine(hidden);
+  if (hiddenText) lines.push(hiddenText);
+  return {
+    structured: {
+      invoices: [summary],
+      totals: totalsOf([summary]),
+      totalsCoverOnlyThisPage: false,
+      page: { ...one, summary: describePage(one) },
+      invoice,
+      hiddenFields: hidden,
+    },
+    text: lines.join("\n"),
+  };
+}
+
+const TYPE_LABELS: Record<string, string> = {
+  CREDIT_NOTE: "credit note",
+  BATCH_INVOICE: "batch invoice",
+};
+
+// Payer and payee are names, so quoted; number, dates, type and currency only kept to one line.
+function invoiceLine(i: InvoiceOut): string {
+  const open = i.openAmount > 0 ? `, open ${money(i.openAmount)}` : ", paid";
+  const flag = i.overdue ? " OVERDUE" : "";
+  const type = i.type in TYPE_LABELS ? ` (${TYPE_LABELS[i.type]})` : "";
+  const number = i.number === null ? "(no number)" : oneLine(i.number);
+  return `${number}${type} ${oneLine(i.date)}, due ${oneLine(i.dueDate)}: ${oneLine(i.currency)} ${money(i.grossAmount)} (net ${money(i.netAmount)})${open}${flag} — payer ${quoted(i.payer)} → payee ${quoted(i.payee)}`;
+}
+
+function totalsOf(invoices: InvoiceOut[]): Totals[] {
+  const byCurrency = new Map<string, Totals>();
+  for (const i of invoices) {
+    const t = byCurrency.get(i.currency) ?? { currency: i.currency, gross: 0, open: 0, count: 0 };
+    t.gross = round2(t.gross + i.grossAmount);
+    t.open = round2(t.open + i.openAmount);
+    t.count += 1;
+    byCurrency.set(i.currency, t);
+  }
+  return [...byCurrency.values()].sort((a, b) => a.currency.localeCompare(b.currency));
+}
+
+function totalsText(totals: Totals[]): string {
+  return totals
+    .map((t) => `${oneLine(t.currency)} ${money(t.gross)} gross, ${money(t.open)} open`)
+    .join("; ");
+}
+
 function round2(n: number): number {
   return Math.round(n * 100) / 100;
 }
 
-function toOutput(i: InvoiceSummary, today: string): z.infer<typeof invoiceOutput> {
+function toOutput(i: InvoiceSummary, today: string): InvoiceOut {
   // The platform's flag may be null; an open amount past its due date is overdue all the same.
   const overdue = i.isOverDue ?? (i.grossOpenAmount > 0 && i.dueDate < today);
   return {
@@ -165,6 +310,7 @@ function toOutput(i: InvoiceSummary, today: string): z.infer<typeof invoiceOutpu
     dueDate: i.dueDate,
     currency: i.currency,
     grossAmount: i.grossAmount,
+    netAmount: i.netAmount,
     openAmount: i.grossOpenAmount,
     overdue,
     payer: i.payerDisplayName,

@@ -1,11 +1,18 @@
 import type { z } from "zod";
 import type { Config } from "../config.js";
+import { listAccountsTool } from "./accounts/list-accounts.js";
 import type { ToolDefinition } from "./define-tool.js";
 import { getContractTool } from "./get-contract.js";
+import { getHireTool } from "./hires/get-hire.js";
+import { listJobsTool } from "./jobs/list-jobs.js";
 import { listInvoicesTool } from "./list-invoices.js";
+import { describeSchemaTool } from "./platform/describe-schema.js";
+import { queryPlatformTool } from "./platform/query-platform.js";
 import { searchHiresTool } from "./search-hires.js";
 import { submitTimesheetsTool } from "./submit-timesheets.js";
+import { searchTalentPoolTool } from "./talent/search-talent-pool.js";
 import { terminateHireTool } from "./terminate-hire.js";
+import { listPaymentRequestsTool } from "./timesheets/list-payment-requests.js";
 
 /** Any tool, whatever its schemas; `handler` is a method, so specific tools are assignable. */
 export type AnyToolDefinition = ToolDefinition<z.ZodRawShape, z.ZodRawShape>;
@@ -13,10 +20,17 @@ export type AnyToolDefinition = ToolDefinition<z.ZodRawShape, z.ZodRawShape>;
 // Keys are the tool names the assistant sees (a test checks they equal each tool's `name`).
 export const tools: Record<string, AnyToolDefinition> = {
   search_hires: searchHiresTool as unknown as AnyToolDefinition,
+  get_hire: getHireTool as unknown as AnyToolDefinition,
+  list_accounts: listAccountsTool as unknown as AnyToolDefinition,
   get_contract: getContractTool as unknown as AnyToolDefinition,
   list_invoices: listInvoicesTool as unknown as AnyToolDefinition,
   submit_timesheets: submitTimesheetsTool as unknown as AnyToolDefinition,
+  list_payment_requests: listPaymentRequestsTool as unknown as AnyToolDefinition,
   terminate_hire: terminateHireTool as unknown as AnyToolDefinition,
+  search_talent_pool: searchTalentPoolTool as unknown as AnyToolDefinition,
+  list_jobs: listJobsTool as unknown as AnyToolDefinition,
+  describe_schema: describeSchemaTool as unknown as AnyToolDefinition,
+  query_platform: queryPlatformTool as unknown as AnyToolDefinition,
 };
 
 /**

@@ -37,63 +37,84 @@ const ORDER_COLUMNS = [
   "LAST_PAYMENT_REQUEST_DATE",
 ] as const;
 
+const CONTRACT_STATUSES = ["DRAFT", "ACTIVE", "ARCHIVED"] as const;
+
+const termsOutput = z.object({
+  id: z.string(),
+  status: z.string(),
+  jobName: z.string(),
+  startDate: z.string().nullable(),
+  endDate: z.string().nullable(),
+  rate: z.number().nullable(),
+  rateType: z.string().nullable(),
+  currency: z.string(),
+});
+
 const hireOutput = z.object({
   id: z.string(),
   status: z.string(),
-  worker: z.object({ name: z.string(), email: z.string().nullable() }),
+  worker: z.object({ id: z.string(), name: z.string(), email: z.string().nullable() }),
   company: z.object({ id: z.string(), name: z.string() }),
   startDate: z.string().nullable(),
   endDate: z.string().nullable(),
-  latestContract: z
-    .object({
-      id: z.string(),
-      status: z.string(),
-      jobName: z.string(),
-      rate: z.number().nullable(),
-      rateType: z.string().nullable(),
-      currency: z.string(),
-    })
-    .nullable(),
+  /** Accepted by all parties: the terms in force. */
+  activeContract: termsOutput.nullable(),
+  /** Not signed yet: a change to the active contract, or a first contract awaiting acceptance. */
+  draftContract: termsOutput.nullable(),
+  /** The newest contract when it is neither of those (an ended hire's archived one); else null. */
+  latestContract: termsOutput.nullable(),
 });
+
+type HireOut = z.infer<typeof hireOutput>;
+type TermsOut = z.infer<typeof termsOutput>;
 
 export const searchHiresTool = defineTool({
   name: "search_hires",
   title: "Search hires",
   toolset: "hires",
   instruction:
-    "search_hires finds hires (a worker engaged by a company) by name, status, dates or company. Start here: it returns the hire ids, and the latest contract ids, that the other tools take.",
+    "search_hires finds hires (a worker engaged by a company) by name, status, company, worker or dates. Start here: it returns the hire, worker and contract ids the other tools take. The active contract holds the terms in force; a draft is not signed yet.",
   description: [
-    "Find hires (one worker engaged by one company) by name, status, company or dates.",
-    'Use when: "who is active at Nordlys?", "hires starting next month", "find Ana\'s hire", or to get the hire id another tool needs.',
-    "Do not use for: the full terms, payment terms or files of a contract (use get_contract); invoices (use list_invoices).",
-    'Returns: a page of hires, each with id, status, worker name and email, company, start and end dates, and the latest contract\'s id, status, job, rate and currency (rates may be hidden for some accounts), plus paging such as "1–25 of 143, page 1 of 6".',
-    'Examples: {"activeStatus": ["ACTIVE"], "accounts": ["cmp_nordlys"]}; {"startDateRange": {"from": "2026-12-01", "to": "2026-12-31"}}; {"search": "Ana"}; {"orderBy": [{"field": "START_DATE", "order": "DESC"}], "page": 2}.',
+    "Find hires (one worker engaged by one company) by name, status, company, worker or dates.",
+    'Use when: "who is active at Nordlys?", "what is Ana\'s rate?", "hires starting next month", "who has not logged hours this month?", or to get an id another tool needs.',
+    "Do not use for: payment terms, documents or files (use get_contract); invoices (use list_invoices).",
+    "Returns: hires with id, status, worker (id, name, email), company, dates and the active contract's job, rate and currency (the terms in force; rates may be hidden). An unsigned change (draft) is shown apart; without an active contract, the latest one and its status. Paged.",
+    'Examples: {"activeStatus": ["ACTIVE"], "accounts": ["cmp_nordlys"]}; {"startDateRange": {"from": "2026-12-01", "to": "2026-12-31"}}.',
   ].join("\n"),
   inputSchema: {
     search: z
       .string()
       .min(1)
       .optional()
-      .describe("Free text matched against worker name, email, job and hire number."),
+      .describe("Matches worker name, email, job or hire number."),
     activeStatus: z
       .array(upperCaseEnum(HIRE_STATUSES))
       .optional()
-      .describe('Only hires in these statuses, e.g. ["ACTIVE"]. Any letter case is accepted.'),
-    accounts: z
+      .describe('Statuses, e.g. ["ACTIVE"].'),
+    accounts: z.array(z.string().min(1)).optional().describe("Company ids, e.g. cmp_nordlys."),
+    workers: z.array(z.string().min(1)).optional().describe("Worker ids, e.g. wrk_001."),
+    contractStatus: z
+      .array(upperCaseEnum(CONTRACT_STATUSES))
+      .optional()
+      .describe('["DRAFT"]: a contract not signed yet.'),
+    externalIdentifiers: z
       .array(z.string().min(1))
       .optional()
-      .describe("Only hires at these companies (company ids such as cmp_nordlys)."),
+      .describe("Ids from your own HR or ERP system."),
     startDateRange: dateRangeSchema("start date").optional(),
     endDateRange: dateRangeSchema("end date").optional(),
+    missingHoursBetween: dateRangeSchema("day")
+      .describe("Who has not logged hours: no payment request submitted in this range.")
+      .optional(),
     orderBy: z
       .array(
         z.object({
-          field: upperCaseEnum(ORDER_COLUMNS).describe("Column to sort by."),
+          field: upperCaseEnum(ORDER_COLUMNS).describe("Column."),
           order: upperCaseEnum(["ASC", "DESC"] as const).describe("ASC or DESC."),
         }),
       )
       .optional()
-      .describe('Sort order, first entry first, e.g. [{"field": "START_DATE", "order": "ASC"}].'),
+      .describe('E.g. [{"field": "START_DATE", "order": "ASC"}].'),
     ...pageArgs,
   },
   outputSchema: {
@@ -111,6 +132,7 @@ export const searchHiresTool = defineTool({
     for (const [name, range] of [
       ["startDateRange", args.startDateRange],
       ["endDateRange", args.endDateRange],
+      ["missingHoursBetween", args.missingHoursBetween],
     ] as const) {
       if (range?.from && range.to && range.from > range.to) {
         throw new ToolInputError(
@@ -128,6 +150,10 @@ export const searchHiresTool = defineTool({
         accounts: args.accounts,
         startDateRange: args.startDateRange,
         endDateRange: args.endDateRange,
+        workers: args.workers,
+        contractStatus: args.contractStatus,
+        externalIdentifiers: args.externalIdentifiers,
+        missingPaymentRequestDateRange: args.missingHoursBetween,
         orderBy: args.orderBy,
         first: clampPageSize(args.first),
         page: clampPage(args.page),
@@ -147,34 +173,70 @@ export const searchHiresTool = defineTool({
   },
 });
 
-function toOutput(hire: HireSummary): z.infer<typeof hireOutput> {
-  const c = hire.latestContract;
+function terms(c: HireSummary["activeContract"]): TermsOut | null {
+  if (!c) return null;
   return {
-    id: hire.id,
-    status: hire.status,
-    worker: { name: hire.worker.name, email: hire.worker.email },
-    company: { id: hire.company.id, name: hire.company.name },
-    startDate: hire.startDate,
-    endDate: hire.endDate,
-    latestContract: c
-      ? {
-          id: c.id,
-          status: c.status,
-          jobName: c.jobName,
-          rate: c.rate,
-          rateType: c.rateType,
-          currency: c.currency,
-        }
-      : null,
+    id: c.id,
+    status: c.status,
+    jobName: c.jobName,
+    startDate: c.startDate,
+    endDate: c.endDate,
+    rate: c.rate,
+    rateType: c.rateType,
+    currency: c.currency,
   };
 }
 
+function toOutput(hire: HireSummary): HireOut {
+  return {
+    id: hire.id,
+    status: hire.status,
+    worker: { id: hire.worker.id, name: hire.worker.name, email: hire.worker.email },
+    company: { id: hire.company.id, name: hire.company.name },
+    startDate: hire.startDate,
+    endDate: hire.endDate,
+    activeContract: terms(hire.activeContract),
+    draftContract: terms(hire.draftContract),
+    latestContract:
+      hire.latestContract &&
+      hire.latestContract.id !== hire.activeContract?.id &&
+      hire.latestContract.id !== hire.draftContract?.id
+        ? terms(hire.latestContract)
+        : null,
+  };
+}
+
+const status = (c: TermsOut) => oneLine(c.status).toLowerCase();
+
+function termsText(c: TermsOut, job: boolean): string {
+  const name = job ? `job ${quoted(c.jobName)}, ` : "";
+  return `${name}${rateText(c.rate, c.currency, c.rateType)}`;
+}
+
 // Names, emails and jobs are quoted; ids, statuses and dates are only kept to one line.
-function renderHire(h: z.infer<typeof hireOutput>): string {
-  const c = h.latestContract;
-  const contract = c
-    ? ` — job ${quoted(c.jobName)}, contract ${oneLine(c.id)} (${oneLine(c.status).toLowerCase()}), ${rateText(c.rate, c.currency, c.rateType)}`
-    : "";
-  const email = h.worker.email ? ` (email ${quoted(h.worker.email)})` : "";
-  return `- ${oneLine(h.id)} ${oneLine(h.status)}: ${quoted(h.worker.name)}${email} at ${quoted(h.company.name)} (${oneLine(h.company.id)}), ${period(h.startDate, h.endDate)}${contract}`;
+function renderHire(h: HireOut): string {
+  const email = h.worker.email ? `; email ${quoted(h.worker.email)}` : "";
+  const who = `${quoted(h.worker.name)} (worker ${oneLine(h.worker.id)}${email})`;
+  const d = h.draftContract;
+  let contract = "";
+  if (h.activeContract) {
+    // The terms in force; a draft beside them is a change nobody has signed yet.
+    const c = h.activeContract;
+    contract = ` — job ${quoted(c.jobName)}, contract ${oneLine(c.id)} (${status(c)}), ${rateText(c.rate, c.currency, c.rateType)}`;
+    if (d) {
+      const from = d.startDate ? ` from ${oneLine(d.startDate)}` : "";
+      contract += `; unsigned change pending: contract ${oneLine(d.id)}, ${termsText(d, d.jobName !== c.jobName)}${from}, not signed yet`;
+    }
+  } else {
+    // No terms in force: the latest contract (the draft, when it is the latest) and its status.
+    const latest = h.latestContract ?? d;
+    if (latest) {
+      const unsigned = latest.status === "DRAFT" ? ", not signed yet" : "";
+      contract = ` — no active contract; latest contract ${oneLine(latest.id)} (${status(latest)}${unsigned}): ${termsText(latest, true)}`;
+    }
+    if (d && d !== latest) {
+      contract += `; draft contract ${oneLine(d.id)}: ${termsText(d, d.jobName !== latest?.jobName)}, not signed yet`;
+    }
+  }
+  return `- ${oneLine(h.id)} ${oneLine(h.status)}: ${who} at ${quoted(h.company.name)} (${oneLine(h.company.id)}), ${period(h.startDate, h.endDate)}${contract}`;
 }

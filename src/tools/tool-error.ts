@@ -114,10 +114,19 @@ function describePlatformError(error: PlatformError, tool: string): string[] {
     ];
   }
   if (error instanceof AuthenticationError) {
+    if (error.credential === "oauth") {
+      return [
+        `${tool} failed: the platform no longer accepts your sign-in, and it could not be renewed.`,
+        hint,
+        "Trying again will not help until you have run `workforce-mcp login` again.",
+      ];
+    }
     return [
       `${tool} failed: the platform did not accept the access token; it is missing, expired or revoked.`,
       hint,
-      "Trying again will not help until a valid token is configured.",
+      error.credential === "personal-access-token"
+        ? "Trying again will not help until WORKFORCE_TOKEN holds a valid token or you have signed in with `workforce-mcp login`."
+        : "Trying again will not help until a valid token is configured.",
     ];
   }
   if (error instanceof AuthorizationError) {

@@ -31,9 +31,8 @@ function toListEntry(tool: AnyToolDefinition): Tool {
     title: tool.title,
     description: tool.description,
     inputSchema: compact(toJsonSchema(tool.inputSchema, "input"), "input") as Tool["inputSchema"],
-    outputSchema: compact(
-      toJsonSchema(tool.outputSchema, "output"),
-      "output",
+    outputSchema: outlineWithin(
+      compact(toJsonSchema(tool.outputSchema, "output"), "output") as JsonSchema,
     ) as Tool["outputSchema"],
     // title twice: clients on the 2025-03-26 protocol read it only from the annotations.
     annotations: { title: tool.title, ...tool.annotations },
@@ -41,7 +40,11 @@ function toListEntry(tool: AnyToolDefinition): Tool {
 }
 
 function toJsonSchema(shape: z.ZodRawShape, io: "input" | "output"): JsonSchema {
-  return z.toJSONSchema(z.object(shape), { target: "draft-7", io }) as JsonSchema;
+  return z.toJSONSchema(z.object(shape), {
+    target: "draft-7",
+    io,
+    reused: "inline",
+  }) as JsonSchema;
 }
 
 function compact(schema: unknown, io: "input" | "output"): unknown {
@@ -53,6 +56,8 @@ function compact(schema: unknown, io: "input" | "output"): unknown {
     if (key === "maximum" && value === Number.MAX_SAFE_INTEGER) continue;
     if (key === "minimum" && value === Number.MIN_SAFE_INTEGER) continue;
     if (io === "output" && (key === "required" || key === "additionalProperties")) continue;
+    // "Not empty" goes without saying for an id or a name; the server still refuses an empty one.
+    if (key === "minLength" && value === 1) continue;
     // Property names are data, not keywords: a property called "required" stays.
     result[key] = key === "properties" ? mapValues(value, io) : compact(value, io);
   }
@@ -63,4 +68,46 @@ function mapValues(properties: unknown, io: "input" | "output"): JsonSchema {
   return Object.fromEntries(
     Object.entries(properties as JsonSchema).map(([name, value]) => [name, compact(value, io)]),
   );
+}
+
+/**
+ * Bytes an output schema may take in `tools/list`. Output schemas are for clients that validate
+ * the shape; the model reads the text answer. The listing spells out as many object levels as fit
+ * (the result's fields, then the fields of the records in it, …; lists do not count as a level),
+ * lists deeper objects as plain objects, and leaves out output descriptions. The server itself
+ * still checks every result against the whole zod schema. Without this, output schemas alone
+ * would take more than the whole list's 32 KB budget.
+ */
+const OUTPUT_SCHEMA_BUDGET = 512;
+
+function outlineWithin(schema: JsonSchema): JsonSchema {
+  for (const depth of [4, 3, 2]) {
+    const candidate = outline(schema, depth);
+    if (Buffer.byteLength(JSON.stringify(candidate)) <= OUTPUT_SCHEMA_BUDGET) return candidate;
+  }
+  // The result's own fields are always listed, whatever they cost.
+  return outline(schema, 1);
+}
+
+function outline(schema: JsonSchema, depth: number): JsonSchema {
+  const { description: _description, ...rest } = schema;
+  if (rest.type === "object" || rest.properties) {
+    if (depth <= 0) return { type: "object" };
+    if (rest.properties) {
+      rest.properties = Object.fromEntries(
+        Object.entries(rest.properties as Record<string, JsonSchema>).map(([name, value]) => [
+          name,
+          outline(value, depth - 1),
+        ]),
+      );
+    }
+  }
+  if (rest.items && typeof rest.items === "object") {
+    rest.items = outline(rest.items as JsonSchema, depth);
+  }
+  for (const key of ["anyOf", "oneOf"]) {
+    const list = rest[key];
+    if (Array.isArray(list)) rest[key] = list.map((sub) => outline(sub as JsonSchema, depth));
+  }
+  return rest;
 }

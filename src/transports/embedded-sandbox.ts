@@ -1,5 +1,5 @@
 import { createPlatformClient } from "../client/index.js";
-import type { PlatformClient } from "../client/types.js";
+import type { PlatformClient, TokenSource } from "../client/types.js";
 import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
 import type { SandboxInfo } from "../server.js";
@@ -17,18 +17,26 @@ export function sandboxInfo(): SandboxInfo {
 /** The platform this process talks to: the configured one, or the embedded sandbox. */
 export interface Platform {
   apiUrl: string;
-  /** The server's own token; undefined when each HTTP session must bring one. */
-  token: string | undefined;
+  /**
+   * The server's own credential: a fixed token, or the stored sign-in of `workforce-mcp login`,
+   * which renews itself; undefined when each HTTP session must bring one.
+   */
+  token: string | TokenSource | undefined;
   sandbox: SandboxInfo | undefined;
-  createClient(token: string, logger: Logger): PlatformClient;
+  createClient(token: string | TokenSource, logger: Logger): PlatformClient;
   close(): Promise<void>;
 }
 
 export async function openPlatform(config: Config, logger: Logger): Promise<Platform> {
-  const createClient = (apiUrl: string) => (token: string, clientLogger: Logger) =>
+  const createClient = (apiUrl: string) => (token: string | TokenSource, clientLogger: Logger) =>
     createPlatformClient({
       apiUrl,
       token,
+      // For the advice when the platform refuses it: WORKFORCE_TOKEN is a personal access token.
+      credential:
+        !config.useSandbox && config.token !== undefined && token === config.token
+          ? "personal-access-token"
+          : undefined,
       timeoutMs: config.timeoutMs,
       retryBaseMs: config.retryBaseMs,
       maxRetries: config.maxRetries,
@@ -40,10 +48,34 @@ export async function openPlatform(config: Config, logger: Logger): Promise<Plat
   if (!config.useSandbox) {
     if (!config.apiUrl) throw new Error("WORKFORCE_API_URL is not set.");
     logger.addSecret(config.token);
+    let token: string | TokenSource | undefined = config.token;
+    if (!token && config.signedIn) {
+      const [{ openSignIn }, { SignInStore, when }] = await Promise.all([
+        import("../auth/token-source.js"),
+        import("../auth/store.js"),
+      ]);
+      const store = new SignInStore(config.configDir, (m) => logger.warning(m));
+      const source = openSignIn({
+        store,
+        apiUrl: config.apiUrl,
+        logger,
+        timeoutMs: config.timeoutMs,
+      });
+      if (!source) {
+        throw new Error(
+          `The sign-in for ${config.apiUrl} is gone from ${store.path}. Run \`workforce-mcp login\` again.`,
+        );
+      }
+      const { identity, renewBy } = source.summary;
+      logger.info(
+        `Signed in as ${identity.name} <${identity.email}> (workforce-mcp login); the sign-in is renewed automatically until ${when(renewBy)}.`,
+      );
+      token = source;
+    }
     logger.info(`Using the platform at ${config.apiUrl}.`);
     return {
       apiUrl: config.apiUrl,
-      token: config.token,
+      token,
       sandbox: undefined,
       createClient: createClient(config.apiUrl),
       close: async () => {},

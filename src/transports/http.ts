@@ -5,9 +5,9 @@ import { hostHeaderValidation } from "@modelcontextprotocol/sdk/server/middlewar
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import express, { type NextFunction, type Request, type Response } from "express";
+import { createSchemaSource } from "../client/schema/index.js";
 import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
-import { createSchemaSource } from "../resources/index.js";
 import { createServer } from "../server.js";
 import { openPlatform } from "./embedded-sandbox.js";
 import { type HttpSession, SessionRegistry } from "./http-sessions.js";
@@ -157,8 +157,9 @@ export async function startHttpServer(
     }
     const { reservation } = slot;
     // Only a digest stays on the session; the token itself lives in its client and redaction list.
-    const bearerDigest = platform.token ? undefined : sha256(token);
-    const sessionLogger = createSessionLogger(logger, platform.token ? undefined : token);
+    const bearer = platform.token ? undefined : (token as string);
+    const bearerDigest = bearer === undefined ? undefined : sha256(bearer);
+    const sessionLogger = createSessionLogger(logger, bearer);
     const workforce = createServer(config, {
       client: platform.createClient(token, sessionLogger),
       logger: sessionLogger,

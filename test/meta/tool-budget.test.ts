@@ -5,14 +5,14 @@ import { describe, expect, it } from "vitest";
 import { listToolsAsClientSees } from "./tool-surface.js";
 
 /** Budgets for every default tool together (bytes of JSON). */
-export const MODEL_VISIBLE_BUDGET = 20 * 1024;
-export const TOOLS_LIST_BUDGET = 32 * 1024;
+const MODEL_VISIBLE_BUDGET = 20 * 1024;
+const TOOLS_LIST_BUDGET = 32 * 1024;
 const MAX_DESCRIPTION = 1024;
 
 type JsonSchema = Record<string, unknown>;
 
 /** What a model reads of one tool: its name, description and input schema. */
-export function modelVisibleBytes(tool: Tool): number {
+function modelVisibleBytes(tool: Tool): number {
   return Buffer.byteLength(
     JSON.stringify({ name: tool.name, description: tool.description, input: tool.inputSchema }),
   );

@@ -55,11 +55,18 @@ describe("tool registry", async () => {
     expect(listed.map((tool) => tool.name).sort()).toEqual([...names].sort());
   });
 
-  it("offers the five tools of the platform, no more", () => {
+  it("offers the platform's tools, no more", () => {
     expect([...names].sort()).toEqual([
+      "describe_schema",
       "get_contract",
+      "get_hire",
+      "list_accounts",
       "list_invoices",
+      "list_jobs",
+      "list_payment_requests",
+      "query_platform",
       "search_hires",
+      "search_talent_pool",
       "submit_timesheets",
       "terminate_hire",
     ]);

@@ -14,9 +14,19 @@ interface Out {
   paymentTerms: string;
   hireId: string | null;
   isLatest: boolean | null;
+  activeContractId: string | null;
+  pendingContractChanges: boolean | null;
   worker: { name: string } | null;
   company: { id: string; name: string };
+  pdfUrl: string | null;
   files: { name: string; url: string }[];
+  draftContract: {
+    id: string;
+    status: string;
+    rate: number | null;
+    startDate: string | null;
+    pdfUrl: string | null;
+  } | null;
   otherContracts: { id: string; status: string }[];
   hiddenFields: string[];
 }
@@ -35,7 +45,7 @@ describe("get_contract", () => {
     await h.close();
   });
 
-  it("returns a hire's latest contract with terms, files and the earlier contract", async () => {
+  it("returns a hire's active contract with terms, files and the other contracts", async () => {
     const r = await call({ hireId: "hire_001" });
     expect(r.isError).toBeFalsy();
     const out = r.structuredContent as unknown as Out;
@@ -43,7 +53,9 @@ describe("get_contract", () => {
       id: "ctr_002",
       status: "ACTIVE",
       hireId: "hire_001",
-      isLatest: true,
+      // The unsigned draft is the latest contract now; the active one holds the terms in force.
+      isLatest: false,
+      activeContractId: "ctr_002",
       rate: 725,
       currency: "DKK",
       rateType: "HOURLY",
@@ -56,6 +68,7 @@ describe("get_contract", () => {
     expect(out.files[0]?.url).toMatch(/^https?:\/\//);
     expect(out.otherContracts).toEqual([
       expect.objectContaining({ id: "ctr_001", status: "ARCHIVED" }),
+      expect.objectContaining({ id: "ctr_065", status: "DRAFT" }),
     ]);
     const t = text(r);
     expect(t).toContain("expire");
@@ -63,15 +76,101 @@ describe("get_contract", () => {
     expect(t).toContain("new contract id; the hire keeps its id");
   });
 
-  it("finds the hire of a contract id, including an archived one", async () => {
-    const latest = (await call({ contractId: "ctr_002" })).structuredContent as unknown as Out;
-    expect(latest).toMatchObject({ id: "ctr_002", hireId: "hire_001", isLatest: true });
+  it("answers Ana's rate with the active terms and names the unsigned change apart", async () => {
+    const r = await call({ hireId: "hire_001" });
+    const out = r.structuredContent as unknown as Out;
+    expect(out).toMatchObject({ id: "ctr_002", rate: 725, pendingContractChanges: true });
+    expect(out.draftContract).toMatchObject({
+      id: "ctr_065",
+      status: "DRAFT",
+      rate: 780,
+      startDate: "2027-01-01",
+    });
+    const lines = text(r).split("\n");
+    const first = lines.findIndex((l) => l.startsWith("Contract "));
+    expect(lines[first]).toBe(
+      'Contract ctr_002 (active: the terms in force): job "Senior Backend Engineer"',
+    );
+    expect(lines).toContain("Rate: DKK 725.00 hourly; payment terms: End of month + 30 days");
+    expect(lines).toContain(
+      "Unsigned change pending: contract ctr_065 (draft), DKK 780.00 hourly, 2027-01-01 – 2027-07-20; not signed yet. The terms above stay in force until it is accepted.",
+    );
+    // The draft's rate never appears as the current one.
+    const rateLine = lines.find((l) => l.startsWith("Rate: ")) as string;
+    expect(rateLine).not.toContain("780");
+  });
+
+  it("gives the contract document (pdfUrl) beside the attachments, and says the links expire", async () => {
+    const r = await call({ hireId: "hire_001" });
+    const out = r.structuredContent as unknown as Out;
+    expect(out.pdfUrl).toMatch(
+      /^https?:\/\/\S+\/files\/contracts\/ctr_002\.pdf\?expires=\d+&signature=/,
+    );
+    expect(out.files.map((f) => f.name)).toEqual(["Statement of work.pdf", "NDA.pdf"]);
+    expect(out.files.map((f) => f.url)).not.toContain(out.pdfUrl);
+    expect(out.draftContract?.pdfUrl).toMatch(/\/files\/contracts\/ctr_065\.pdf\?/);
+    const lines = text(r).split("\n");
+    expect(lines).toContain(
+      `Contract document (PDF; the link expires, ask again for a fresh one): ${out.pdfUrl}`,
+    );
+    expect(lines).toContain("Attachments (download links expire; ask again for fresh ones):");
+    expect(lines).toContain(
+      `Its document (not signed; the link expires): ${out.draftContract?.pdfUrl}`,
+    );
+  });
+
+  it("says plainly when a hire has no active contract and shows the latest with its status", async () => {
+    const r = await call({ hireId: "hire_003" });
+    expect(r.isError).toBeFalsy();
+    const out = r.structuredContent as unknown as Out;
+    expect(out).toMatchObject({
+      id: "ctr_004",
+      status: "DRAFT",
+      hireId: "hire_003",
+      isLatest: true,
+      activeContractId: null,
+      pendingContractChanges: false,
+      draftContract: null,
+    });
+    expect(out.pdfUrl).toMatch(/\/files\/contracts\/ctr_004\.pdf\?/);
+    const lines = text(r).split("\n");
+    const first = lines.findIndex((l) => l.startsWith("Hire hire_003"));
+    expect(lines[first]).toBe(
+      "Hire hire_003 (DRAFT) has no active contract: no terms are in force. Its latest contract, status draft:",
+    );
+    expect(lines[first + 1]).toBe(
+      'Contract ctr_004 (draft, latest, not signed yet): job "Data Analyst"',
+    );
+    const ended = await call({ hireId: "hire_004" });
+    expect(text(ended)).toContain("Hire hire_004 (ENDED) has no active contract");
+    expect(text(ended)).toContain("Contract ctr_005 (archived, latest)");
+  });
+
+  it("finds the hire of a contract id, including an archived one and the draft", async () => {
+    const active = (await call({ contractId: "ctr_002" })).structuredContent as unknown as Out;
+    expect(active).toMatchObject({
+      id: "ctr_002",
+      hireId: "hire_001",
+      isLatest: false,
+      activeContractId: "ctr_002",
+      draftContract: { id: "ctr_065", rate: 780 },
+    });
+    expect(active.pdfUrl).toMatch(/\/files\/contracts\/ctr_002\.pdf\?/);
     const old = await call({ contractId: "ctr_001" });
     const out = old.structuredContent as unknown as Out;
     expect(out).toMatchObject({ id: "ctr_001", status: "ARCHIVED", hireId: "hire_001" });
     expect(out.isLatest).toBe(false);
-    expect(out.otherContracts.map((c) => c.id)).toEqual(["ctr_002"]);
+    expect(out.otherContracts.map((c) => c.id)).toEqual(["ctr_002", "ctr_065"]);
     expect(text(old)).toContain("not the latest");
+    expect(text(old)).toContain(
+      "Not the terms in force: those are in the hire's active contract ctr_002.",
+    );
+    const draft = await call({ contractId: "ctr_065" });
+    const d = draft.structuredContent as unknown as Out;
+    expect(d).toMatchObject({ status: "DRAFT", isLatest: true, rate: 780, draftContract: null });
+    expect(text(draft)).toContain("Contract ctr_065 (draft, latest, not signed yet)");
+    expect(text(draft)).toContain("Contract document (PDF, not signed yet; the link expires");
+    expect(text(draft)).toContain("active contract ctr_002");
   });
 
   it("needs exactly one of contractId and hireId", async () => {
@@ -120,6 +219,7 @@ describe("get_contract with the limited token", () => {
     const out = r.structuredContent as unknown as Out;
     expect(out.id).toBe("ctr_002");
     expect(out.rate).toBeNull();
+    expect(out.draftContract).toMatchObject({ id: "ctr_065", rate: null });
     expect(out.hiddenFields).toEqual(["rate"]);
     expect(text(r)).toContain("Rates are hidden for your account.");
   });

@@ -8,13 +8,22 @@ interface Invoice {
   dueDate: string;
   currency: string;
   grossAmount: number;
+  netAmount: number;
   openAmount: number;
   overdue: boolean;
   payer: string;
   payee: string;
+  type: string;
   company: { id: string; name: string };
 }
+interface Details {
+  taxAmount: number;
+  pdfUrl: string;
+  rows: { id: string; text: string | null; worker: { id: string; name: string } | null }[];
+  rowsPage: { page: number; total: number; hasMore: boolean; summary: string };
+}
 interface Out {
+  invoice: Details | null;
   invoices: Invoice[];
   totals: { currency: string; gross: number; open: number; count: number }[];
   totalsCoverOnlyThisPage: boolean;
@@ -92,6 +101,136 @@ describe("list_invoices", () => {
     const castell = await call({ accounts: ["cmp_castell"], first: 100 });
     expect(castell.out.invoices.length).toBeGreaterThan(0);
     for (const i of castell.out.invoices) expect(i.company.id).toBe("cmp_castell");
+  });
+
+  it("shows one invoice by its number, with its rows and the PDF link", async () => {
+    const { r, out } = await call({ search: "Ana Costa", first: 100 });
+    expect(r.isError).toBeFalsy();
+    const number = out.invoices[0]?.number as string;
+    const one = await call({ number });
+    expect(one.r.isError).toBeFalsy();
+    const invoice = one.out.invoice as Details;
+    const [entry] = one.out.invoices as [Invoice];
+    expect(one.out.invoices).toHaveLength(1);
+    expect(entry).toMatchObject({ number, currency: "DKK", company: { id: "cmp_nordlys" } });
+    expect(invoice.pdfUrl).toMatch(/^https?:\/\/\S+\.pdf\?expires=\d+&signature=/);
+    expect(entry.netAmount + invoice.taxAmount).toBeCloseTo(entry.grossAmount, 2);
+    expect(invoice.rows.length).toBeGreaterThan(0);
+    expect(invoice.rowsPage.total).toBe(invoice.rows.length);
+    for (const row of invoice.rows) {
+      expect(row.worker).toEqual({ id: "wrk_001", name: "Ana Costa" });
+      expect(row.text).toMatch(/hours × DKK [\d,]+\.\d\d = DKK [\d,]+\.\d\d/);
+    }
+    const lines = text(one.r).split("\n");
+    expect(lines.find((l) => l.startsWith("Invoice "))).toContain(`Invoice ${number} `);
+    expect(lines).toContain(
+      `Invoice document (PDF; the link expires, ask again for a fresh one): ${invoice.pdfUrl}`,
+    );
+    expect(lines).toContain(`Rows: ${invoice.rowsPage.summary}`);
+    for (const row of invoice.rows) {
+      expect(lines).toContain(
+        `- ${row.id}: ${JSON.stringify(row.text)} (worker "Ana Costa", wrk_001)`,
+      );
+    }
+  });
+
+  it("pages an invoice's rows with first and page", async () => {
+    const { out } = await call({ first: 100 });
+    let found: Details | undefined;
+    let number = "";
+    for (const i of out.invoices) {
+      const one = await call({ number: i.number as string });
+      if ((one.out.invoice?.rows.length ?? 0) > 1) {
+        found = one.out.invoice as Details;
+        number = i.number as string;
+        break;
+      }
+    }
+    expect(found).toBeDefined();
+    const second = await call({ number, first: 1, page: 2 });
+    expect(second.out.invoice?.rows.map((r) => r.id)).toEqual([found?.rows[1]?.id]);
+    expect(second.out.invoice?.rowsPage).toMatchObject({ page: 2, total: found?.rows.length });
+  });
+
+  it("says an unknown number is unknown, and refuses number with list filters", async () => {
+    const unknown = await call({ number: "INV-1999-0001" });
+    expect(unknown.r.isError).toBe(true);
+    expect(text(unknown.r)).toContain("INV-1999-0001");
+    const mixed = await call({ number: "INV-2026-0001", status: ["PAID"], search: "x" });
+    expect(mixed.r.isError).toBe(true);
+    expect(text(mixed.r)).toContain("status, search");
+  });
+
+  it("searches as the platform does: by PO number, worker name or amount", async () => {
+    const byWorker = await call({ search: "ana costa", first: 100 });
+    expect(byWorker.out.invoices.length).toBeGreaterThan(0);
+    for (const i of byWorker.out.invoices) {
+      const one = await call({ number: i.number as string });
+      expect(one.out.invoice?.rows.some((r) => r.worker?.name === "Ana Costa")).toBe(true);
+    }
+
+    // A PO number, read from an invoice row that carries one.
+    const { out: all } = await call({ first: 100 });
+    let po: string | undefined;
+    for (const i of all.invoices) {
+      const one = await call({ number: i.number as string });
+      po = one.out.invoice?.rows
+        .map((r) => r.text?.match(/\(PO (PO-[A-Z]+-\d+)\)/)?.[1])
+        .find(Boolean);
+      if (po) break;
+    }
+    expect(po).toBeDefined();
+    const byPo = await call({ search: po as string, first: 100 });
+    expect(byPo.out.invoices.length).toBeGreaterThan(0);
+    for (const i of byPo.out.invoices) {
+      const one = await call({ number: i.number as string });
+      expect(one.out.invoice?.rows.some((r) => r.text?.includes(`(PO ${po})`))).toBe(true);
+    }
+
+    const target = all.invoices[3] as Invoice;
+    const amount = target.grossAmount.toLocaleString("en-US", { minimumFractionDigits: 2 });
+    const byAmount = await call({ search: amount, first: 100 });
+    expect(byAmount.out.invoices.map((i) => i.number)).toContain(target.number);
+    for (const i of byAmount.out.invoices) {
+      expect([Math.abs(i.grossAmount), Math.abs(i.netAmount)]).toContain(
+        Math.abs(target.grossAmount),
+      );
+    }
+  });
+
+  it("filters by transaction type: credit notes", async () => {
+    const { r, out } = await call({ transactionTypes: ["credit_note"], first: 100 });
+    expect(r.isError).toBeFalsy();
+    expect(out.invoices.length).toBeGreaterThan(0);
+    for (const i of out.invoices) {
+      expect(i.type).toBe("CREDIT_NOTE");
+      expect(i.grossAmount).toBeLessThan(0);
+    }
+    for (const line of text(r)
+      .split("\n")
+      .filter((l) => l.startsWith("- "))) {
+      expect(line).toMatch(/^- CN-\d{4}-\d{4} \(credit note\) /);
+    }
+  });
+
+  it("orders by TOTAL_AMOUNT as the net total and says so", async () => {
+    const { out } = await call({
+      orderBy: [{ column: "TOTAL_AMOUNT", order: "DESC" }],
+      first: 100,
+    });
+    const net = out.invoices.map((i) => i.netAmount);
+    expect(net).toEqual([...net].sort((a, b) => b - a));
+    const tools = await h.client.listTools();
+    const tool = tools.tools.find((t) => t.name === "list_invoices");
+    expect(JSON.stringify(tool?.inputSchema)).toContain("TOTAL_AMOUNT is the net total");
+  });
+
+  it("says there is no date filter and how to get to a period", async () => {
+    const tools = await h.client.listTools();
+    const description = tools.tools.find((t) => t.name === "list_invoices")?.description ?? "";
+    expect(description).toContain("No date filter exists");
+    expect(description).toContain("order by DATE");
+    expect(description.length).toBeLessThanOrEqual(1024);
   });
 
   it("sorts by due date", async () => {

@@ -21,6 +21,7 @@ const JOB_SUFFIX = `\r\n${SYSTEM}`;
 const PO = `PO-7\n\n${SYSTEM}`;
 const FILE = `signed-contract.pdf\n\n${SYSTEM}`;
 const PAYEE = `Workforce Platform ApS\n\n\u202e${SYSTEM}`;
+const ROW_TEXT = `40 hours\r\n${SYSTEM}`;
 const WORKER = `Ana ${WORKER_LAST_NAME}`;
 /** Ana's latest job name as planted (the seed's name plus the injection). */
 let plantedJob = "";
@@ -42,12 +43,19 @@ function plant(data: SandboxData): void {
   ana.lastName = WORKER_LAST_NAME;
   ana.email = EMAIL;
   nordlys.name = COMPANY;
-  contract.jobName = `${contract.jobName}${JOB_SUFFIX}`;
-  plantedJob = contract.jobName;
+  // Every contract of Ana's hire, her unsigned draft included, carries the same planted job.
+  plantedJob = `${contract.jobName}${JOB_SUFFIX}`;
+  for (const id of data.hires.get("hire_001")?.contractIds ?? []) {
+    const c = data.contracts.get(id);
+    if (c) c.jobName = plantedJob;
+  }
   contract.purchaseOrderNumber = PO;
   (contract.files[0] as { name: string }).name = FILE;
   for (const invoice of data.invoices) {
-    if (invoice.companyId === "cmp_nordlys") invoice.payeeDisplayName = PAYEE;
+    if (invoice.companyId === "cmp_nordlys") {
+      invoice.payeeDisplayName = PAYEE;
+      for (const row of invoice.rows) row.customText = ROW_TEXT;
+    }
   }
 }
 
@@ -112,7 +120,9 @@ describe("platform text in tool answers", () => {
     const { r, text: t } = await call(h, "search_hires", { search: "Ana Costa" });
     expect(r.isError).toBeFalsy();
     const line = lineStarting(expectContained(t), "- hire_001 ACTIVE: ");
-    expect(line).toContain(`${shown(WORKER)} (email ${shown(EMAIL)}) at ${shown(COMPANY)}`);
+    expect(line).toContain(
+      `${shown(WORKER)} (worker wrk_001; email ${shown(EMAIL)}) at ${shown(COMPANY)}`,
+    );
     expect(line).toContain(` — job ${shown(plantedJob)}, contract ctr_002 (active)`);
     // Structured content is data as it is: the raw value, line breaks and all.
     const hires = (r.structuredContent as { hires: { id: string; worker: { name: string } }[] })
@@ -125,7 +135,9 @@ describe("platform text in tool answers", () => {
     const { r, text: t } = await call(h, "get_contract", { hireId: "hire_001" });
     expect(r.isError).toBeFalsy();
     const lines = expectContained(t);
-    expect(lines).toContain(`Contract ctr_002 (active, latest): job ${shown(plantedJob)}`);
+    expect(lines).toContain(
+      `Contract ctr_002 (active: the terms in force): job ${shown(plantedJob)}`,
+    );
     expect(lineStarting(lines, "Worker: ")).toBe(
       `Worker: ${shown(WORKER)} (email ${shown(EMAIL)}); company: ${shown(COMPANY)} (cmp_nordlys)`,
     );
@@ -144,6 +156,21 @@ describe("platform text in tool answers", () => {
     for (const line of invoice) {
       expect(line).toContain(` — payer ${shown(COMPANY)} → payee ${shown(PAYEE)}`);
       expect(line).not.toContain("\u202e");
+    }
+  });
+
+  it("list_invoices by number quotes each row's text and worker", async () => {
+    const h = await harness();
+    const list = await call(h, "list_invoices", { search: "Costa", first: 1 });
+    const number = (list.r.structuredContent as { invoices: { number: string }[] }).invoices[0]
+      ?.number as string;
+    const { r, text: t } = await call(h, "list_invoices", { number });
+    expect(r.isError).toBeFalsy();
+    const lines = expectContained(t);
+    const rows = lines.filter((l) => l.startsWith("- row_"));
+    expect(rows.length).toBeGreaterThan(0);
+    for (const line of rows) {
+      expect(line).toContain(`: ${shown(ROW_TEXT)} (worker ${shown(WORKER)}, wrk_001)`);
     }
   });
 

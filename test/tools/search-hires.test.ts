@@ -2,14 +2,26 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Harness, startHarness } from "../helpers/mcp-harness.js";
 
+interface Terms {
+  id: string;
+  status: string;
+  jobName: string;
+  startDate: string | null;
+  endDate: string | null;
+  rate: number | null;
+  rateType: string | null;
+  currency: string;
+}
 interface HireOut {
   id: string;
   status: string;
-  worker: { name: string; email: string | null };
+  worker: { id: string; name: string; email: string | null };
   company: { id: string; name: string };
   startDate: string | null;
   endDate: string | null;
-  latestContract: { id: string; status: string; rate: number | null; currency: string } | null;
+  activeContract: Terms | null;
+  draftContract: Terms | null;
+  latestContract: Terms | null;
 }
 interface Out {
   hires: HireOut[];
@@ -39,21 +51,99 @@ describe("search_hires", () => {
     await h.close();
   });
 
-  it("finds Ana's hire with company, dates and the latest contract", async () => {
+  it("finds Ana's hire with company, dates, worker id and the active contract's terms", async () => {
     const r = await call({ search: "Ana Costa" });
     expect(r.isError).toBeFalsy();
     const out = r.structuredContent as unknown as Out;
     const ana = out.hires.find((x) => x.id === "hire_001");
     expect(ana).toMatchObject({
       status: "ACTIVE",
-      worker: { name: "Ana Costa" },
+      worker: { id: "wrk_001", name: "Ana Costa" },
       company: { id: "cmp_nordlys" },
-      latestContract: { id: "ctr_002", status: "ACTIVE", rate: 725, currency: "DKK" },
+      activeContract: { id: "ctr_002", status: "ACTIVE", rate: 725, currency: "DKK" },
     });
     expect(ana?.startDate).toBe("2026-07-25");
     expect(text(r)).toContain("hire_001");
     expect(text(r)).toContain("ctr_002");
+    expect(text(r)).toContain("(worker wrk_001;");
     expect(out.hiddenFields).toEqual([]);
+  });
+
+  it("answers Ana's rate with the active terms and names the unsigned change apart", async () => {
+    const r = await call({ search: "Ana Costa" });
+    const ana = (r.structuredContent as unknown as Out).hires.find((x) => x.id === "hire_001");
+    // The draft is the latest contract, but not the terms in force.
+    expect(ana?.activeContract).toMatchObject({
+      id: "ctr_002",
+      status: "ACTIVE",
+      rate: 725,
+      rateType: "HOURLY",
+      jobName: "Senior Backend Engineer",
+    });
+    expect(ana?.draftContract).toMatchObject({
+      id: "ctr_065",
+      status: "DRAFT",
+      rate: 780,
+      startDate: "2027-01-01",
+    });
+    expect(ana?.latestContract).toBeNull();
+    const line = text(r)
+      .split("\n")
+      .find((l) => l.startsWith("- hire_001 ")) as string;
+    expect(line).toContain(
+      'job "Senior Backend Engineer", contract ctr_002 (active), DKK 725.00 hourly;',
+    );
+    expect(line).toContain(
+      "unsigned change pending: contract ctr_065, DKK 780.00 hourly from 2027-01-01, not signed yet",
+    );
+    // The current rate comes first; the draft's only after "unsigned change pending".
+    expect(line.indexOf("725.00")).toBeLessThan(line.indexOf("unsigned change pending"));
+    expect(line.indexOf("780.00")).toBeGreaterThan(line.indexOf("unsigned change pending"));
+  });
+
+  it("says a draft hire has no active contract and shows its latest with its status", async () => {
+    const r = await call({ activeStatus: ["DRAFT"], accounts: ["cmp_nordlys"], first: 100 });
+    const out = r.structuredContent as unknown as Out;
+    const draft = out.hires.find((x) => x.id === "hire_003");
+    expect(draft).toMatchObject({
+      activeContract: null,
+      draftContract: { id: "ctr_004", status: "DRAFT", rate: 540 },
+      latestContract: null,
+    });
+    const line = text(r)
+      .split("\n")
+      .find((l) => l.startsWith("- hire_003 ")) as string;
+    expect(line).toContain(
+      '— no active contract; latest contract ctr_004 (draft, not signed yet): job "Data Analyst", DKK 540.00 hourly',
+    );
+    const ended = await call({ search: "H-10004" });
+    const hire = (ended.structuredContent as unknown as Out).hires[0];
+    expect(hire).toMatchObject({
+      id: "hire_004",
+      activeContract: null,
+      draftContract: null,
+      latestContract: { id: "ctr_005", status: "ARCHIVED" },
+    });
+    expect(text(ended)).toContain("no active contract; latest contract ctr_005 (archived):");
+  });
+
+  it("filters by worker ids, contract status and external identifiers", async () => {
+    const byWorker = (await call({ workers: ["wrk_001"] })).structuredContent as unknown as Out;
+    expect(byWorker.hires.map((x) => x.id)).toEqual(["hire_001"]);
+
+    const drafts = (await call({ contractStatus: ["draft"], first: 100 }))
+      .structuredContent as unknown as Out;
+    const ids = drafts.hires.map((x) => x.id);
+    expect(ids).toContain("hire_001");
+    expect(ids).toContain("hire_003");
+    for (const x of drafts.hires) expect(x.draftContract?.status).toBe("DRAFT");
+
+    const external = (await call({ externalIdentifiers: ["SAP-EMP-1001"] }))
+      .structuredContent as unknown as Out;
+    expect(external.hires.map((x) => x.id)).toEqual(["hire_001"]);
+
+    const bad = await call({ contractStatus: ["SIGNED"] });
+    expect(bad.isError).toBe(true);
   });
 
   it("filters by status in any letter case and by company", async () => {
@@ -151,7 +241,8 @@ describe("search_hires with the limited token", () => {
     expect(r.isError).toBeFalsy();
     const out = r.structuredContent as unknown as Out;
     const ana = out.hires.find((x) => x.id === "hire_001");
-    expect(ana?.latestContract?.rate).toBeNull();
+    expect(ana?.activeContract?.rate).toBeNull();
+    expect(ana?.draftContract?.rate).toBeNull();
     expect(out.hiddenFields).toEqual(["rate"]);
     expect(text(r)).toContain("Rates are hidden for your account.");
   });

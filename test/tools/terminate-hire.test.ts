@@ -54,7 +54,8 @@ describe("terminate_hire with the token round trip", () => {
       worker: "Ana Costa",
       hireStatus: "ACTIVE",
       canTerminateContract: true,
-      latestContract: { id: "ctr_002" },
+      // The latest contract is Ana's unsigned change (the sandbox seeds one); ctr_002 is active.
+      latestContract: { id: "ctr_065" },
     });
     expect(first.text).toContain("cannot be undone");
     expect(first.text).toContain("PROJECT_COMPLETED_EARLY");

@@ -1,7 +1,17 @@
 // Every operation the server sends, by area of the platform. Each domain's file holds the documents
 // its tools need; test/client/operations.test.ts checks all of them against the real schema.
 import { operations as coreOperations } from "../operations.js";
+import { accountOperations } from "./accounts.js";
+import { hireOperations } from "./hires.js";
+import { jobOperations } from "./jobs.js";
+import { paymentOperations } from "./payments.js";
+import { talentOperations } from "./talent.js";
 
 export const allOperations = {
   ...coreOperations,
+  ...accountOperations,
+  ...hireOperations,
+  ...paymentOperations,
+  ...talentOperations,
+  ...jobOperations,
 };

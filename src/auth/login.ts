@@ -1,0 +1,317 @@
+// `workforce-mcp login`: the authorization-code flow of the interface document (section 5.2) with
+// PKCE. The browser is sent to {auth_url}/oauth/authorize; the platform sends it back to the
+// registered redirect URL, where a listener on this machine (127.0.0.1, that URL's port) takes
+// the code; the code is exchanged at {auth_url}/oauth/token, `viewer` says who signed in, and the
+// pair is stored. A wrong `state`, an `error`, or no answer in time aborts with nothing stored.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createPlatformClient } from "../client/client.js";
+import { isPlatformError } from "../client/errors.js";
+import { viewerQuery } from "../client/operations.js";
+import type { Logger } from "../logger.js";
+import {
+  authorizationRequest,
+  exchangeCode,
+  type OAuthClientSettings,
+  TokenEndpointError,
+  validateCallback,
+} from "./oauth-client.js";
+import { SIGN_IN_PERIOD_MS, type SignInStore, type StoredSignIn } from "./store.js";
+
+export const LOGIN_TIMEOUT_MS = 5 * 60_000;
+
+export interface LoginSettings extends OAuthClientSettings {
+  apiUrl: string;
+  redirectUri: string;
+  /** `consent` or `login`: ask again even if this browser approved before. */
+  prompt?: string;
+}
+
+export interface LoginDeps {
+  store: SignInStore;
+  logger: Logger;
+  /** Person-facing lines (already free of secrets). */
+  say: (line: string) => void;
+  /** Opens the address in a browser; resolves false when none could be opened. */
+  openBrowser?: (url: string) => Promise<boolean>;
+  /** How long to wait for the browser to come back. */
+  timeoutMs?: number;
+  /** Time-out of the token and viewer requests. */
+  requestTimeoutMs?: number;
+  now?: () => number;
+  /** Called with the address to open (tests play the browser with it). */
+  onAuthorizeUrl?: (url: string) => void;
+  signal?: AbortSignal;
+}
+
+export class LoginError extends Error {
+  override name = "LoginError";
+}
+
+const NOTHING_STORED = "Nothing was stored; run `workforce-mcp login` again.";
+
+export async function login(settings: LoginSettings, deps: LoginDeps): Promise<StoredSignIn> {
+  const { logger, say } = deps;
+  const now = deps.now ?? Date.now;
+  const timeoutMs = deps.timeoutMs ?? LOGIN_TIMEOUT_MS;
+  const requestTimeoutMs = deps.requestTimeoutMs ?? 30_000;
+  logger.addSecret(settings.clientSecret);
+
+  const request = await authorizationRequest(settings);
+  logger.addSecret(request.codeVerifier);
+  const listener = await listen(settings.redirectUri);
+  try {
+    const address = request.url.href;
+    deps.onAuthorizeUrl?.(address);
+    const opened = deps.openBrowser ? await deps.openBrowser(address).catch(() => false) : false;
+    say(
+      opened
+        ? `Opening your browser to sign in to ${settings.apiUrl}. If it does not open, open this address:`
+        : `Open this address in your browser to sign in to ${settings.apiUrl}:`,
+    );
+    say(`  ${address}`);
+    say(
+      `Waiting for the browser to come back to ${settings.redirectUri} (up to ${Math.round(timeoutMs / 60_000) || 1} minutes; Ctrl+C cancels).`,
+    );
+
+    const callback = await listener.next(timeoutMs, deps.signal);
+    try {
+      const signIn = await complete(settings, deps, callback.url, request, requestTimeoutMs, now);
+      callback.answer(
+        200,
+        "Signed in",
+        `Signed in to ${settings.apiUrl} as ${signIn.identity.name}. You can close this tab and go back to the terminal.`,
+      );
+      return signIn;
+    } catch (error) {
+      callback.answer(
+        400,
+        "Sign-in not completed",
+        error instanceof LoginError ? error.message : "The sign-in failed; see the terminal.",
+      );
+      throw error;
+    }
+  } finally {
+    await listener.close();
+  }
+}
+
+async function complete(
+  settings: LoginSettings,
+  deps: LoginDeps,
+  callback: URL,
+  request: { state: string; codeVerifier: string },
+  requestTimeoutMs: number,
+  now: () => number,
+): Promise<StoredSignIn> {
+  const { logger } = deps;
+  const params = callback.searchParams;
+  const code = params.get("code");
+  if (code) logger.addSecret(code);
+  // The state first: an answer that is not ours says nothing about our sign-in, not even an error.
+  if (params.get("state") !== request.state) {
+    throw new LoginError(
+      `Sign-in aborted: the answer that reached ${settings.redirectUri} does not carry this sign-in's state, so it may not come from the sign-in you started. ${NOTHING_STORED}`,
+    );
+  }
+  const error = params.get("error");
+  if (error !== null) {
+    const description = params.get("error_description");
+    throw new LoginError(
+      error === "access_denied"
+        ? `Sign-in aborted: the request was denied in the browser (access_denied). ${NOTHING_STORED}`
+        : `Sign-in aborted: the platform answered ${oneLine(error)}${description ? ` (${oneLine(description)})` : ""}. ${NOTHING_STORED}`,
+    );
+  }
+  let validated: URLSearchParams;
+  try {
+    validated = validateCallback(settings, callback, request.state);
+  } catch {
+    throw new LoginError(
+      `Sign-in aborted: the answer that reached ${settings.redirectUri} is not a valid authorization response (no code). ${NOTHING_STORED}`,
+    );
+  }
+
+  const started = now();
+  let tokens: Awaited<ReturnType<typeof exchangeCode>>;
+  try {
+    tokens = await exchangeCode(settings, validated, request.codeVerifier, requestTimeoutMs);
+  } catch (failure) {
+    if (!(failure instanceof TokenEndpointError)) throw failure;
+    const advice =
+      failure.oauthError === "invalid_grant"
+        ? " The code expired (codes last 10 minutes) or was already used."
+        : failure.oauthError === "invalid_client"
+          ? " Check WORKFORCE_CLIENT_ID and WORKFORCE_CLIENT_SECRET, and that the OAuth client is not revoked on the platform."
+          : "";
+    throw new LoginError(
+      `Sign-in failed at ${settings.authUrl}/oauth/token: ${failure.message}.${advice} ${NOTHING_STORED}`,
+    );
+  }
+  logger.addSecret(tokens.accessToken);
+  logger.addSecret(tokens.refreshToken);
+
+  const client = createPlatformClient({
+    apiUrl: settings.apiUrl,
+    token: tokens.accessToken,
+    timeoutMs: requestTimeoutMs,
+    maxRetries: 1,
+    retryBaseMs: 500,
+    logger,
+  });
+  let identity: StoredSignIn["identity"];
+  try {
+    const { data } = await client.run(viewerQuery, {});
+    identity = { id: data.viewer.id, name: data.viewer.name, email: data.viewer.email };
+  } catch (failure) {
+    const why = isPlatformError(failure) ? failure.message : "it failed";
+    throw new LoginError(
+      `The platform issued tokens, but its GraphQL API at ${settings.apiUrl} did not answer \`viewer\` with them: ${why.replace(/\.$/, "")}. Check that WORKFORCE_API_URL and WORKFORCE_AUTH_URL belong to the same platform. ${NOTHING_STORED}`,
+    );
+  }
+
+  const signIn: StoredSignIn = {
+    apiUrl: settings.apiUrl,
+    authUrl: settings.authUrl,
+    clientId: settings.clientId,
+    clientSecret: settings.clientSecret,
+    redirectUri: settings.redirectUri,
+    tokenType: tokens.tokenType,
+    accessToken: tokens.accessToken,
+    refreshToken: tokens.refreshToken,
+    accessTokenIssuedAt: started,
+    accessTokenExpiresAt: started + tokens.expiresInMs,
+    signedInAt: started,
+    renewBy: started + SIGN_IN_PERIOD_MS,
+    identity,
+  };
+  await deps.store.update((signIns) => {
+    signIns[settings.apiUrl] = signIn;
+  });
+  return signIn;
+}
+
+interface Callback {
+  url: URL;
+  /** Answers the browser with a small page. */
+  answer(status: number, title: string, text: string): void;
+}
+
+interface Listener {
+  next(timeoutMs: number, signal: AbortSignal | undefined): Promise<Callback>;
+  close(): Promise<void>;
+}
+
+/** The loopback listener at the redirect URL's address and port; its path only, GET only. */
+async function listen(redirectUri: string): Promise<Listener> {
+  const target = new URL(redirectUri);
+  const host = target.hostname === "[::1]" ? "::1" : "127.0.0.1";
+  const port = Number(target.port);
+  let deliver: ((callback: Callback) => void) | undefined;
+  // An answer that arrives before anyone waits (a browser that approved before) is kept.
+  let early: Callback | undefined;
+  let taken = false;
+  let waiting = true;
+
+  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? "/", target);
+    if (req.method !== "GET" || url.pathname !== target.pathname) {
+      page(res, 404, "Not found", "This address only receives the sign-in's answer.");
+      return;
+    }
+    if (taken || !waiting) {
+      page(res, 409, "Already answered", "This sign-in has already received its answer.");
+      return;
+    }
+    taken = true;
+    const callback: Callback = {
+      url,
+      answer: (status, title, text) => page(res, status, title, text),
+    };
+    if (deliver) deliver(callback);
+    else early = callback;
+  });
+  server.on("connection", (socket) => socket.unref());
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", (error: NodeJS.ErrnoException) =>
+      reject(
+        new LoginError(
+          error.code === "EADDRINUSE"
+            ? `Port ${port} of the redirect URL ${redirectUri} is in use. Stop whatever uses it, or register another redirect URL with the OAuth client and set WORKFORCE_REDIRECT_URI to it.`
+            : `Could not listen on ${host}:${port} for the redirect URL ${redirectUri} (${error.code ?? error.message}).`,
+        ),
+      ),
+    );
+    server.listen(port, host, () => resolve());
+  });
+
+  return {
+    next(timeoutMs, signal) {
+      return new Promise<Callback>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          cleanup();
+          reject(
+            new LoginError(
+              `Sign-in timed out: the browser did not come back to ${redirectUri} within ${describeDuration(timeoutMs)}. ${NOTHING_STORED}`,
+            ),
+          );
+        }, timeoutMs);
+        const onAbort = () => {
+          cleanup();
+          reject(new LoginError(`Sign-in cancelled. ${NOTHING_STORED}`));
+        };
+        const cleanup = () => {
+          clearTimeout(timer);
+          signal?.removeEventListener("abort", onAbort);
+          deliver = undefined;
+          waiting = false;
+        };
+        if (signal?.aborted) return onAbort();
+        if (early) {
+          cleanup();
+          return resolve(early);
+        }
+        signal?.addEventListener("abort", onAbort, { once: true });
+        deliver = (callback) => {
+          cleanup();
+          resolve(callback);
+        };
+      });
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function page(res: ServerResponse, status: number, title: string, text: string): void {
+  const html = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title><style>body{font-family:system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem}</style></head><body><h1 id="result">${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p></body></html>`;
+  res.writeHead(status, {
+    "content-type": "text/html; charset=utf-8",
+    "content-length": Buffer.byteLength(html),
+    "cache-control": "no-store",
+    "referrer-policy": "no-referrer",
+    "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'",
+    connection: "close",
+  });
+  res.end(html);
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(
+    /[&<>"']/g,
+    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c,
+  );
+}
+
+function oneLine(text: string): string {
+  const flat = text.replace(/\p{Cc}+/gu, " ").trim();
+  return flat.length > 200 ? `${flat.slice(0, 200)}…` : flat;
+}
+
+function describeDuration(ms: number): string {
+  return ms >= 60_000 && ms % 60_000 === 0
+    ? `${ms / 60_000} minute${ms === 60_000 ? "" : "s"}`
+    : `${Math.round(ms / 1000)} seconds`;
+}

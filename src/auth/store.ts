@@ -1,0 +1,219 @@
+// Where `workforce-mcp login` keeps its sign-ins: one JSON file in the user's config folder,
+// readable only by the user (0600, in a 0700 folder), one entry per platform URL. Every change is
+// made under a lock file (proper-lockfile) and written atomically (a temporary file renamed over
+// the old one), after reading the file again under the lock, so that two server processes
+// renewing at once never lose the newest token pair.
+
+import { randomBytes } from "node:crypto";
+import { mkdirSync, readFileSync, statSync } from "node:fs";
+import { open, rename, unlink } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import type { SignInIndex } from "../config.js";
+
+export const SIGN_IN_FILE = "sign-ins.json";
+export const DAY_MS = 24 * 60 * 60 * 1000;
+/** The interface document: OAuth tokens can be refreshed for up to 90 days. */
+export const SIGN_IN_PERIOD_MS = 90 * DAY_MS;
+/** And one access token lasts 15 days (used when the platform leaves out expires_in). */
+export const ACCESS_TOKEN_LIFETIME_MS = 15 * DAY_MS;
+
+export interface SignInIdentity {
+  id: string;
+  name: string;
+  email: string;
+}
+
+export interface StoredSignIn {
+  /** The GraphQL API's base URL this sign-in is for (the key). */
+  apiUrl: string;
+  /** Where it was obtained and is renewed; never taken from later configuration. */
+  authUrl: string;
+  clientId: string;
+  clientSecret: string;
+  redirectUri: string;
+  tokenType: string;
+  accessToken: string;
+  refreshToken?: string;
+  /** Epoch milliseconds. */
+  accessTokenIssuedAt: number;
+  accessTokenExpiresAt: number;
+  /** When the person approved it; renewing works until renewBy (90 days later). */
+  signedInAt: number;
+  renewBy: number;
+  refreshedAt?: number;
+  identity: SignInIdentity;
+  /** Set when the platform refused to renew it: only `login` helps. */
+  ended?: { at: number; reason: string };
+}
+
+interface StoreFile {
+  version: 1;
+  signIns: Record<string, StoredSignIn>;
+}
+
+export class SignInStoreError extends Error {
+  override name = "SignInStoreError";
+}
+
+/** How long one process may hold the lock before others take it as abandoned. */
+const LOCK_STALE_MS = 60_000;
+
+export class SignInStore {
+  readonly path: string;
+
+  constructor(
+    readonly dir: string,
+    private readonly onWarning: (message: string) => void = () => {},
+  ) {
+    this.path = join(dir, SIGN_IN_FILE);
+  }
+
+  /** The sign-in for one platform, as stored now (no lock: a snapshot). */
+  get(apiUrl: string): StoredSignIn | undefined {
+    return this.read().signIns[apiUrl];
+  }
+
+  list(): StoredSignIn[] {
+    return Object.values(this.read().signIns);
+  }
+
+  /** Whether the file exists and may be read by others than its owner. */
+  permissions(): { mode: number } | undefined {
+    try {
+      return { mode: statSync(this.path).mode & 0o777 };
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * Reads the file again under the lock, lets `change` alter it (it may await, for example a
+   * token request), and writes it back atomically when it changed. Other processes wait.
+   */
+  async update<T>(change: (signIns: Record<string, StoredSignIn>) => Promise<T> | T): Promise<T> {
+    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    // CommonJS: its functions arrive on `default` (bundled or not).
+    const lockfile = await import("proper-lockfile");
+    const lock = (lockfile.default ?? lockfile).lock;
+    let release: () => Promise<void>;
+    try {
+      release = await lock(this.path, {
+        realpath: false,
+        stale: LOCK_STALE_MS,
+        retries: { retries: 200, factor: 1.2, minTimeout: 20, maxTimeout: 500 },
+        onCompromised: (error) =>
+          this.onWarning(`The lock on ${this.path} was lost (${error.message}).`),
+      });
+    } catch (error) {
+      throw new SignInStoreError(
+        `Could not lock ${this.path} to change the sign-in (${error instanceof Error ? error.message : String(error)}).`,
+      );
+    }
+    try {
+      const file = this.read();
+      const before = JSON.stringify(file);
+      const result = await change(file.signIns);
+      const after = JSON.stringify(file);
+      if (after !== before) {
+        if (Object.keys(file.signIns).length === 0) {
+          await unlink(this.path).catch(() => {});
+        } else {
+          await writeAtomically(this.path, `${JSON.stringify(file, null, 2)}\n`);
+        }
+      }
+      return result;
+    } finally {
+      await release().catch(() => {});
+    }
+  }
+
+  private read(): StoreFile {
+    let text: string;
+    try {
+      text = readFileSync(this.path, "utf8");
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return { version: 1, signIns: {} };
+      throw new SignInStoreError(
+        `Could not read the sign-ins in ${this.path} (${(error as NodeJS.ErrnoException).code ?? "error"}).`,
+      );
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    const file = parsed as Partial<StoreFile> | undefined;
+    if (
+      file?.version !== 1 ||
+      typeof file.signIns !== "object" ||
+      file.signIns === null ||
+      Array.isArray(file.signIns)
+    ) {
+      throw new SignInStoreError(
+        `The sign-in file ${this.path} is damaged. Delete it and run \`workforce-mcp login\` again.`,
+      );
+    }
+    const signIns: Record<string, StoredSignIn> = {};
+    for (const [apiUrl, entry] of Object.entries(file.signIns)) {
+      if (isSignIn(entry) && entry.apiUrl === apiUrl) signIns[apiUrl] = entry;
+    }
+    return { version: 1, signIns };
+  }
+}
+
+function isSignIn(value: unknown): value is StoredSignIn {
+  const v = value as Partial<StoredSignIn> | null;
+  return (
+    typeof v === "object" &&
+    v !== null &&
+    typeof v.apiUrl === "string" &&
+    typeof v.authUrl === "string" &&
+    typeof v.clientId === "string" &&
+    typeof v.clientSecret === "string" &&
+    typeof v.accessToken === "string" &&
+    typeof v.accessTokenExpiresAt === "number" &&
+    typeof v.renewBy === "number" &&
+    typeof v.identity === "object" &&
+    v.identity !== null
+  );
+}
+
+/**
+ * Writes a new file beside the old one, created 0600 (never readable by others, not even for a
+ * moment), flushed to disk, then renamed over it: readers see the old file or the new one whole.
+ */
+async function writeAtomically(path: string, text: string): Promise<void> {
+  const temporary = `${path}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
+  const handle = await open(temporary, "wx", 0o600);
+  try {
+    await handle.writeFile(text, "utf8");
+    await handle.chmod(0o600);
+    await handle.sync();
+  } catch (error) {
+    await handle.close().catch(() => {});
+    await unlink(temporary).catch(() => {});
+    throw error;
+  }
+  await handle.close();
+  try {
+    await rename(temporary, path);
+  } catch (error) {
+    await unlink(temporary).catch(() => {});
+    throw error;
+  }
+  // The rename itself survives a crash once the folder is flushed too (not possible everywhere).
+  const folder = await open(dirname(path), "r").catch(() => undefined);
+  await folder?.sync().catch(() => {});
+  await folder?.close().catch(() => {});
+}
+
+/** `2026-12-01 14:05 UTC`: unambiguous in any terminal. */
+export function when(epochMs: number): string {
+  return `${new Date(epochMs).toISOString().slice(0, 16).replace("T", " ")} UTC`;
+}
+
+/** For parseConfig: which platforms have a stored sign-in. Cheap: one small file, no lock. */
+export function readSignInIndex(configDir: string): SignInIndex {
+  return { apiUrls: new SignInStore(configDir).list().map((s) => s.apiUrl) };
+}

@@ -1,0 +1,212 @@
+// One hire's whole picture in one request: get_hire.
+import { query } from "../operations.js";
+
+/** A contract's terms as get_hire shows them. */
+export interface HireContractTerms {
+  id: string;
+  jobName: string;
+  startDate: string | null;
+  endDate: string | null;
+  currency: string;
+  rate: number | null;
+  rateType: string | null;
+  paymentTermMethod: string;
+  paymentTerm: number;
+}
+
+const TERMS_FIELDS = `
+  id
+  jobName
+  startDate
+  endDate
+  currency
+  rate
+  rateType
+  paymentTermMethod
+  paymentTerm
+`;
+
+export interface HireCustomField {
+  id: string;
+  title: string;
+  appliesTo: string;
+  /** Values on every entity of this kind; keep those on the hire's contracts. */
+  customFieldValues: { displayValue: string | null; appliesTo: { id?: string } }[];
+}
+
+export interface HireDetails {
+  id: string;
+  number: string;
+  status: string;
+  createdAt: string;
+  startDate: string | null;
+  endDate: string | null;
+  terminationDate: string | null;
+  externalIdentifier: string | null;
+  purchaseOrderNumber: string | null;
+  /** The day the worker last submitted a payment request; null if never. */
+  lastPaymentRequestDate: string | null;
+  worker: { id: string; name: string; email: string | null };
+  company: {
+    id: string;
+    name: string;
+    customFields: { paginatorInfo: { total: number }; data: HireCustomField[] };
+  };
+  recruiter: { id: string; name: string } | null;
+  /** Accepted by all parties: the terms in force. */
+  activeContract: HireContractTerms | null;
+  /** Waiting for the other party to accept: not signed yet. */
+  draftContract: HireContractTerms | null;
+  pendingContractChanges: boolean;
+  contracts: {
+    paginatorInfo: { total: number };
+    data: {
+      id: string;
+      status: string;
+      startDate: string | null;
+      endDate: string | null;
+      currency: string;
+      rate: number | null;
+      rateType: string | null;
+    }[];
+  };
+  owners: { id: string; name: string; email: string }[];
+  compliances: {
+    name: string;
+    title: string;
+    actor: string;
+    applicable: boolean;
+    completed: boolean;
+  }[];
+}
+
+/** One page of the hire's paid payment requests: only what a total per currency needs. */
+export interface PaidRequestsPage {
+  paginatorInfo: { total: number; lastPage: number };
+  data: { currency: string; netAmount: number }[];
+}
+
+export interface GetHireData {
+  hire: HireDetails | null;
+  paid: PaidRequestsPage;
+}
+
+/** Nested lists at most 25, as the platform's complexity advice says. */
+export const HIRE_LIST_LIMIT = 25;
+/** Paid payment requests per page: a flat list of two scalars, so a larger page is cheap. */
+export const PAID_PAGE_SIZE = 100;
+
+// Paid = the worker has been paid (workerPayoutStatus PAID). netAmount as the company sees it:
+// the total excluding taxes, fees included.
+const PAID_REQUESTS = `
+  paid: paymentRequests(hires: [$id], workerPayoutStatuses: [PAID], first: ${PAID_PAGE_SIZE}, page: $paidPage) {
+    paginatorInfo {
+      total
+      lastPage
+    }
+    data {
+      currency
+      netAmount(accountType: COMPANY)
+    }
+  }
+`;
+
+export const getHireQuery = query<GetHireData, { id: string; paidPage: number }>(
+  "GetHire",
+  /* GraphQL */ `
+    query GetHire($id: ID!, $paidPage: Int) {
+      hire(id: $id) {
+        id
+        number
+        status
+        createdAt
+        startDate
+        endDate
+        terminationDate
+        externalIdentifier
+        purchaseOrderNumber
+        lastPaymentRequestDate
+        worker {
+          id
+          name
+          email
+        }
+        company {
+          id
+          name
+          customFields(first: ${HIRE_LIST_LIMIT}) {
+            paginatorInfo {
+              total
+            }
+            data {
+              id
+              title
+              appliesTo
+              customFieldValues {
+                displayValue
+                appliesTo {
+                  ... on Contract {
+                    id
+                  }
+                }
+              }
+            }
+          }
+        }
+        recruiter {
+          id
+          name
+        }
+        activeContract {
+          ${TERMS_FIELDS}
+        }
+        draftContract {
+          ${TERMS_FIELDS}
+        }
+        pendingContractChanges
+        contracts(first: ${HIRE_LIST_LIMIT}) {
+          paginatorInfo {
+            total
+          }
+          data {
+            id
+            status
+            startDate
+            endDate
+            currency
+            rate
+            rateType
+          }
+        }
+        owners {
+          id
+          name
+          email
+        }
+        compliances {
+          name
+          title
+          actor
+          applicable
+          completed
+        }
+      }
+      ${PAID_REQUESTS}
+    }
+  `,
+);
+
+/** The further pages of paid payment requests, for a hire with more than one page of them. */
+export const hirePaidRequestsQuery = query<
+  { paid: PaidRequestsPage },
+  { id: string; paidPage: number }
+>(
+  "HirePaidRequests",
+  /* GraphQL */ `
+    query HirePaidRequests($id: ID!, $paidPage: Int) {
+      ${PAID_REQUESTS}
+    }
+  `,
+);
+
+export const hireOperations = { getHireQuery, hirePaidRequestsQuery };

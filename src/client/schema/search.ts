@@ -1,0 +1,165 @@
+import {
+  type GraphQLField,
+  type GraphQLInputField,
+  type GraphQLNamedType,
+  type GraphQLSchema,
+  getNamedType,
+  isInputObjectType,
+  isInterfaceType,
+  isObjectType,
+  isUnionType,
+} from "graphql";
+
+export interface FieldMatch {
+  /** The type the field belongs to, for example `Webhook`. */
+  typeName: string;
+  field: GraphQLField<unknown, unknown> | GraphQLInputField;
+}
+
+export interface SchemaMatches {
+  /** The words searched for, as matched (lower case, plural endings dropped). */
+  words: string[];
+  /** False when nothing matched every word and the matches are of any word. */
+  allWords: boolean;
+  queries: GraphQLField<unknown, unknown>[];
+  types: GraphQLNamedType[];
+  fields: FieldMatch[];
+}
+
+/**
+ * Root queries, types and fields whose names or descriptions hold the words, best first: names
+ * count more than descriptions. Only what a query can reach (no mutations, no mutation inputs).
+ */
+export function searchSchema(schema: GraphQLSchema, text: string): SchemaMatches {
+  const words = searchWords(text);
+  const every = collect(schema, words, true);
+  const found = every.queries.length + every.types.length + every.fields.length > 0;
+  return found || words.length < 2 ? every : collect(schema, words, false);
+}
+
+// Words of a question that say nothing about the schema ("what are the custom fields of a hire").
+const STOP_WORDS = new Set(
+  "an and are by do does for from has have how in is it its me my of on or our the their to we what which who with".split(
+    " ",
+  ),
+);
+
+/** Words of a search, lower case, with plural endings dropped so "projects" finds "project". */
+export function searchWords(text: string): string[] {
+  const words = text
+    .toLowerCase()
+    .split(/[^a-z0-9_]+/)
+    .filter((w) => w.length > 1 && !STOP_WORDS.has(w))
+    .map((w) => {
+      if (w.length > 4 && w.endsWith("ies")) return `${w.slice(0, -3)}y`;
+      if (w.length > 3 && w.endsWith("s") && !w.endsWith("ss")) return w.slice(0, -1);
+      return w;
+    });
+  return [...new Set(words)];
+}
+
+function collect(schema: GraphQLSchema, words: string[], all: boolean): SchemaMatches {
+  const score = (name: string, description: string | null | undefined): number => {
+    const n = name.toLowerCase();
+    const d = (description ?? "").toLowerCase();
+    let total = 0;
+    let hits = 0;
+    for (const w of words) {
+      const inName = n.includes(w);
+      const inDescription = d.includes(w);
+      if (inName || inDescription) hits++;
+      // A word in the name tells more than the same word in a description.
+      total += inName ? 3 : inDescription ? 1 : 0;
+    }
+    if (words.length === 0 || hits === 0 || (all && hits < words.length)) return 0;
+    // An exact name is the best match there is; a name that starts with the first word is next.
+    const exact = words.length === 1 && n === words[0] ? 10 : 0;
+    return total + exact + (n.startsWith(words[0] as string) ? 2 : 0);
+  };
+  const ranked = <T>(items: { item: T; name: string; score: number }[]): T[] =>
+    items
+      .filter((i) => i.score > 0)
+      .sort(
+        (a, b) =>
+          b.score - a.score || a.name.length - b.name.length || a.name.localeCompare(b.name),
+      )
+      .map((i) => i.item);
+
+  const query = schema.getQueryType();
+  const readable = typesReadable(schema);
+  const queries = ranked(
+    Object.values(query?.getFields() ?? {}).map((f) => ({
+      item: f,
+      name: f.name,
+      score: score(f.name, f.description),
+    })),
+  );
+  const named = [...readable]
+    .map((name) => schema.getType(name))
+    .filter((t): t is GraphQLNamedType => t !== undefined && t !== query);
+  const types = ranked(
+    named.map((t) => ({ item: t, name: t.name, score: score(t.name, t.description) })),
+  );
+  const fields: { item: FieldMatch; name: string; score: number }[] = [];
+  for (const type of named) {
+    if (!isObjectType(type) && !isInterfaceType(type) && !isInputObjectType(type)) continue;
+    for (const field of Object.values(type.getFields())) {
+      fields.push({
+        item: { typeName: type.name, field },
+        name: `${type.name}.${field.name}`,
+        score: score(field.name, field.description),
+      });
+    }
+  }
+  return { words, allWords: all, queries, types, fields: ranked(fields) };
+}
+
+const readableCache = new WeakMap<GraphQLSchema, Set<string>>();
+
+/** Names of the types a query can reach: through fields, arguments, unions and interfaces. */
+export function typesReadable(schema: GraphQLSchema): Set<string> {
+  const cached = readableCache.get(schema);
+  if (cached) return cached;
+  const seen = new Set<string>();
+  const queue: GraphQLNamedType[] = [];
+  const visit = (type: GraphQLNamedType | null | undefined) => {
+    if (!type || seen.has(type.name) || type.name.startsWith("__")) return;
+    seen.add(type.name);
+    queue.push(type);
+  };
+  visit(schema.getQueryType());
+  while (queue.length > 0) {
+    const type = queue.pop() as GraphQLNamedType;
+    if (isObjectType(type) || isInterfaceType(type)) {
+      for (const field of Object.values(type.getFields())) {
+        visit(getNamedType(field.type));
+        for (const arg of field.args) visit(getNamedType(arg.type));
+      }
+      if (isInterfaceType(type)) for (const t of schema.getPossibleTypes(type)) visit(t);
+    } else if (isUnionType(type)) {
+      for (const t of type.getTypes()) visit(t);
+    } else if (isInputObjectType(type)) {
+      for (const field of Object.values(type.getFields())) visit(getNamedType(field.type));
+    }
+  }
+  readableCache.set(schema, seen);
+  return seen;
+}
+
+/**
+ * The root queries that return `typeName`, directly, as a list, or as the `data` of a paginator:
+ * where a query about that type starts.
+ */
+export function whereToRead(schema: GraphQLSchema, typeName: string): string[] {
+  const fields = Object.values(schema.getQueryType()?.getFields() ?? {});
+  return fields
+    .filter((f) => {
+      const returned = getNamedType(f.type);
+      if (returned.name === typeName) return true;
+      if (!isObjectType(returned)) return false;
+      const data = returned.getFields().data;
+      return data !== undefined && getNamedType(data.type).name === typeName;
+    })
+    .map((f) => f.name)
+    .sort((a, b) => a.localeCompare(b));
+}

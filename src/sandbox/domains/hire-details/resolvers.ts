@@ -1,0 +1,127 @@
+// Hire owners, compliance rows and PO number; custom fields and their values; projects. Visibility
+// as in the core: only the caller's companies, other companies' records are not authorised.
+import type { AnyRecord, Args, RequestContext, ResolverMap } from "../../context.js";
+import { authorizationError } from "../../errors.js";
+import { companyOf, lastPaymentRequestDate, listFilter, paginate, sortBy } from "../../kit.js";
+import type { ContractRecord, HireRecord } from "../../seed.js";
+import {
+  type CustomFieldRecord,
+  type CustomFieldValueRecord,
+  hireDetailsOf,
+  type ProjectRecord,
+  type UserRecord,
+} from "./seed.js";
+
+const details = (ctx: RequestContext) => hireDetailsOf(ctx.data);
+
+function users(ctx: RequestContext, ids: readonly string[]): UserRecord[] {
+  const all = details(ctx).users;
+  return ids.map((id) => all.get(id)).filter((u): u is UserRecord => u !== undefined);
+}
+
+/** The contract whose terms are the hire's: the newest active one, else the latest. */
+function termsContract(ctx: RequestContext, h: HireRecord): ContractRecord {
+  const contracts = h.contractIds.map((id) => ctx.data.contracts.get(id) as ContractRecord);
+  return contracts.findLast((c) => c.status === "ACTIVE") ?? (contracts.at(-1) as ContractRecord);
+}
+
+function customFieldsQuery(ctx: RequestContext, args: Args, field: string, companyId?: string) {
+  const accounts = listFilter(args, "accounts");
+  const appliesTo = listFilter(args, "appliesTo");
+  const approval = typeof args.approval === "boolean" ? args.approval : null;
+  const fields = details(ctx).customFields.filter((f) => {
+    if (!ctx.identity.companyIds.has(f.companyId)) return false;
+    if (companyId !== undefined && f.companyId !== companyId) return false;
+    if (accounts && !accounts.has(f.companyId)) return false;
+    if (appliesTo && !appliesTo.has(f.appliesTo)) return false;
+    if (approval !== null && f.approval !== approval) return false;
+    return true;
+  });
+  return paginate(sortBy(fields, []), args, field);
+}
+
+const projectOpen = (ctx: RequestContext, p: ProjectRecord) =>
+  p.endDate === null || p.endDate > ctx.data.today;
+
+function projectsQuery(ctx: RequestContext, args: Args, field: string) {
+  const accounts = listFilter(args, "accounts");
+  const status = listFilter(args, "status");
+  const owners = listFilter(args, "owners");
+  const externalIds = listFilter(args, "externalIdentifiers");
+  const search = typeof args.search === "string" ? args.search.trim().toLowerCase() : "";
+  const projects = details(ctx).projects.filter((p) => {
+    if (!ctx.identity.companyIds.has(p.companyId)) return false;
+    if (accounts && !accounts.has(p.companyId)) return false;
+    if (status && !status.has(projectOpen(ctx, p) ? "OPEN" : "ENDED")) return false;
+    if (owners && !p.ownerIds.some((id) => owners.has(id))) return false;
+    if (externalIds && !externalIds.has(p.externalIdentifier)) return false;
+    if (search && !`${p.name}\n${p.description ?? ""}`.toLowerCase().includes(search)) return false;
+    return true;
+  });
+  return paginate(sortBy(projects, []), args, field);
+}
+
+const fieldOf = (ctx: RequestContext, v: CustomFieldValueRecord) =>
+  details(ctx).customFields.find((f) => f.id === v.fieldId) as CustomFieldRecord;
+
+const optionOf = (ctx: RequestContext, v: CustomFieldValueRecord) =>
+  v.optionId === null ? null : (fieldOf(ctx, v).options.find((o) => o.id === v.optionId) ?? null);
+
+export const hireDetailsResolvers: ResolverMap = {
+  Query: {
+    customFields: (_p, args, ctx, info) => customFieldsQuery(ctx, args, info.fieldName),
+    projects: (_p, args, ctx, info) => projectsQuery(ctx, args, info.fieldName),
+    project: (_p, args, ctx) => {
+      const project = details(ctx).projects.find((p) => p.id === args.id);
+      if (!project) return null;
+      if (!ctx.identity.companyIds.has(project.companyId)) throw authorizationError();
+      return project;
+    },
+  },
+  Company: {
+    customFields: (c: AnyRecord, args, ctx, info) =>
+      customFieldsQuery(ctx, { first: args.first, page: args.page }, info.fieldName, c.id),
+  },
+  Hire: {
+    owners: (h: AnyRecord, _a, ctx) => users(ctx, details(ctx).owners.get(h.id) ?? []),
+    compliances: (h: AnyRecord, args, ctx) => {
+      const names = listFilter(args, "names");
+      const rows = details(ctx).compliances.get(h.id) ?? [];
+      return names ? rows.filter((r) => names.has(r.name)) : rows;
+    },
+    purchaseOrderNumber: (h: AnyRecord, _a, ctx) => termsContract(ctx, h).purchaseOrderNumber,
+    // The same date the core orders hires by (LAST_PAYMENT_REQUEST_DATE).
+    lastPaymentRequestDate: (h: AnyRecord, _a, ctx) => lastPaymentRequestDate(ctx, h),
+  },
+  CustomField: {
+    user: (f: AnyRecord, _a, ctx) => users(ctx, [f.userId])[0] ?? null,
+    account: (f: AnyRecord, _a, ctx) => companyOf(ctx, f.companyId),
+    customFieldOptions: (f: AnyRecord) => f.options,
+    settings: (f: AnyRecord) => ({ validation: f.validation }),
+    customFieldValues: (f: AnyRecord, _a, ctx) =>
+      details(ctx).customFieldValues.filter((v) => v.fieldId === f.id),
+    isUsedInFieldValues: (f: AnyRecord, _a, ctx) =>
+      details(ctx).customFieldValues.some((v) => v.fieldId === f.id),
+  },
+  CustomFieldOption: {
+    customField: (o: AnyRecord, _a, ctx) =>
+      details(ctx).customFields.find((f) => f.id === o.fieldId),
+  },
+  CustomFieldValue: {
+    account: (v: AnyRecord, _a, ctx) => companyOf(ctx, fieldOf(ctx, v).companyId),
+    user: (v: AnyRecord, _a, ctx) => users(ctx, [v.userId])[0],
+    // The union needs the member's name; contracts are plain records.
+    appliesTo: (v: AnyRecord, _a, ctx) => ({
+      ...(ctx.data.contracts.get(v.contractId) as ContractRecord),
+      __typename: "Contract",
+    }),
+    customField: (v: AnyRecord, _a, ctx) => fieldOf(ctx, v),
+    customFieldOption: (v: AnyRecord, _a, ctx) => optionOf(ctx, v),
+    displayValue: (v: AnyRecord, _a, ctx) => optionOf(ctx, v)?.value ?? v.content,
+  },
+  Project: {
+    creator: (p: AnyRecord, _a, ctx) => users(ctx, [p.creatorId])[0],
+    company: (p: AnyRecord, _a, ctx) => companyOf(ctx, p.companyId),
+    owners: (p: AnyRecord, _a, ctx) => users(ctx, p.ownerIds),
+  },
+};

@@ -1,0 +1,230 @@
+// Jobs, candidates and bids, scoped like the core: a caller sees its companies' jobs only, and an
+// account that may not see rates gets the job's and the bids' rates as restricted fields.
+import type { AnyRecord, Args, RequestContext, ResolverMap } from "../../context.js";
+import { authorizationError, restrictedFieldError, ValidationCollector } from "../../errors.js";
+import {
+  type Comparable,
+  companyOf,
+  dateRange,
+  inRange,
+  listFilter,
+  paginate,
+  sortBy,
+  workerName,
+} from "../../kit.js";
+import type { WorkerRecord } from "../../seed.js";
+import { talentOf } from "../talent/seed.js";
+import { type BidRecord, type JobCandidateRecord, type JobRecord, jobsOf } from "./seed.js";
+
+const visibleJob = (ctx: RequestContext, job: JobRecord) =>
+  ctx.identity.companyIds.has(job.companyId);
+
+const jobOf = (ctx: RequestContext, id: string) => jobsOf(ctx.data).jobs.get(id) as JobRecord;
+
+const candidatesOf = (ctx: RequestContext, jobId: string) =>
+  [...jobsOf(ctx.data).candidates.values()].filter((c) => c.jobId === jobId);
+
+const bidsOf = (ctx: RequestContext, jobId: string) =>
+  [...jobsOf(ctx.data).bids.values()].filter((b) => b.jobId === jobId);
+
+const isAvailable = (job: JobRecord) => job.status === "ACTIVE" && !job.paused;
+
+function rateField(key: "rate" | "minimumRate" | "maximumRate") {
+  return (job: AnyRecord, _a: Args, ctx: RequestContext) => {
+    if (!ctx.identity.seesRates) throw restrictedFieldError();
+    return (job as JobRecord)[key];
+  };
+}
+
+const JOB_COLUMNS: Record<string, (ctx: RequestContext, j: JobRecord) => Comparable> = {
+  CREATED_AT: (_c, j) => j.createdAt,
+  EXPECTED_START_DATE: (_c, j) => j.startDate,
+  PUBLISHED_DATE: (_c, j) => j.publishedAt,
+  CANDIDATES: (c, j) => candidatesOf(c, j.id).length,
+};
+
+function jobsQuery(ctx: RequestContext, args: Args, field: string) {
+  const v = new ValidationCollector();
+  const created = dateRange(args, "createdAtDateRange", v);
+  const start = dateRange(args, "startDateRange", v);
+  const end = dateRange(args, "endDateRange", v);
+  v.throwIfAny(field);
+  const accounts = listFilter(args, "accounts");
+  const currencies = listFilter(args, "currencies");
+  const rateTypes = listFilter(args, "rateTypes");
+  const locations = listFilter(args, "locationPreferences");
+  const externalIds = listFilter(args, "externalIdentifiers");
+  const statuses = listFilter(args, "statuses");
+  // The schema: skills are names ("php", "Graphql api"), not ids.
+  const skills = ((args.skills as string[] | null) ?? []).map((s) => s.trim().toLowerCase());
+  const search = typeof args.search === "string" ? args.search.trim().toLowerCase() : "";
+  const flag = (name: string) => args[name] as boolean | null | undefined;
+  const skillNames = (j: JobRecord) =>
+    j.skillIds.map((id) => talentOf(ctx.data).skills.get(id)?.name.toLowerCase());
+
+  const jobs = [...jobsOf(ctx.data).jobs.values()].filter((j) => {
+    if (!visibleJob(ctx, j)) return false;
+    if (accounts && !accounts.has(j.companyId)) return false;
+    if (statuses && !statuses.has(j.status)) return false;
+    if (currencies && !currencies.has(j.currency)) return false;
+    if (rateTypes && !rateTypes.has(j.rateType)) return false;
+    if (locations && !locations.has(j.locationPreference)) return false;
+    if (externalIds && !externalIds.has(j.externalIdentifier)) return false;
+    if (skills.length > 0 && !skills.every((s) => skillNames(j).includes(s))) return false;
+    const checks: Array<[string, boolean]> = [
+      ["available", isAvailable(j)],
+      ["published", j.publishedAt !== null],
+      ["completed", j.status === "COMPLETED"],
+      ["removed", j.status === "REMOVED"],
+      ["hasHire", candidatesOf(ctx, j.id).some((c) => c.hireId !== null)],
+      ["hasBids", bidsOf(ctx, j.id).length > 0],
+    ];
+    for (const [name, value] of checks) {
+      const wanted = flag(name);
+      if (wanted !== undefined && wanted !== null && wanted !== value) return false;
+    }
+    if (created && !inRange(j.createdAt.slice(0, 10), created)) return false;
+    if (start && !inRange(j.startDate, start)) return false;
+    if (end && !inRange(j.endDate, end)) return false;
+    if (search) {
+      const haystack = [j.name, j.description, String(j.number), j.externalIdentifier ?? ""]
+        .join("\n")
+        .toLowerCase();
+      if (!haystack.includes(search)) return false;
+    }
+    return true;
+  });
+  const given = (args.orderBy as Array<{ field?: string | null; order?: string | null }>) ?? [];
+  const clauses = (given.length > 0 ? given : [{ field: "CREATED_AT", order: "DESC" }])
+    .filter((c) => c.field)
+    .map((c) => {
+      const column = JOB_COLUMNS[c.field as string] as (typeof JOB_COLUMNS)[string];
+      return { key: (j: JobRecord) => column(ctx, j), desc: c.order === "DESC" };
+    });
+  return paginate(sortBy(jobs, clauses), args, field);
+}
+
+const STEP_ORDER = ["SHORTLISTED", "INVITED_TO_APPLY", "APPLIED", "HIRING"];
+const CANDIDATE_COLUMNS: Record<
+  string,
+  (ctx: RequestContext, c: JobCandidateRecord) => Comparable
+> = {
+  WORKER_NAME: (ctx, c) => workerName(ctx.data.workers.get(c.workerId) as WorkerRecord),
+  HIRING_STEP: (_ctx, c) => STEP_ORDER.indexOf(c.step),
+  UPDATED_AT: (_ctx, c) => c.updatedAt,
+};
+
+function candidatesQuery(
+  ctx: RequestContext,
+  args: Args,
+  field: string,
+  base?: JobCandidateRecord[],
+) {
+  const jobs = listFilter(args, "jobs");
+  const statuses = listFilter(args, "statuses");
+  const steps = listFilter(args, "steps");
+  const preferred = args.preferred as boolean | null | undefined;
+  const candidates = (base ?? [...jobsOf(ctx.data).candidates.values()]).filter((c) => {
+    if (!visibleJob(ctx, jobOf(ctx, c.jobId))) return false;
+    if (jobs && !jobs.has(c.jobId)) return false;
+    if (statuses && !statuses.has(c.status)) return false;
+    if (steps && !steps.has(c.step)) return false;
+    if (preferred !== undefined && preferred !== null && c.isPreferred !== preferred) return false;
+    return true;
+  });
+  const given = (args.orderBy as Array<{ column: string; order?: string | null }>) ?? [];
+  const clauses = given.map((c) => {
+    const column = CANDIDATE_COLUMNS[c.column] as (typeof CANDIDATE_COLUMNS)[string];
+    return { key: (r: JobCandidateRecord) => column(ctx, r), desc: c.order === "DESC" };
+  });
+  // Without an order, the order candidates were added in.
+  return paginate(clauses.length > 0 ? sortBy(candidates, clauses) : candidates, args, field);
+}
+
+const BID_COLUMNS: Record<string, (b: BidRecord) => Comparable> = {
+  CREATED_AT: (b) => b.createdAt,
+  STATUS: (b) => b.status,
+};
+
+function bidsQuery(ctx: RequestContext, args: Args, field: string, base?: BidRecord[]) {
+  const statuses = listFilter(args, "statuses");
+  const jobId = args.job as string | null | undefined;
+  const accounts = listFilter(args, "accounts");
+  const companies = listFilter(args, "companies");
+  const bids = (base ?? [...jobsOf(ctx.data).bids.values()]).filter((b) => {
+    const job = jobOf(ctx, b.jobId);
+    if (!visibleJob(ctx, job)) return false;
+    if (statuses && !statuses.has(b.status)) return false;
+    if (jobId && b.jobId !== jobId) return false;
+    if (companies && !companies.has(job.companyId)) return false;
+    // Any account the bid involves: the job's company, the worker or the bidding agency.
+    if (
+      accounts &&
+      !accounts.has(job.companyId) &&
+      !accounts.has(b.workerId) &&
+      !(b.supplierId && accounts.has(b.supplierId))
+    ) {
+      return false;
+    }
+    return true;
+  });
+  const given = (args.orderBy as Array<{ field: string; order: string }>) ?? [];
+  const clauses = (given.length > 0 ? given : [{ field: "CREATED_AT", order: "ASC" }]).map((c) => ({
+    key: BID_COLUMNS[c.field] as (b: BidRecord) => Comparable,
+    desc: c.order === "DESC",
+  }));
+  return paginate(sortBy(bids, clauses), args, field);
+}
+
+export const jobsResolvers: ResolverMap = {
+  Query: {
+    jobs: (_p, args, ctx, info) => jobsQuery(ctx, args, info.fieldName),
+    job: (_p, args, ctx) => {
+      const job = jobsOf(ctx.data).jobs.get(args.id as string);
+      if (!job) return null;
+      if (!visibleJob(ctx, job)) throw authorizationError();
+      return job;
+    },
+    jobCandidates: (_p, args, ctx, info) => candidatesQuery(ctx, args, info.fieldName),
+    bids: (_p, args, ctx, info) => bidsQuery(ctx, args, info.fieldName),
+  },
+  Job: {
+    skills: (j: AnyRecord, _a, ctx) =>
+      (j as JobRecord).skillIds.map((id) => talentOf(ctx.data).skills.get(id)),
+    market: (j: AnyRecord, _a, ctx) => companyOf(ctx, j.companyId).market,
+    rate: rateField("rate"),
+    minimumRate: rateField("minimumRate"),
+    maximumRate: rateField("maximumRate"),
+    available: (j: AnyRecord) => isAvailable(j),
+    completed: (j: AnyRecord) => j.status === "COMPLETED",
+    published: (j: AnyRecord) => j.publishedAt !== null,
+    draft: (j: AnyRecord) => j.status === "DRAFT",
+    removed: (j: AnyRecord) => j.status === "REMOVED",
+    company: (j: AnyRecord, _a, ctx) => companyOf(ctx, j.companyId),
+    bids: (j: AnyRecord, args, ctx, info) =>
+      bidsQuery(ctx, { first: args.first, page: args.page }, info.fieldName, bidsOf(ctx, j.id)),
+    jobCandidates: (j: AnyRecord, args, ctx, info) =>
+      candidatesQuery(
+        ctx,
+        { first: args.first, page: args.page },
+        info.fieldName,
+        candidatesOf(ctx, j.id),
+      ),
+  },
+  JobCandidate: {
+    job: (c: AnyRecord, _a, ctx) => jobOf(ctx, c.jobId),
+    worker: (c: AnyRecord, _a, ctx) => ctx.data.workers.get(c.workerId),
+    bid: (c: AnyRecord, _a, ctx) => (c.bidId ? jobsOf(ctx.data).bids.get(c.bidId) : null),
+    hire: (c: AnyRecord, _a, ctx) => (c.hireId ? ctx.data.hires.get(c.hireId) : null),
+  },
+  Bid: {
+    job: (b: AnyRecord, _a, ctx) => jobOf(ctx, b.jobId),
+    worker: (b: AnyRecord, _a, ctx) => ctx.data.workers.get(b.workerId),
+    supplier: (b: AnyRecord, _a, ctx) =>
+      b.supplierId ? (ctx.data.recruiters.find((r) => r.id === b.supplierId) ?? null) : null,
+    rate: (b: AnyRecord, _a, ctx) => {
+      if (!ctx.identity.seesRates) throw restrictedFieldError();
+      return (b as BidRecord).rate;
+    },
+  },
+};

@@ -1,0 +1,189 @@
+// Payment requests and timesheets: list filters, ordering and visibility as the core applies them.
+//
+// Authorization: an account sees the payment requests of its companies' hires only; lists leave
+// the others out, a single one asked for by id is refused. The rate is hidden as Contract.rate is
+// (restricted field). The amounts stay visible: they are what the company is billed, as visible as
+// its invoices' amounts, and the schema has them non-null, so hiding one would void the whole list.
+import type { AnyRecord, Args, RequestContext, ResolverMap } from "../../context.js";
+import { authorizationError, restrictedFieldError, ValidationCollector } from "../../errors.js";
+import {
+  type Comparable,
+  companyOf,
+  dateRange,
+  inRange,
+  listFilter,
+  paginate,
+  sortBy,
+  workerName,
+} from "../../kit.js";
+import type { HireRecord, WorkerRecord } from "../../seed.js";
+import {
+  allPaymentRequests,
+  type PaymentRequestRecord,
+  type PaymentTimesheetRecord,
+  round2,
+} from "./store.js";
+
+// Value-added tax on top of the net amount, as on the sandbox's invoices.
+const TAX_RATE: Record<string, number> = { DKK: 0.25, USD: 0, EUR: 0.19 };
+
+const visible = (ctx: RequestContext, r: PaymentRequestRecord) =>
+  ctx.identity.companyIds.has(r.companyId);
+
+const workerOfRequest = (ctx: RequestContext, r: PaymentRequestRecord) =>
+  ctx.data.workers.get(r.workerId) as WorkerRecord;
+
+// The sandbox charges no service fee, whichever account type the amount is viewed as.
+const netAmount = (r: PaymentRequestRecord) => round2(r.billedAmount + r.expensesAmount);
+
+const overlaps = (
+  from: string | null,
+  to: string | null,
+  range: { from: string | null; to: string | null },
+) =>
+  from !== null &&
+  to !== null &&
+  (range.to === null || from <= range.to) &&
+  (range.from === null || to >= range.from);
+
+const COLUMNS: Record<string, (ctx: RequestContext, r: PaymentRequestRecord) => Comparable> = {
+  ISSUED_AT: (_c, r) => r.date,
+  WORKER: (c, r) => workerName(workerOfRequest(c, r)),
+  TOTAL_AMOUNT: (_c, r) => netAmount(r),
+};
+
+function orderClauses(ctx: RequestContext, args: Args) {
+  const given = (
+    (args.orderBy as Array<{ field?: string | null; order?: string | null }>) ?? []
+  ).filter((c) => c.field);
+  // Newest first unless told otherwise.
+  const clauses = given.length > 0 ? given : [{ field: "ISSUED_AT", order: "DESC" }];
+  return clauses.flatMap((c) => {
+    const desc = c.order === "DESC";
+    if (c.field === "PRIORITY") {
+      // "Pending requests first, then by issued date."
+      return [
+        { key: (r: PaymentRequestRecord) => (r.status === "UNAPPROVED" ? 0 : 1), desc: false },
+        { key: (r: PaymentRequestRecord) => r.date, desc },
+      ];
+    }
+    const column = COLUMNS[c.field as string] as (typeof COLUMNS)[string];
+    return [{ key: (r: PaymentRequestRecord) => column(ctx, r), desc }];
+  });
+}
+
+function paymentRequestsQuery(
+  ctx: RequestContext,
+  args: Args,
+  field: string,
+  base?: PaymentRequestRecord[],
+) {
+  const v = new ValidationCollector();
+  const timesheetPeriod = dateRange(args, "timesheetPeriod", v);
+  const requested = dateRange(args, "requestedDateRange", v);
+  const billingStart = dateRange(args, "billingStartDateRange", v);
+  const billingEnd = dateRange(args, "billingEndDateRange", v);
+  v.throwIfAny(field);
+  const accounts = listFilter(args, "accounts");
+  const currencies = listFilter(args, "currencies");
+  const hires = listFilter(args, "hires");
+  const statuses = listFilter(args, "statuses");
+  const workerStatuses = listFilter(args, "workerStatuses");
+  const payoutStatuses = listFilter(args, "workerPayoutStatuses");
+  const rateTypes = listFilter(args, "rateTypes");
+  const externalIds = listFilter(args, "externalIdentifiers");
+  const hasTimesheet = typeof args.hasTimesheet === "boolean" ? args.hasTimesheet : null;
+  const search = typeof args.search === "string" ? args.search.trim().toLowerCase() : "";
+  const requests = (base ?? allPaymentRequests(ctx.data)).filter((r) => {
+    if (!visible(ctx, r)) return false;
+    if (accounts && !accounts.has(r.companyId)) return false;
+    if (currencies && !currencies.has(r.currency)) return false;
+    if (hires && !hires.has(r.hireId)) return false;
+    if (statuses && !statuses.has(r.status)) return false;
+    if (workerStatuses && !workerStatuses.has(r.workerStatus)) return false;
+    if (payoutStatuses && !payoutStatuses.has(r.workerPayoutStatus)) return false;
+    if (rateTypes && !rateTypes.has(r.rateType)) return false;
+    if (externalIds && !externalIds.has(r.externalIdentifier)) return false;
+    if (hasTimesheet !== null && (r.timesheet !== null) !== hasTimesheet) return false;
+    // "Has a timesheet between the range": its period overlaps the range.
+    if (
+      timesheetPeriod &&
+      !(r.timesheet && overlaps(r.timesheet.startDate, r.timesheet.endDate, timesheetPeriod))
+    ) {
+      return false;
+    }
+    if (requested && !inRange(r.date, requested)) return false;
+    if (billingStart && !inRange(r.startDate, billingStart)) return false;
+    if (billingEnd && !inRange(r.endDate, billingEnd)) return false;
+    if (search) {
+      const hire = ctx.data.hires.get(r.hireId) as HireRecord;
+      const haystack = [
+        r.number,
+        r.purchaseOrderNumber ?? "",
+        workerName(workerOfRequest(ctx, r)),
+        hire.number,
+      ]
+        .join("\n")
+        .toLowerCase();
+      if (!haystack.includes(search)) return false;
+    }
+    return true;
+  });
+  return paginate(sortBy(requests, orderClauses(ctx, args)), args, field);
+}
+
+export const paymentsResolvers: ResolverMap = {
+  Query: {
+    paymentRequest: (_p, args, ctx) => {
+      const request = allPaymentRequests(ctx.data).find((r) => r.id === args.id);
+      if (!request) return null;
+      if (!visible(ctx, request)) throw authorizationError();
+      return request;
+    },
+    paymentRequests: (_p, args, ctx, info) => paymentRequestsQuery(ctx, args, info.fieldName),
+  },
+  Hire: {
+    paymentRequests: (h: AnyRecord, args, ctx, info) => {
+      const own = allPaymentRequests(ctx.data).filter((r) => r.hireId === (h as HireRecord).id);
+      return paymentRequestsQuery(
+        ctx,
+        {
+          statuses: args.statuses,
+          workerStatuses: args.workerStatuses,
+          first: args.first,
+          page: args.page,
+        },
+        info.fieldName,
+        own,
+      );
+    },
+  },
+  PaymentRequest: {
+    worker: (r: AnyRecord, _a, ctx) => workerOfRequest(ctx, r),
+    recruiter: (r: AnyRecord, _a, ctx) =>
+      r.recruiterId ? ctx.data.recruiters.find((x) => x.id === r.recruiterId) : null,
+    company: (r: AnyRecord, _a, ctx) => companyOf(ctx, r.companyId),
+    rate: (r: AnyRecord, _a, ctx) => {
+      if (!ctx.identity.seesRates) throw restrictedFieldError();
+      return r.rate;
+    },
+    netAmount: (r: AnyRecord) => netAmount(r),
+    grossAmount: (r: AnyRecord) => round2(netAmount(r) * (1 + (TAX_RATE[r.currency] ?? 0))),
+    billedAmountWithExpenses: (r: AnyRecord) => netAmount(r),
+    issuedAt: (r: AnyRecord) => r.date,
+    hire: (r: AnyRecord, _a, ctx) => ctx.data.hires.get(r.hireId) ?? null,
+  },
+  Timesheet: {
+    worker: (t: AnyRecord, _a, ctx) => {
+      const hire = ctx.data.hires.get((t as PaymentTimesheetRecord).hireId);
+      return hire ? ctx.data.workers.get(hire.workerId) : null;
+    },
+    hire: (t: AnyRecord, _a, ctx) => ctx.data.hires.get(t.hireId) ?? null,
+    paymentRequests: (t: AnyRecord, args, ctx, info) => {
+      const own = allPaymentRequests(ctx.data).filter((r) => r.timesheet?.id === t.id);
+      return paymentRequestsQuery(ctx, { first: args.first, page: args.page }, info.fieldName, own);
+    },
+    registrations: (t: AnyRecord, args, _ctx, info) =>
+      paginate((t as PaymentTimesheetRecord).registrations, args, info.fieldName),
+  },
+};

@@ -1,0 +1,143 @@
+// The talent pool's slice of the platform schema: skills, trusted contacts, a worker's address.
+export const talentTypeDefs = /* GraphQL */ `
+"The status of a trusted contact."
+enum ContactStatus {
+  "Contact was invited."
+  INVITED
+  "Contact is active."
+  ACTIVE
+  "Contact was declined."
+  DECLINED
+  "Contact applied."
+  APPLIED
+  "Contact application was blocked."
+  BLOCKED
+}
+
+enum TrustedContactHireStatus {
+  "The contact is currently hired in one of the given companies"
+  CURRENTLY_HIRED
+  "The contact is not currently hired in one of the given companies"
+  NOT_CURRENTLY_HIRED
+}
+
+enum TrustedContactHireHistory {
+  "The contact has been previously hired by the company"
+  PREVIOUSLY_HIRED
+  "The contact has never been hired by the company"
+  NOT_PREVIOUSLY_HIRED
+}
+
+enum TrustedContactOrigin {
+  INVITED
+  ADDED
+}
+
+enum TrustedContactOrderByColumn {
+  WORKER_NAME
+  WORKER_COUNTRY
+  WORKER_DATE_ADDED
+  WORKER_STATUS_UPDATED
+}
+
+enum SkillableType {
+  WORKER
+  TRUSTED_CONTACT
+  JOB
+}
+
+enum CountryCode {
+  AT
+  CA
+  DE
+  DK
+  FI
+  GB
+  NL
+  NO
+  PL
+  SE
+  US
+}
+
+type Skill {
+  id: ID!
+  name: String!
+}
+
+type SkillPaginator {
+  paginatorInfo: PaginatorInfo!
+  data: [Skill!]!
+}
+
+type Country {
+  isoCode: CountryCode!
+  name: String
+}
+
+type Address {
+  city: String
+  country: Country
+}
+
+extend type Worker {
+  "The address that the worker is registered to."
+  address: Address
+}
+
+"A worker in a company's Talent Pool."
+type TrustedContact {
+  id: ID!
+  worker: Worker!
+  company: Company!
+  "A null value means the contact was added automatically by a process."
+  invitedByUser: User
+  skills: [Skill!]!
+  status: ContactStatus!
+  statusUpdatedAt: Date!
+  invitedAt: Date!
+  externalIdentifier: String
+  origin: TrustedContactOrigin!
+  createdAt: Date!
+}
+
+type TrustedContactPaginator {
+  paginatorInfo: PaginatorInfo!
+  data: [TrustedContact!]!
+}
+
+input HireStatusFilterInput {
+  status: TrustedContactHireStatus
+  accounts: [ID!]
+}
+
+input HireHistoryFilterInput {
+  status: TrustedContactHireHistory
+  accounts: [ID!]
+}
+
+input TrustedContactOrderByClauseInput {
+  field: TrustedContactOrderByColumn!
+  order: SortOrder!
+}
+
+extend type Query {
+  skills(search: String, skillableType: [SkillableType!], first: Int! = 10, page: Int): SkillPaginator!
+  trustedContacts(
+    accounts: [ID!]
+    workers: [ID!]
+    search: String
+    skills: [ID!]
+    countries: [String!]
+    statuses: [ContactStatus!]
+    origin: TrustedContactOrigin
+    hireHistory: HireHistoryFilterInput
+    hireStatus: HireStatusFilterInput
+    externalIdentifiers: [String!]
+    orderBy: [TrustedContactOrderByClauseInput!]
+    createdAtDateRange: DateRangeInput
+    first: Int! = 10
+    page: Int
+  ): TrustedContactPaginator!
+}
+`;

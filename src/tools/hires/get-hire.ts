@@ -1,0 +1,332 @@
+import { z } from "zod";
+import {
+  getHireQuery,
+  HIRE_LIST_LIMIT,
+  type HireContractTerms,
+  type HireDetails,
+  hirePaidRequestsQuery,
+  type PaidRequestsPage,
+} from "../../client/operations/hires.js";
+import { defineTool, type ToolContext, ToolInputError } from "../define-tool.js";
+import { hiddenFields, hiddenLine, money, period, rateText, requestOptions } from "../format.js";
+import { paymentTerms } from "../get-contract.js";
+import { oneLine, quoted } from "../platform-text.js";
+
+// Status and PO number are left out: the field says the status, the hire carries the PO number.
+const termsOutput = z.object({
+  id: z.string(),
+  jobName: z.string(),
+  startDate: z.string().nullable(),
+  endDate: z.string().nullable(),
+  currency: z.string(),
+  rate: z.number().nullable(),
+  rateType: z.string().nullable(),
+  paymentTerms: z.string(),
+});
+
+const contractOutput = z.object({
+  id: z.string(),
+  status: z.string(),
+  startDate: z.string().nullable(),
+  endDate: z.string().nullable(),
+  currency: z.string(),
+  rate: z.number().nullable(),
+  rateType: z.string().nullable(),
+});
+
+const userOutput = z.object({ id: z.string(), name: z.string(), email: z.string() });
+
+const outputShape = {
+  id: z.string(),
+  number: z.string(),
+  status: z.string(),
+  createdAt: z.string(),
+  startDate: z.string().nullable(),
+  endDate: z.string().nullable(),
+  terminationDate: z.string().nullable(),
+  externalIdentifier: z.string().nullable(),
+  purchaseOrderNumber: z.string().nullable(),
+  worker: z.object({ id: z.string(), name: z.string(), email: z.string().nullable() }),
+  company: z.object({ id: z.string(), name: z.string() }),
+  staffingAgency: z.object({ id: z.string(), name: z.string() }).nullable(),
+  /** Accepted by all parties: the terms in force. */
+  activeContract: termsOutput.nullable(),
+  /** Not signed yet: a pending change, or a first contract awaiting acceptance. */
+  draftContract: termsOutput.nullable(),
+  pendingContractChanges: z.boolean(),
+  contracts: z.array(contractOutput),
+  contractsTotal: z.number(),
+  owners: z.array(userOutput),
+  /** Compliance items that apply to the hire and are not completed. */
+  complianceGaps: z.array(z.object({ name: z.string(), title: z.string(), actor: z.string() })),
+  /** Values on the active contract (or, without one, the newest contract). */
+  customFields: z.array(
+    z.object({ fieldId: z.string(), title: z.string(), value: z.string(), contractId: z.string() }),
+  ),
+  /** Paid payment requests (the worker has been paid), net of tax, summed per currency. */
+  totalPaid: z.array(z.object({ currency: z.string(), amount: z.number(), requests: z.number() })),
+  /** How many paid payment requests the totals cover, of how many there are. */
+  paidRequestsCounted: z.number(),
+  paidRequestsTotal: z.number(),
+  lastPaymentRequestDate: z.string().nullable(),
+  hiddenFields: z.array(z.string()),
+};
+
+/** Pages of paid payment requests read at most (1,000 requests); past that the total says so. */
+const MAX_PAID_PAGES = 10;
+
+type Structured = z.infer<z.ZodObject<typeof outputShape>>;
+
+export const getHireTool = defineTool({
+  name: "get_hire",
+  title: "Get hire",
+  toolset: "hires",
+  instruction:
+    "get_hire takes a hire id and gives its whole picture in one call: current terms, an unsigned change, past contracts, owners, compliance gaps, custom fields and what has been paid.",
+  description: [
+    "One hire's whole picture in one call: status, worker, company, dates, the terms in force, an unsigned change, past contracts, owners, compliance gaps, custom fields, total paid and the last payment request.",
+    'Use when: "tell me everything about Ana\'s hire", "who owns hire_001?", "what is still missing on this hire?", "how much have we paid Ana?".',
+    "Do not use for: finding a hire by name (use search_hires first); a contract's files or a contract by its id (use get_contract); single payment requests (use list_payment_requests).",
+    "Returns: the active contract's job, rate and rate type with currency (may be hidden for some accounts), dates and payment terms as the current terms; a draft change separately, as not signed; the contracts with status, dates and rate; owners; compliance items that apply and are not completed; custom field values on the contract; the paid payment requests' net total per currency; the last payment request date.",
+    'Examples: {"hireId": "hire_001"}.',
+  ].join("\n"),
+  inputSchema: {
+    hireId: z.string().min(1).describe("The hire's id (from search_hires), e.g. hire_001."),
+  },
+  outputSchema: outputShape,
+  annotations: {
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: true,
+  },
+  async handler(args, ctx) {
+    const { data, restricted } = await ctx.client.run(
+      getHireQuery,
+      { id: args.hireId, paidPage: 1 },
+      requestOptions(ctx),
+    );
+    const hire = data.hire;
+    if (!hire) {
+      throw new ToolInputError(
+        `no hire ${args.hireId} is visible to you`,
+        "hireId",
+        "Find the hire's id with search_hires.",
+      );
+    }
+    const paid = await allPaid(ctx, hire.id, data.paid);
+    const structured = toStructured(hire, paid, hiddenFields(restricted));
+    return { structured, text: render(structured, hire) };
+  },
+});
+
+/** The first page came with the hire; a hire paid more than 100 times needs a few more requests. */
+async function allPaid(ctx: ToolContext, id: string, first: PaidRequestsPage) {
+  const rows = [...first.data];
+  const last = Math.min(first.paginatorInfo.lastPage, MAX_PAID_PAGES);
+  for (let page = 2; page <= last; page++) {
+    const { data } = await ctx.client.run(
+      hirePaidRequestsQuery,
+      { id, paidPage: page },
+      requestOptions(ctx),
+    );
+    rows.push(...data.paid.data);
+  }
+  const totals = new Map<string, { amount: number; requests: number }>();
+  for (const r of rows) {
+    const t = totals.get(r.currency) ?? { amount: 0, requests: 0 };
+    // In cents, so a few hundred additions do not drift.
+    t.amount += Math.round(r.netAmount * 100);
+    t.requests += 1;
+    totals.set(r.currency, t);
+  }
+  return {
+    totalPaid: [...totals.entries()]
+      .map(([currency, t]) => ({ currency, amount: t.amount / 100, requests: t.requests }))
+      .sort((a, b) => a.currency.localeCompare(b.currency)),
+    paidRequestsCounted: rows.length,
+    paidRequestsTotal: first.paginatorInfo.total,
+  };
+}
+
+const terms = (c: HireContractTerms | null) =>
+  c && {
+    id: c.id,
+    jobName: c.jobName,
+    startDate: c.startDate,
+    endDate: c.endDate,
+    currency: c.currency,
+    rate: c.rate,
+    rateType: c.rateType,
+    paymentTerms: paymentTerms(c.paymentTermMethod, c.paymentTerm),
+  };
+
+function toStructured(
+  hire: HireDetails,
+  paid: Awaited<ReturnType<typeof allPaid>>,
+  hidden: string[],
+): Structured {
+  const contracts = hire.contracts.data.map((c) => ({
+    id: c.id,
+    status: c.status,
+    startDate: c.startDate,
+    endDate: c.endDate,
+    currency: c.currency,
+    rate: c.rate,
+    rateType: c.rateType,
+  }));
+  // Custom fields live on contracts: those of the terms in force, else of the newest contract.
+  const valuesOn = hire.activeContract?.id ?? contracts.at(-1)?.id ?? null;
+  const customFields: Structured["customFields"] = [];
+  if (valuesOn !== null) {
+    for (const field of hire.company.customFields.data) {
+      for (const v of field.customFieldValues) {
+        if (v.appliesTo.id === valuesOn && v.displayValue !== null && v.displayValue !== "") {
+          customFields.push({
+            fieldId: field.id,
+            title: field.title,
+            value: v.displayValue,
+            contractId: valuesOn,
+          });
+        }
+      }
+    }
+  }
+  return {
+    id: hire.id,
+    number: hire.number,
+    status: hire.status,
+    createdAt: hire.createdAt,
+    startDate: hire.startDate,
+    endDate: hire.endDate,
+    terminationDate: hire.terminationDate,
+    externalIdentifier: hire.externalIdentifier,
+    purchaseOrderNumber: hire.purchaseOrderNumber,
+    worker: { id: hire.worker.id, name: hire.worker.name, email: hire.worker.email },
+    company: { id: hire.company.id, name: hire.company.name },
+    staffingAgency: hire.recruiter ? { id: hire.recruiter.id, name: hire.recruiter.name } : null,
+    activeContract: terms(hire.activeContract),
+    draftContract: terms(hire.draftContract),
+    pendingContractChanges: hire.pendingContractChanges,
+    contracts,
+    contractsTotal: hire.contracts.paginatorInfo.total,
+    owners: hire.owners.map((o) => ({ id: o.id, name: o.name, email: o.email })),
+    complianceGaps: hire.compliances
+      .filter((c) => c.applicable && !c.completed)
+      .map((c) => ({ name: c.name, title: c.title, actor: c.actor })),
+    customFields,
+    ...paid,
+    lastPaymentRequestDate: hire.lastPaymentRequestDate,
+    hiddenFields: hidden,
+  };
+}
+
+const rate = (c: { rate: number | null; currency: string; rateType: string | null }) =>
+  c.rate === null ? "rate hidden" : rateText(c.rate, c.currency, c.rateType);
+
+const ACTOR: Record<string, string> = {
+  WORKER: "the worker",
+  COMPANY: "your company",
+  RECRUITER: "the staffing agency",
+  WORKSOME: "the platform",
+};
+
+function paidLine(h: Structured): string {
+  const last = h.lastPaymentRequestDate
+    ? `last payment request ${oneLine(h.lastPaymentRequestDate)}`
+    : "no payment request yet";
+  if (h.totalPaid.length === 0) return `Paid so far: nothing; ${last}.`;
+  const sums = h.totalPaid
+    .map(
+      (t) =>
+        `${oneLine(t.currency)} ${money(t.amount)} (${t.requests} request${t.requests === 1 ? "" : "s"})`,
+    )
+    .join(", ");
+  const partial =
+    h.paidRequestsCounted < h.paidRequestsTotal
+      ? ` (the first ${h.paidRequestsCounted} of ${h.paidRequestsTotal} paid requests; list_payment_requests has them all)`
+      : "";
+  return `Paid so far (worker paid, excl. tax): ${sums}${partial}; ${last}.`;
+}
+
+// Names, emails, jobs, titles and values are quoted; ids, statuses, dates one line only.
+function render(h: Structured, raw: HireDetails): string {
+  const status = oneLine(h.status).toLowerCase();
+  const email = h.worker.email ? `, email ${quoted(h.worker.email)}` : "";
+  const lines = [
+    `Hire ${oneLine(h.id)} (${oneLine(h.number)}), ${status}: ${quoted(h.worker.name)} (worker ${oneLine(h.worker.id)}${email}) at ${quoted(h.company.name)} (${oneLine(h.company.id)})`,
+    `Dates: ${period(h.startDate, h.endDate)}${h.terminationDate ? `; terminated as of ${oneLine(h.terminationDate)}` : ""}; created ${oneLine(h.createdAt)}`,
+  ];
+  if (h.staffingAgency) {
+    lines.push(
+      `Staffing agency: ${quoted(h.staffingAgency.name)} (${oneLine(h.staffingAgency.id)})`,
+    );
+  }
+  if (h.externalIdentifier) lines.push(`External id: ${quoted(h.externalIdentifier)}`);
+  if (h.purchaseOrderNumber) lines.push(`Purchase order: ${quoted(h.purchaseOrderNumber)}`);
+
+  const a = h.activeContract;
+  if (a) {
+    lines.push(
+      `Current terms (active contract ${oneLine(a.id)}, signed): job ${quoted(a.jobName)}; ${rate(a)}; ${period(a.startDate, a.endDate)}; payment terms ${oneLine(a.paymentTerms)}`,
+    );
+  } else {
+    lines.push("Current terms: no active contract (nothing signed by all parties is in force).");
+  }
+  const d = h.draftContract;
+  if (d) {
+    const what = h.pendingContractChanges
+      ? "Pending change, NOT signed yet"
+      : "Draft contract, NOT signed yet";
+    lines.push(
+      `${what} (draft ${oneLine(d.id)}): job ${quoted(d.jobName)}; ${rate(d)}; ${period(d.startDate, d.endDate)}; payment terms ${oneLine(d.paymentTerms)}. It applies only once accepted${a ? "; until then the current terms stand" : ""}.`,
+    );
+  }
+  if (h.contracts.length > 0) {
+    const shown = h.contracts
+      .map(
+        (c) =>
+          `${oneLine(c.id)} (${oneLine(c.status).toLowerCase()}, ${period(c.startDate, c.endDate)}, ${rate(c)})`,
+      )
+      .join("; ");
+    const more =
+      h.contractsTotal > h.contracts.length
+        ? ` (${h.contracts.length} of ${h.contractsTotal} shown; get_contract shows any one)`
+        : "";
+    lines.push(`Contracts${more}: ${shown}`);
+  }
+  lines.push(
+    h.owners.length > 0
+      ? `Owners: ${h.owners.map((o) => `${quoted(o.name)} (${quoted(o.email)})`).join(", ")}`
+      : "Owners: none",
+  );
+  lines.push(
+    h.complianceGaps.length > 0
+      ? `Compliance gaps (apply, not completed): ${h.complianceGaps
+          .map(
+            (g) =>
+              `${quoted(g.title)} (${oneLine(g.name)}; for ${ACTOR[g.actor] ?? oneLine(g.actor)})`,
+          )
+          .join(", ")}`
+      : "Compliance gaps: none; every item that applies is completed.",
+  );
+  if (h.customFields.length > 0) {
+    const on = h.customFields[0]?.contractId ?? "";
+    lines.push(
+      `Custom fields (on contract ${oneLine(on)}): ${h.customFields
+        .map((f) => `${quoted(f.title)}: ${quoted(f.value)}`)
+        .join("; ")}`,
+    );
+  } else {
+    lines.push("Custom fields: none set on the contract.");
+  }
+  lines.push(paidLine(h));
+  if (raw.company.customFields.paginatorInfo.total > raw.company.customFields.data.length) {
+    lines.push(
+      `Only the first ${HIRE_LIST_LIMIT} of the company's ${raw.company.customFields.paginatorInfo.total} custom fields were read.`,
+    );
+  }
+  const hidden = hiddenLine(h.hiddenFields);
+  if (hidden) lines.push(hidden);
+  return lines.join("\n");
+}

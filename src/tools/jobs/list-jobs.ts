@@ -1,0 +1,310 @@
+import { z } from "zod";
+import {
+  type BidRow,
+  type JobCandidateRow,
+  type JobDetails,
+  type JobSummary,
+  jobDetailsQuery,
+  listJobsQuery,
+} from "../../client/operations/jobs.js";
+import {
+  clampPage,
+  clampPageSize,
+  describePage,
+  type PaginatorInfo,
+  readPage,
+} from "../../client/pagination.js";
+import { defineTool, ToolInputError } from "../define-tool.js";
+import {
+  hiddenFields,
+  hiddenLine,
+  money,
+  pageArgs,
+  pageOutput,
+  period,
+  rateText,
+  requestOptions,
+} from "../format.js";
+import { oneLine, quoted } from "../platform-text.js";
+
+const JOB_STATUSES = ["DRAFT", "ACTIVE", "COMPLETED", "REMOVED"] as const;
+// Words people use for the platform's statuses; the schema lists only the real values.
+const STATUS_WORDS: Record<string, string> = { OPEN: "ACTIVE", PUBLISHED: "ACTIVE" };
+
+const jobStatus = z.preprocess((v) => {
+  if (typeof v !== "string") return v;
+  const upper = v.trim().toUpperCase();
+  return STATUS_WORDS[upper] ?? upper;
+}, z.enum(JOB_STATUSES));
+
+const companyOutput = z.object({ id: z.string(), name: z.string() });
+
+const jobOutput = z.object({
+  id: z.string(),
+  number: z.number(),
+  name: z.string(),
+  status: z.string().nullable(),
+  company: companyOutput,
+  currency: z.string(),
+  skills: z.array(z.string()),
+  startDate: z.string().nullable(),
+  endDate: z.string().nullable(),
+  publishedAt: z.string().nullable(),
+  candidates: z.number(),
+  bids: z.number(),
+});
+type JobOut = z.infer<typeof jobOutput>;
+
+const candidateOutput = z.object({
+  id: z.string(),
+  worker: z.object({ id: z.string(), name: z.string(), email: z.string().nullable() }),
+  step: z.string(),
+  status: z.string(),
+  statusReason: z.string().nullable(),
+  preferred: z.boolean(),
+  bidId: z.string().nullable(),
+  hireId: z.string().nullable(),
+});
+
+const bidOutput = z.object({
+  id: z.string(),
+  status: z.string(),
+  worker: z.object({ id: z.string(), name: z.string() }),
+  supplier: companyOutput.nullable(),
+  rate: z.number().nullable(),
+  rateType: z.string().nullable(),
+  currency: z.string(),
+});
+
+const jobDetailOutput = jobOutput.omit({ candidates: true, bids: true }).extend({
+  description: z.string().nullable(),
+  rate: z.number().nullable(),
+  minimumRate: z.number().nullable(),
+  maximumRate: z.number().nullable(),
+  rateType: z.string().nullable(),
+  locationPreference: z.string().nullable(),
+  candidates: z.array(candidateOutput),
+  candidatesPage: pageOutput,
+  bids: z.array(bidOutput),
+  bidsPage: pageOutput,
+});
+type JobDetailOut = z.infer<typeof jobDetailOutput>;
+
+export const listJobsTool = defineTool({
+  name: "list_jobs",
+  title: "List jobs",
+  toolset: "jobs",
+  instruction:
+    "list_jobs lists jobs with their candidate and bid counts; with a jobId it shows that job's candidates and bids, whose ids the other job tools take.",
+  description: [
+    "List jobs with their candidate and bid counts, or show one job with its candidates and bids.",
+    'Use when: "which open jobs have no candidates?", "how many bids on the backend job?", "who applied to job_002?".',
+    "Do not use for: the talent pool (use search_talent_pool); hires (use search_hires).",
+    "Returns: jobs (id, name, status, company, skills, dates, candidate and bid counts) and the open ones with no candidates. With jobId: its rate, candidates (id, name, step, status) and bids (id, bidder, amount with currency, status). Rates may be hidden.",
+    'Examples: {"statuses": ["ACTIVE"]}; {"search": "backend"}; {"jobId": "job_002"}.',
+  ].join("\n"),
+  inputSchema: {
+    search: z.string().min(1).optional().describe("Text in the job's name or description."),
+    statuses: z.array(jobStatus).optional().describe("ACTIVE means published and open."),
+    accounts: z
+      .array(z.string().min(1))
+      .optional()
+      .describe("Only these companies (ids such as cmp_nordlys)."),
+    jobId: z.string().min(1).optional().describe("Show this job with its candidates and bids."),
+    ...pageArgs,
+  },
+  outputSchema: {
+    jobs: z.array(jobOutput),
+    /** The list's paging; null when one job is shown. */
+    page: pageOutput.nullable(),
+    /** The job asked for with jobId; null for a list. */
+    job: jobDetailOutput.nullable(),
+    hiddenFields: z.array(z.string()),
+  },
+  annotations: {
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: true,
+  },
+  async handler(args, ctx) {
+    const options = requestOptions(ctx);
+    const first = clampPageSize(args.first);
+    const page = clampPage(args.page);
+
+    if (args.jobId !== undefined) {
+      const extra = (["search", "statuses", "accounts"] as const).filter(
+        (k) => args[k] !== undefined,
+      );
+      if (extra.length > 0) {
+        throw new ToolInputError(
+          `jobId shows one job; ${extra.join(" and ")} only filter the list`,
+          extra.join(", "),
+          "Leave them out with jobId, or leave out jobId to list jobs.",
+        );
+      }
+      const { data, restricted } = await ctx.client.run(
+        jobDetailsQuery,
+        { id: args.jobId, first, page },
+        options,
+      );
+      if (!data.job) {
+        throw new ToolInputError(
+          `job ${args.jobId} is unknown or not visible to you`,
+          "jobId",
+          "Call list_jobs without jobId to find the job's id.",
+        );
+      }
+      const job = toDetail(data.job);
+      const hidden = hiddenFields(restricted);
+      return {
+        structured: { jobs: [], page: null, job, hiddenFields: hidden },
+        text: [renderDetail(job, hidden), hiddenLine(hidden)].filter(Boolean).join("\n"),
+      };
+    }
+
+    const { data, restricted } = await ctx.client.run(
+      listJobsQuery,
+      { search: args.search, statuses: args.statuses, accounts: args.accounts, first, page },
+      options,
+    );
+    const info = readPage(data.jobs.paginatorInfo);
+    const summary = describePage(info);
+    const jobs = data.jobs.data.map(toSummary);
+    const hidden = hiddenFields(restricted);
+    const idle = jobs.filter((j) => j.status === "ACTIVE" && j.candidates === 0);
+    const idleLine =
+      idle.length > 0
+        ? `Open jobs with no candidates${info.hasMore ? " on this page" : ""}: ${idle
+            .map((j) => `${oneLine(j.id)} ${quoted(j.name)}`)
+            .join(", ")}.`
+        : undefined;
+    const text = [`Jobs: ${summary}`, ...jobs.map(renderSummary), idleLine, hiddenLine(hidden)]
+      .filter(Boolean)
+      .join("\n");
+    return {
+      structured: { jobs, page: { ...info, summary }, job: null, hiddenFields: hidden },
+      text,
+    };
+  },
+});
+
+function toSummary(j: JobSummary): JobOut {
+  return {
+    id: j.id,
+    number: j.number,
+    name: j.name,
+    status: j.status,
+    company: { id: j.company.id, name: j.company.name },
+    currency: j.currency,
+    skills: j.skills.map((s) => s.name),
+    startDate: j.startDate,
+    endDate: j.endDate,
+    publishedAt: j.publishedAt,
+    candidates: j.jobCandidates.paginatorInfo.total,
+    bids: j.bids.paginatorInfo.total,
+  };
+}
+
+function pageOf(info: PaginatorInfo) {
+  const page = readPage(info);
+  return { ...page, summary: describePage(page) };
+}
+
+function toDetail(j: JobDetails): JobDetailOut {
+  return {
+    id: j.id,
+    number: j.number,
+    name: j.name,
+    status: j.status,
+    company: { id: j.company.id, name: j.company.name },
+    currency: j.currency,
+    skills: j.skills.map((s) => s.name),
+    startDate: j.startDate,
+    endDate: j.endDate,
+    publishedAt: j.publishedAt,
+    description: j.description,
+    rate: j.rate,
+    minimumRate: j.minimumRate,
+    maximumRate: j.maximumRate,
+    rateType: j.rateType,
+    locationPreference: j.locationPreference,
+    candidates: j.jobCandidates.data.map((c: JobCandidateRow) => ({
+      id: c.id,
+      worker: { id: c.worker.id, name: c.worker.name, email: c.worker.email },
+      step: c.step,
+      status: c.status,
+      statusReason: c.statusReason,
+      preferred: c.isPreferred,
+      bidId: c.bid?.id ?? null,
+      hireId: c.hire?.id ?? null,
+    })),
+    candidatesPage: pageOf(j.jobCandidates.paginatorInfo),
+    bids: j.bids.data.map((b: BidRow) => ({
+      id: b.id,
+      status: b.status,
+      worker: { id: b.worker.id, name: b.worker.name },
+      supplier: b.supplier ? { id: b.supplier.id, name: b.supplier.name } : null,
+      rate: b.rate,
+      rateType: b.rateType,
+      currency: b.currency,
+    })),
+    bidsPage: pageOf(j.bids.paginatorInfo),
+  };
+}
+
+const status = (s: string | null) => (s === null ? "no status" : oneLine(s));
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+// Job names, company names, people and skills are quoted; ids, statuses and dates one line only.
+function renderSummary(j: JobOut): string {
+  const skills = j.skills.length > 0 ? `; skills ${j.skills.map((s) => quoted(s)).join(", ")}` : "";
+  return `- ${oneLine(j.id)} #${j.number} ${quoted(j.name)} ${status(j.status)} at ${quoted(j.company.name)} (${oneLine(j.company.id)}): ${plural(j.candidates, "candidate")}, ${plural(j.bids, "bid")}; ${period(j.startDate, j.endDate)}${skills}`;
+}
+
+/** "DKK 600.00–750.00 hourly", "DKK 560.00 hourly", "hidden", "not set". */
+function jobRate(j: JobDetailOut, hidden: boolean): string {
+  if (j.rate !== null) return rateText(j.rate, j.currency, j.rateType);
+  if (j.minimumRate !== null || j.maximumRate !== null) {
+    const per = j.rateType ? ` ${oneLine(j.rateType).toLowerCase()}` : "";
+    const range = [j.minimumRate, j.maximumRate].map((r) => (r === null ? "?" : money(r)));
+    return `${oneLine(j.currency)} ${range.join("–")}${per}`;
+  }
+  return hidden ? "hidden" : "not set";
+}
+
+function renderDetail(j: JobDetailOut, hidden: string[]): string {
+  const ratesHidden = ["rate", "minimumRate", "maximumRate"].some((f) => hidden.includes(f));
+  const lines = [
+    `Job ${oneLine(j.id)} #${j.number} ${quoted(j.name)} (${status(j.status)}) at ${quoted(j.company.name)} (${oneLine(j.company.id)})`,
+    `Dates: ${period(j.startDate, j.endDate)}; ${j.publishedAt ? `published ${oneLine(j.publishedAt.slice(0, 10))}` : "not published"}`,
+    `Rate: ${jobRate(j, ratesHidden)}${j.locationPreference ? `; location ${oneLine(j.locationPreference)}` : ""}`,
+    `Skills: ${j.skills.length > 0 ? j.skills.map((s) => quoted(s)).join(", ") : "none"}`,
+  ];
+  if (j.description) lines.push(`Description: ${quoted(j.description)}`);
+  lines.push(
+    j.candidatesPage.total === 0
+      ? "Candidates: none."
+      : `Candidates (${j.candidatesPage.summary}):`,
+  );
+  for (const c of j.candidates) {
+    const extra = [
+      c.statusReason ? `reason ${oneLine(c.statusReason)}` : "",
+      c.preferred ? "preferred" : "",
+      c.bidId ? `bid ${oneLine(c.bidId)}` : "",
+      c.hireId ? `hire ${oneLine(c.hireId)}` : "",
+    ].filter(Boolean);
+    const email = c.worker.email ? `, email ${quoted(c.worker.email)}` : "";
+    lines.push(
+      `- ${oneLine(c.id)} ${quoted(c.worker.name)} (${oneLine(c.worker.id)}${email}): step ${oneLine(c.step)}, ${oneLine(c.status)}${extra.length > 0 ? `; ${extra.join(", ")}` : ""}`,
+    );
+  }
+  lines.push(j.bidsPage.total === 0 ? "Bids: none." : `Bids (${j.bidsPage.summary}):`);
+  for (const b of j.bids) {
+    const via = b.supplier ? ` via ${quoted(b.supplier.name)} (${oneLine(b.supplier.id)})` : "";
+    lines.push(
+      `- ${oneLine(b.id)} ${oneLine(b.status)}: ${quoted(b.worker.name)} (${oneLine(b.worker.id)})${via}, ${b.rate === null ? `${oneLine(b.currency)} amount hidden` : rateText(b.rate, b.currency, b.rateType)}`,
+    );
+  }
+  return lines.join("\n");
+}

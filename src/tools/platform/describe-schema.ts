@@ -1,0 +1,327 @@
+import {
+  type GraphQLField,
+  type GraphQLInputField,
+  type GraphQLNamedType,
+  type GraphQLSchema,
+  isEnumType,
+  isInputObjectType,
+  isInterfaceType,
+  isObjectType,
+  isScalarType,
+  isUnionType,
+} from "graphql";
+import { z } from "zod";
+import {
+  argumentText,
+  completeTypeName,
+  fieldSignature,
+  searchSchema,
+  whereToRead,
+} from "../../client/schema/index.js";
+import { defineTool, ToolInputError } from "../define-tool.js";
+import { oneLine, quoted } from "../platform-text.js";
+import { sensitiveField } from "./sensitive-fields.js";
+
+// How many matches of each kind a search shows; the rest are counted.
+const SHOWN = { queries: 15, types: 10, fields: 20 } as const;
+const SEARCH_DESCRIPTION_CHARS = 160;
+const TYPE_DESCRIPTION_CHARS = 300;
+const SANDBOX_PART =
+  "This is the sandbox, which models only part of the platform's API; the real platform has more.";
+
+const fieldEntry = z.object({
+  type: z.string(),
+  name: z.string(),
+  signature: z.string(),
+  description: z.string().nullable(),
+  refused: z.string().nullable(),
+});
+type FieldEntry = z.infer<typeof fieldEntry>;
+
+const typeEntry = z.object({
+  name: z.string(),
+  kind: z.string(),
+  description: z.string().nullable(),
+  readBy: z.array(z.string()),
+});
+
+export const describeSchemaTool = defineTool({
+  name: "describe_schema",
+  title: "Describe the platform's API",
+  toolset: "platform",
+  instruction:
+    "describe_schema searches the platform's whole API (queries, types, fields) or shows one type's fields, so query_platform can ask for the right ones.",
+  description: [
+    "Find what the platform's GraphQL API offers: search it by words, or show one type with its fields, arguments, descriptions and enum values.",
+    'Use when: before query_platform, to find the query for a topic ("projects", "custom fields", "webhooks") and the exact field and argument names; to learn what a status or enum value means.',
+    "Do not use for: the data itself (use query_platform, or search_hires, get_contract, list_invoices).",
+    "Returns: for a search, the matching root queries (with arguments), types (with the queries that return them) and fields; for a type, its fields with types, arguments and descriptions, or its values. Fields query_platform refuses are marked.",
+    'Examples: {"search": "custom fields"}; {"typeName": "Webhook"}.',
+  ].join("\n"),
+  inputSchema: {
+    search: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe("Words to look for in names and descriptions. Give this or typeName."),
+    typeName: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe("One type's exact name, e.g. Hire, Query or HireActiveStatus."),
+  },
+  // One shape for both: a type shown fills `type` and `fields`; a search fills the lists.
+  outputSchema: {
+    type: typeEntry
+      .extend({
+        values: z.array(z.object({ name: z.string(), description: z.string().nullable() })),
+        possibleTypes: z.array(z.string()),
+        interfaces: z.array(z.string()),
+      })
+      .nullable(),
+    queries: z.array(fieldEntry),
+    types: z.array(typeEntry),
+    fields: z.array(fieldEntry),
+    /** A search matched more than it shows. */
+    more: z.boolean(),
+  },
+  annotations: {
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: true,
+  },
+  async handler(args, ctx) {
+    if ((args.search === undefined) === (args.typeName === undefined)) {
+      throw new ToolInputError(
+        "give exactly one of search or typeName",
+        "search, typeName",
+        'Search with words first, e.g. {"search": "project"}, then show a type it names.',
+      );
+    }
+    const schema = await ctx.schema();
+    return args.search !== undefined
+      ? describeSearch(schema, args.search, ctx.sandbox)
+      : describeType(schema, args.typeName as string, ctx.sandbox);
+  },
+});
+
+function describeSearch(schema: GraphQLSchema, text: string, sandbox: boolean) {
+  const found = searchSchema(schema, text);
+  if (found.words.length === 0) {
+    throw new ToolInputError("give at least one word (letters or digits)", "search");
+  }
+  const queryName = schema.getQueryType()?.name ?? "Query";
+  const queries = found.queries.slice(0, SHOWN.queries).map((f) => entryOf(queryName, f));
+  const types = found.types.slice(0, SHOWN.types).map((t) => ({
+    name: t.name,
+    kind: kindOf(t),
+    description: t.description ?? null,
+    readBy: whereToRead(schema, t.name),
+  }));
+  const fields = found.fields
+    .slice(0, SHOWN.fields)
+    .map((m) => entryOf(m.typeName, m.field, schema));
+  const totals = {
+    queries: found.queries.length,
+    types: found.types.length,
+    fields: found.fields.length,
+  };
+
+  const words = found.words.map((w) => oneLine(w, 60)).join(", ");
+  const lines = [`Schema search for ${quoted(text, 200)} (words: ${words}).`];
+  const none = totals.queries + totals.types + totals.fields === 0;
+  if (!found.allWords && !none) lines.push("Nothing matched every word; these match some of them.");
+  if (none) {
+    lines.push(
+      'Nothing matched. Try other or fewer words (names are English, e.g. hire, contract, invoice, job, project, webhook), or show {"typeName": "Query"} for every query.',
+    );
+    if (sandbox) lines.push(SANDBOX_PART);
+  }
+  if (queries.length > 0) {
+    lines.push(
+      "",
+      `Queries (${shownOf(queries.length, totals.queries)}), to call with query_platform:`,
+    );
+    for (const q of queries)
+      lines.push(`- ${q.signature}${describedText(q, SEARCH_DESCRIPTION_CHARS)}`);
+  }
+  if (types.length > 0) {
+    lines.push("", `Types (${shownOf(types.length, totals.types)}):`);
+    for (const t of types) {
+      const read = t.readBy.length > 0 ? `; returned by ${t.readBy.join(", ")}` : "";
+      lines.push(
+        `- ${t.name} (${t.kind})${t.description ? ` ${quoted(t.description, SEARCH_DESCRIPTION_CHARS)}` : ""}${read}`,
+      );
+    }
+  }
+  if (fields.length > 0) {
+    lines.push("", `Fields (${shownOf(fields.length, totals.fields)}):`);
+    for (const f of fields) {
+      lines.push(`- ${f.type}.${f.signature}${describedText(f, SEARCH_DESCRIPTION_CHARS)}`);
+    }
+  }
+  if (
+    totals.queries > queries.length ||
+    totals.types > types.length ||
+    totals.fields > fields.length
+  ) {
+    lines.push("", "More matched than shown: add words to narrow the search.");
+  }
+  const example = types[0]?.name ?? (queries[0] ? namedReturn(queries[0].signature) : undefined);
+  if (example) lines.push(`Show one type's fields with {"typeName": "${example}"}.`);
+  return {
+    structured: {
+      type: null,
+      queries,
+      types,
+      fields,
+      more:
+        totals.queries > queries.length ||
+        totals.types > types.length ||
+        totals.fields > fields.length,
+    },
+    text: lines.join("\n"),
+  };
+}
+
+function describeType(schema: GraphQLSchema, asked: string, sandbox: boolean) {
+  const type = findType(schema, asked, sandbox);
+  const fields: FieldEntry[] =
+    isObjectType(type) || isInterfaceType(type) || isInputObjectType(type)
+      ? Object.values(type.getFields()).map((f) => entryOf(type.name, f, schema))
+      : [];
+  const values = isEnumType(type)
+    ? type.getValues().map((v) => ({ name: v.name, description: v.description ?? null }))
+    : [];
+  const possibleTypes =
+    isUnionType(type) || isInterfaceType(type)
+      ? schema.getPossibleTypes(type).map((t) => t.name)
+      : [];
+  const interfaces =
+    isObjectType(type) || isInterfaceType(type) ? type.getInterfaces().map((t) => t.name) : [];
+  const structured = {
+    name: type.name,
+    kind: kindOf(type),
+    description: type.description ?? null,
+    readBy: whereToRead(schema, type.name),
+    values,
+    possibleTypes,
+    interfaces,
+  };
+
+  const lines = [
+    `${structured.kind} ${type.name}${structured.description ? ` ${quoted(structured.description, TYPE_DESCRIPTION_CHARS)}` : ""}`,
+  ];
+  if (structured.readBy.length > 0) {
+    lines.push(
+      `Returned by the queries: ${structured.readBy.join(", ")} (call with query_platform).`,
+    );
+  }
+  if (interfaces.length > 0) lines.push(`Implements: ${interfaces.join(", ")}.`);
+  if (possibleTypes.length > 0) {
+    lines.push(
+      `${isUnionType(type) ? "One of" : "Implemented by"}: ${possibleTypes.join(", ")} (select their fields with "... on Type { … }").`,
+    );
+  }
+  if (fields.length > 0) {
+    const what = isInputObjectType(type) ? "Input fields" : "Fields";
+    lines.push(`${what} (${fields.length}):`);
+    for (const f of fields)
+      lines.push(`- ${f.signature}${describedText(f, TYPE_DESCRIPTION_CHARS)}`);
+  }
+  if (values.length > 0) {
+    lines.push(`Values (${values.length}):`);
+    for (const v of values) {
+      lines.push(
+        `- ${v.name}${v.description ? ` ${quoted(v.description, TYPE_DESCRIPTION_CHARS)}` : ""}`,
+      );
+    }
+  }
+  if (isScalarType(type)) lines.push("A scalar: its values are written as plain JSON values.");
+  return {
+    structured: { type: structured, queries: [], types: [], fields, more: false },
+    text: lines.join("\n"),
+  };
+}
+
+function findType(schema: GraphQLSchema, asked: string, sandbox: boolean): GraphQLNamedType {
+  const name = asked.trim();
+  const exact = schema.getType(name);
+  if (exact && !name.startsWith("__")) return exact;
+  const lower = name.toLowerCase();
+  const names = Object.keys(schema.getTypeMap()).filter((n) => !n.startsWith("__"));
+  const sameButCase = names.find((n) => n.toLowerCase() === lower);
+  if (sameButCase) return schema.getType(sameButCase) as GraphQLNamedType;
+  const near = [
+    ...completeTypeName(schema, name, 5),
+    ...names.filter((n) => n.toLowerCase().includes(lower)).slice(0, 5),
+  ];
+  const suggestions = [...new Set(near)].slice(0, 6);
+  const search = `{"search": ${JSON.stringify(oneLine(name, 100))}}`;
+  const hint =
+    suggestions.length > 0
+      ? `Did you mean ${suggestions.join(", ")}? Or search for it: ${search}.`
+      : `Search for it by words: ${search}.`;
+  throw new ToolInputError(
+    `the platform's API has no type named ${quoted(name, 100)}`,
+    "typeName",
+    sandbox ? `${hint} ${SANDBOX_PART}` : hint,
+  );
+}
+
+function entryOf(
+  typeName: string,
+  field: GraphQLField<unknown, unknown> | GraphQLInputField,
+  schema?: GraphQLSchema,
+): FieldEntry {
+  const input = !("args" in field);
+  const refused = refusal(typeName, field.name, schema);
+  return {
+    type: typeName,
+    name: field.name,
+    // Input fields show their defaults the way arguments do.
+    signature: input ? argumentText(field) : fieldSignature(field),
+    description: field.description ?? null,
+    refused: refused ?? null,
+  };
+}
+
+/** Why query_platform refuses the field, also when it is asked for through an interface. */
+function refusal(typeName: string, field: string, schema?: GraphQLSchema): string | undefined {
+  const own = sensitiveField(typeName, field);
+  if (own || !schema) return own?.reason;
+  const type = schema.getType(typeName);
+  if (!type || !(isInterfaceType(type) || isUnionType(type))) return undefined;
+  for (const t of schema.getPossibleTypes(type)) {
+    const entry = sensitiveField(t.name, field);
+    if (entry) return entry.reason;
+  }
+  return undefined;
+}
+
+function describedText(entry: FieldEntry, max: number): string {
+  const description = entry.description ? ` ${quoted(entry.description, max)}` : "";
+  const refused = entry.refused ? ` [refused by query_platform: ${entry.refused}]` : "";
+  return `${description}${refused}`;
+}
+
+function kindOf(type: GraphQLNamedType): string {
+  if (isObjectType(type)) return "type";
+  if (isInterfaceType(type)) return "interface";
+  if (isUnionType(type)) return "union";
+  if (isEnumType(type)) return "enum";
+  if (isInputObjectType(type)) return "input";
+  return "scalar";
+}
+
+function shownOf(shown: number, total: number): string {
+  return shown === total ? String(total) : `${shown} of ${total}`;
+}
+
+/** `webhooks(first: Int! = 10): WebhookPaginator!` → `WebhookPaginator`. */
+function namedReturn(signature: string): string | undefined {
+  return /:\s*\[*([_A-Za-z][_A-Za-z0-9]*)[!\]]*( \(deprecated\))?$/.exec(signature)?.[1];
+}

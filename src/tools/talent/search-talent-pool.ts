@@ -1,0 +1,261 @@
+import { z } from "zod";
+import {
+  MAX_SKILL_LOOKUPS,
+  type SearchTalentPoolVariables,
+  type SkillRef,
+  searchTalentPoolQuery,
+  skillAlias,
+  skillLookupQuery,
+  skillVariable,
+  type TalentContact,
+} from "../../client/operations/talent.js";
+import { clampPage, clampPageSize, describePage, readPage } from "../../client/pagination.js";
+import type { RequestOptions } from "../../client/types.js";
+import { defineTool, shown, type ToolContext, ToolInputError } from "../define-tool.js";
+import {
+  hiddenFields,
+  hiddenLine,
+  pageArgs,
+  pageOutput,
+  requestOptions,
+  upperCaseEnum,
+} from "../format.js";
+import { oneLine, quoted } from "../platform-text.js";
+
+const CONTACT_STATUSES = ["INVITED", "ACTIVE", "APPLIED", "DECLINED", "BLOCKED"] as const;
+const HIRE_STATUSES = [
+  "CURRENTLY_HIRED",
+  "NOT_CURRENTLY_HIRED",
+  "PREVIOUSLY_HIRED",
+  "NEVER_HIRED",
+] as const;
+type HireStatus = "CURRENTLY_HIRED" | "PREVIOUSLY_HIRED" | "NEVER_HIRED";
+
+// A hire the worker accepted counts as hired: ready to start or active now; ended or terminated
+// since. Drafts and offers are not hires yet, and a cancelled hire never became one.
+const HIRED_NOW = new Set(["READY", "ACTIVE"]);
+const HIRED_BEFORE = new Set(["ENDED", "TERMINATED"]);
+
+const contactOutput = z.object({
+  id: z.string(),
+  status: z.string(),
+  worker: z.object({
+    id: z.string(),
+    name: z.string(),
+    email: z.string().nullable(),
+    jobTitle: z.string().nullable(),
+  }),
+  country: z.string().nullable(),
+  city: z.string().nullable(),
+  skills: z.array(z.string()),
+  company: z.object({ id: z.string(), name: z.string() }),
+  /** By the contact's company. */
+  hireStatus: z.enum(["CURRENTLY_HIRED", "PREVIOUSLY_HIRED", "NEVER_HIRED"]),
+  hires: z.array(z.object({ id: z.string(), status: z.string() })),
+});
+type ContactOut = z.infer<typeof contactOutput>;
+
+const skillsOutput = z.object({
+  matched: z.array(z.object({ asked: z.string(), id: z.string(), name: z.string() })),
+  unmatched: z.array(z.object({ asked: z.string(), similar: z.array(z.string()) })),
+});
+type SkillsOut = z.infer<typeof skillsOutput>;
+
+export const searchTalentPoolTool = defineTool({
+  name: "search_talent_pool",
+  title: "Search the talent pool",
+  toolset: "talent",
+  instruction:
+    "search_talent_pool finds trusted contacts (the talent pool: workers a company can hire directly) by skill, country, status and whether they were hired.",
+  description: [
+    "Search the talent pool: trusted contacts, the workers a company can hire directly.",
+    'Use when: "React people in Denmark we have not hired yet", "who in our talent pool knows Python?".',
+    "Do not use for: hires (use search_hires); job candidates (use list_jobs).",
+    "Returns: contacts with id, name, email, country, skills, status, and whether their company hired them (now, before, never; hire ids); unknown skill names; paging.",
+    'Examples: {"skills": ["React"], "countries": ["DK"], "hireStatus": "NEVER_HIRED"}; {"search": "Ana"}.',
+  ].join("\n"),
+  inputSchema: {
+    search: z.string().min(1).optional().describe("Text in the name or email."),
+    skills: z
+      .array(z.string().trim().min(1))
+      .max(MAX_SKILL_LOOKUPS)
+      .optional()
+      .describe("Skill names; contacts have all of them."),
+    countries: z.array(z.string()).optional().describe("Where they live: ISO codes, e.g. DK."),
+    statuses: z
+      .array(upperCaseEnum(CONTACT_STATUSES))
+      .optional()
+      .describe("INVITED means not answered yet."),
+    hireStatus: upperCaseEnum(HIRE_STATUSES)
+      .optional()
+      .describe("By their company: hired now, not now, ever, never."),
+    ...pageArgs,
+  },
+  outputSchema: {
+    contacts: z.array(contactOutput),
+    skills: skillsOutput,
+    /** Null when no search was made (a skill name matched nothing). */
+    page: pageOutput.nullable(),
+    hiddenFields: z.array(z.string()),
+  },
+  annotations: {
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: true,
+  },
+  async handler(args, ctx) {
+    const countries = args.countries?.map((c) => c.trim().toUpperCase());
+    const bad = countries?.find((c) => !/^[A-Z]{2}$/.test(c));
+    if (bad !== undefined) {
+      throw new ToolInputError(
+        `${quoted(shown(bad))} is not a two-letter ISO country code`,
+        "countries",
+        'Use codes such as "DK", "SE", "DE", "US" or "GB".',
+      );
+    }
+    const options = requestOptions(ctx);
+    const skills = await resolveSkills(args.skills ?? [], ctx, options);
+    if (skills.unmatched.length > 0) {
+      return {
+        structured: { contacts: [], skills, page: null, hiddenFields: [] },
+        text: unmatchedText(skills),
+      };
+    }
+
+    const variables: SearchTalentPoolVariables = {
+      search: args.search,
+      skills: skills.matched.length > 0 ? [...new Set(skills.matched.map((s) => s.id))] : undefined,
+      countries,
+      statuses: args.statuses,
+      first: clampPageSize(args.first),
+      page: clampPage(args.page),
+    };
+    // Without accounts the filters ask about each contact's own company.
+    switch (args.hireStatus) {
+      case "CURRENTLY_HIRED":
+      case "NOT_CURRENTLY_HIRED":
+        variables.hireStatus = { status: args.hireStatus };
+        break;
+      case "PREVIOUSLY_HIRED":
+        variables.hireHistory = { status: "PREVIOUSLY_HIRED" };
+        break;
+      case "NEVER_HIRED":
+        variables.hireHistory = { status: "NOT_PREVIOUSLY_HIRED" };
+        break;
+    }
+    const { data, restricted } = await ctx.client.run(searchTalentPoolQuery, variables, options);
+    const info = readPage(data.trustedContacts.paginatorInfo);
+    const summary = describePage(info);
+    const contacts = data.trustedContacts.data.map(toOutput);
+    const hidden = hiddenFields(restricted);
+    const matched =
+      skills.matched.length > 0
+        ? `Skills: ${skills.matched.map((s) => `${quoted(s.name)} (${oneLine(s.id)})`).join(", ")}.`
+        : undefined;
+    const text = [
+      `Talent pool: ${summary}`,
+      matched,
+      ...contacts.map(renderContact),
+      hiddenLine(hidden),
+    ]
+      .filter(Boolean)
+      .join("\n");
+    return {
+      structured: { contacts, skills, page: { ...info, summary }, hiddenFields: hidden },
+      text,
+    };
+  },
+});
+
+const normalise = (name: string) => name.trim().replace(/\s+/g, " ").toLowerCase();
+
+/** Skill names to ids in one request; only an exact name (any letter case) counts as a match. */
+async function resolveSkills(
+  names: string[],
+  ctx: ToolContext,
+  options: RequestOptions,
+): Promise<SkillsOut> {
+  const asked = [...new Map(names.map((n) => [normalise(n), n.trim()])).values()];
+  if (asked.length === 0) return { matched: [], unmatched: [] };
+  const variables = Object.fromEntries(asked.map((name, i) => [skillVariable(i), name]));
+  const { data } = await ctx.client.run(skillLookupQuery(asked.length), variables, options);
+  const out: SkillsOut = { matched: [], unmatched: [] };
+  asked.forEach((name, i) => {
+    const found: SkillRef[] = data[skillAlias(i)]?.data ?? [];
+    const exact = found.find((s) => normalise(s.name) === normalise(name));
+    if (exact) out.matched.push({ asked: name, id: exact.id, name: exact.name });
+    else out.unmatched.push({ asked: name, similar: found.slice(0, 5).map((s) => s.name) });
+  });
+  return out;
+}
+
+function unmatchedText(skills: SkillsOut): string {
+  const lines = skills.unmatched.map((u) => {
+    const similar =
+      u.similar.length > 0
+        ? `; skills with similar names: ${u.similar.map((s) => quoted(s)).join(", ")}`
+        : "; no skill name contains it either";
+    return `- No skill on the platform is named ${quoted(u.asked)}${similar}.`;
+  });
+  const found =
+    skills.matched.length > 0
+      ? `Found: ${skills.matched.map((s) => quoted(s.name)).join(", ")}.`
+      : undefined;
+  return [
+    "No search was made: a skill name you gave matches no skill, so no contact can have it.",
+    ...lines,
+    found,
+    "Use an exact skill name from above, or search without that skill.",
+  ]
+    .filter(Boolean)
+    .join("\n");
+}
+
+function toOutput(c: TalentContact): ContactOut {
+  const hires = c.worker.hires.data
+    .filter((h) => h.company.id === c.company.id)
+    .map((h) => ({ id: h.id, status: h.status }));
+  const hireStatus: HireStatus = hires.some((h) => HIRED_NOW.has(h.status))
+    ? "CURRENTLY_HIRED"
+    : hires.some((h) => HIRED_BEFORE.has(h.status))
+      ? "PREVIOUSLY_HIRED"
+      : "NEVER_HIRED";
+  return {
+    id: c.id,
+    status: c.status,
+    worker: {
+      id: c.worker.id,
+      name: c.worker.name,
+      email: c.worker.email,
+      jobTitle: c.worker.jobTitle,
+    },
+    country: c.worker.address?.country?.isoCode ?? null,
+    city: c.worker.address?.city ?? null,
+    skills: c.skills.map((s) => s.name),
+    company: { id: c.company.id, name: c.company.name },
+    hireStatus,
+    hires,
+  };
+}
+
+const HIRE_WORDS: Record<HireStatus, string> = {
+  CURRENTLY_HIRED: "hired now",
+  PREVIOUSLY_HIRED: "hired before",
+  NEVER_HIRED: "never hired",
+};
+
+// Names, emails, cities and skill names are quoted; ids, codes and statuses kept to one line.
+function renderContact(c: ContactOut): string {
+  const email = c.worker.email ? ` (email ${quoted(c.worker.email)})` : "";
+  const place = c.country
+    ? `${oneLine(c.country)}${c.city ? ` ${quoted(c.city)}` : ""}`
+    : "country unknown";
+  const hires =
+    c.hires.length > 0
+      ? ` (${c.hires.map((h) => `${oneLine(h.id)} ${oneLine(h.status)}`).join(", ")})`
+      : "";
+  const skills =
+    c.skills.length > 0 ? `skills ${c.skills.map((s) => quoted(s)).join(", ")}` : "no skills";
+  return `- ${oneLine(c.id)} ${quoted(c.worker.name)}${email}, ${place}; ${oneLine(c.status)}; ${HIRE_WORDS[c.hireStatus]}${hires}; ${skills}; pool of ${quoted(c.company.name)} (${oneLine(c.company.id)})`;
+}

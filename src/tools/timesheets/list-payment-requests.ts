@@ -1,0 +1,293 @@
+import { z } from "zod";
+import {
+  listPaymentRequestsQuery,
+  type PaymentRequestSummary,
+} from "../../client/operations/payments.js";
+import { clampPage, clampPageSize, describePage, readPage } from "../../client/pagination.js";
+import { defineTool, ToolInputError } from "../define-tool.js";
+import {
+  dateSchema,
+  hiddenFields,
+  hiddenLine,
+  money,
+  pageOutput,
+  period,
+  rateText,
+  requestOptions,
+  upperCaseEnum,
+} from "../format.js";
+import { oneLine, quoted } from "../platform-text.js";
+
+const STATUSES = ["UNAPPROVED", "APPROVED", "REJECTED", "CANCELLED"] as const;
+const UNITS: Record<string, string> = {
+  HOURLY: "hours",
+  DAILY: "days",
+  WEEKLY: "weeks",
+  MONTHLY: "months",
+};
+
+const registrationOutput = z.object({
+  date: z.string(),
+  duration: z.number(),
+  unit: z.string(),
+  billable: z.boolean(),
+});
+
+const requestOutput = z.object({
+  id: z.string(),
+  number: z.string(),
+  hireId: z.string().nullable(),
+  worker: z.object({ id: z.string(), name: z.string() }),
+  company: z.object({ id: z.string(), name: z.string() }),
+  startDate: z.string().nullable(),
+  endDate: z.string().nullable(),
+  status: z.string(),
+  payoutStatus: z.string(),
+  submittedOn: z.string(),
+  approvedOn: z.string().nullable(),
+  approvedAutomatically: z.boolean(),
+  rejectedOn: z.string().nullable(),
+  cancelledOn: z.string().nullable(),
+  paidOn: z.string().nullable(),
+  dueOn: z.string().nullable(),
+  currency: z.string(),
+  amount: z.number(),
+  rate: z.number().nullable(),
+  rateType: z.string().nullable(),
+  quantity: z.number(),
+  /** Hours charged: the quantity of an hourly request; null for other rate types. */
+  hours: z.number().nullable(),
+  comments: z.string().nullable(),
+  /** Only with includeHours, and only the days inside `period` when one is given. */
+  registrations: z.array(registrationOutput).nullable(),
+});
+
+type RequestOut = z.infer<typeof requestOutput>;
+
+export const listPaymentRequestsTool = defineTool({
+  name: "list_payment_requests",
+  title: "List payment requests",
+  toolset: "timesheets",
+  instruction:
+    "list_payment_requests shows the hours and money workers submitted (payment requests) by hire, company, status or work period, with daily hours on request. It only reads: the API cannot approve them.",
+  description: [
+    "List payment requests: hours or money workers submit per period. This tool only reads: companies cannot approve or reject them via the API.",
+    'Use when: "hours Ana logged last week?", "unapproved payment requests?", "spend with Harbor & Pine this quarter".',
+    "Do not use for: who has not logged hours (use search_hires, missingHoursBetween); invoices (use list_invoices).",
+    "Returns: id, hire, worker, period, status, amount and currency, hours (daily if asked); totals per currency.",
+    'Examples: {"hires": ["hire_001"], "period": {"from": "2026-11-09", "to": "2026-11-15"}, "includeHours": true}; {"statuses": ["UNAPPROVED"]}.',
+  ].join("\n"),
+  inputSchema: {
+    hires: z.array(z.string()).optional().describe("Hire ids, from search_hires."),
+    accounts: z.array(z.string()).optional().describe("Company ids."),
+    statuses: z
+      .array(upperCaseEnum(STATUSES))
+      .optional()
+      .describe("UNAPPROVED: awaiting approval."),
+    period: z
+      .object({
+        from: dateSchema("YYYY-MM-DD").optional(),
+        to: dateSchema("YYYY-MM-DD").optional(),
+      })
+      .optional()
+      .describe("Work period overlaps these days."),
+    includeHours: z.boolean().optional().describe("Hours per day too."),
+    first: z.number().int().min(1).max(100).optional().describe("Per page, 1-100, default 25."),
+    page: z.number().int().min(1).optional().describe("Page, from 1."),
+  },
+  outputSchema: {
+    paymentRequests: z.array(requestOutput),
+    totals: z.array(z.object({ currency: z.string(), amount: z.number(), count: z.number() })),
+    totalHours: z.number(),
+    /** With a period and includeHours: the hours logged on the days inside it. */
+    hoursInPeriod: z.number().nullable(),
+    totalsCoverOnlyThisPage: z.boolean(),
+    page: pageOutput,
+    hiddenFields: z.array(z.string()),
+  },
+  annotations: {
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: true,
+  },
+  async handler(args, ctx) {
+    const from = args.period?.from;
+    const to = args.period?.to;
+    if (from && to && from > to) {
+      throw new ToolInputError(
+        `from (${from}) is after to (${to})`,
+        "period",
+        "Swap the dates or leave one out.",
+      );
+    }
+    const includeHours = args.includeHours === true;
+    const { data, restricted } = await ctx.client.run(
+      listPaymentRequestsQuery,
+      {
+        hires: args.hires,
+        accounts: args.accounts,
+        statuses: args.statuses,
+        // Overlap: the period starts by `to` and ends on or after `from`.
+        billingStartDateRange: to ? { to } : undefined,
+        billingEndDateRange: from ? { from } : undefined,
+        orderBy: [{ field: "ISSUED_AT", order: "DESC" }],
+        includeRegistrations: includeHours,
+        first: clampPageSize(args.first),
+        page: clampPage(args.page),
+      },
+      requestOptions(ctx),
+    );
+    const inPeriod = (date: string) => (!from || date >= from) && (!to || date <= to);
+    const info = readPage(data.paymentRequests.paginatorInfo);
+    const summary = describePage(info);
+    const requests: RequestOut[] = [];
+    let cutRegistrations = false;
+    let leftOutDays = 0;
+    for (const r of data.paymentRequests.data) {
+      const out = toOutput(r, includeHours);
+      if (out.registrations) {
+        const kept = out.registrations.filter((g) => inPeriod(g.date));
+        leftOutDays += out.registrations.length - kept.length;
+        out.registrations = kept;
+      }
+      if (r.timesheet?.registrations?.paginatorInfo.hasMorePages) cutRegistrations = true;
+      requests.push(out);
+    }
+
+    const byCurrency = new Map<string, { currency: string; amount: number; count: number }>();
+    for (const r of requests) {
+      const t = byCurrency.get(r.currency) ?? { currency: r.currency, amount: 0, count: 0 };
+      t.amount = round2(t.amount + r.amount);
+      t.count += 1;
+      byCurrency.set(r.currency, t);
+    }
+    const totals = [...byCurrency.values()].sort((a, b) => a.currency.localeCompare(b.currency));
+    const totalHours = round2(requests.reduce((sum, r) => sum + (r.hours ?? 0), 0));
+    const hoursInPeriod =
+      includeHours && (from || to)
+        ? round2(
+            requests
+              .flatMap((r) => r.registrations ?? [])
+              .filter((g) => g.unit === "HOURS")
+              .reduce((sum, g) => sum + g.duration, 0),
+          )
+        : null;
+    const partial = info.hasMore || info.page > 1;
+    const hidden = hiddenFields(restricted);
+
+    const lines = [summary];
+    for (const r of requests) {
+      lines.push(renderRequest(r));
+      if (r.registrations) lines.push(renderDays(r.registrations));
+    }
+    if (totals.length > 0) {
+      const scope = partial ? "Totals for this page only" : "Totals";
+      const parts = totals.map(
+        (t) =>
+          `${oneLine(t.currency)} ${money(t.amount)} (${t.count} ${t.count === 1 ? "request" : "requests"})`,
+      );
+      lines.push(`${scope}: ${parts.join("; ")}. Hours on hourly requests: ${totalHours}.`);
+    }
+    if (hoursInPeriod !== null && requests.length > 0) {
+      lines.push(`Hours logged within ${period(from ?? null, to ?? null)}: ${hoursInPeriod}.`);
+    }
+    if (leftOutDays > 0) lines.push(`${leftOutDays} logged days outside the period are left out.`);
+    if (cutRegistrations)
+      lines.push("Some timesheets have more than 100 days; only the first 100 are shown.");
+    const hiddenText = hiddenLine(hidden);
+    if (hiddenText) lines.push(hiddenText);
+    return {
+      structured: {
+        paymentRequests: requests,
+        totals,
+        totalHours,
+        hoursInPeriod,
+        totalsCoverOnlyThisPage: partial,
+        page: { ...info, summary },
+        hiddenFields: hidden,
+      },
+      text: lines.join("\n"),
+    };
+  },
+});
+
+function round2(n: number): number {
+  return Math.round(n * 100) / 100;
+}
+
+function toOutput(r: PaymentRequestSummary, includeHours: boolean): RequestOut {
+  const registrations = includeHours
+    ? (r.timesheet?.registrations?.data ?? []).map((g) => ({
+        date: g.date,
+        duration: g.duration,
+        unit: g.unit,
+        billable: g.isBillable !== false,
+      }))
+    : null;
+  return {
+    id: r.id,
+    number: r.number,
+    hireId: r.hire?.id ?? null,
+    worker: { id: r.worker.id, name: r.worker.name },
+    company: { id: r.company.id, name: r.company.name },
+    startDate: r.startDate,
+    endDate: r.endDate,
+    status: r.status,
+    payoutStatus: r.workerPayoutStatus,
+    submittedOn: r.date,
+    approvedOn: r.manuallyApprovedAt ?? r.autoApprovedAt,
+    approvedAutomatically: r.manuallyApprovedAt === null && r.autoApprovedAt !== null,
+    rejectedOn: r.rejectedAt,
+    cancelledOn: r.cancelledAt,
+    paidOn: r.paidAt,
+    dueOn: r.dueAt,
+    currency: r.currency,
+    amount: r.netAmount,
+    rate: r.rate,
+    rateType: r.rateType,
+    quantity: r.rateQuantity,
+    hours: r.rateType === "HOURLY" ? r.rateQuantity : null,
+    comments: r.comments,
+    registrations,
+  };
+}
+
+function statusText(r: RequestOut): string {
+  const on = (d: string | null) => (d ? ` ${oneLine(d)}` : "");
+  switch (r.status) {
+    case "UNAPPROVED":
+      return "awaiting approval";
+    case "APPROVED": {
+      const approved = `approved${on(r.approvedOn)}${r.approvedAutomatically ? " (automatically)" : ""}`;
+      if (r.paidOn) return `${approved}, paid${on(r.paidOn)}`;
+      if (r.payoutStatus === "OVERDUE") return `${approved}, payout overdue since${on(r.dueOn)}`;
+      return `${approved}, payout due${on(r.dueOn)}`;
+    }
+    case "REJECTED":
+      return `rejected${on(r.rejectedOn)}`;
+    case "CANCELLED":
+      return `cancelled${on(r.cancelledOn)}`;
+    default:
+      return oneLine(r.status).toLowerCase();
+  }
+}
+
+// Names and comments are quoted; ids, statuses, dates and currencies only kept to one line.
+function renderRequest(r: RequestOut): string {
+  const unit = r.rateType ? UNITS[r.rateType] : undefined;
+  const quantity = unit ? `${r.quantity} ${unit}` : `quantity ${r.quantity}`;
+  const rate = rateText(r.rate, r.currency, r.rateType);
+  const hire = r.hireId ? ` ${oneLine(r.hireId)}` : "";
+  const note = r.comments ? `; comment ${quoted(r.comments)}` : "";
+  return `- ${oneLine(r.id)} (${oneLine(r.number)})${hire} ${quoted(r.worker.name)} at ${quoted(r.company.name)}: ${period(r.startDate, r.endDate)}, ${quantity}, ${oneLine(r.currency)} ${money(r.amount)} (${rate}) — ${statusText(r)}, submitted ${oneLine(r.submittedOn)}${note}`;
+}
+
+function renderDays(days: z.infer<typeof registrationOutput>[]): string {
+  if (days.length === 0) return "  Daily hours: none logged on a timesheet.";
+  const parts = days.map((d) => {
+    const unit = d.unit === "DAYS" ? (d.duration === 1 ? "day" : "days") : "h";
+    return `${oneLine(d.date)} ${d.duration} ${unit}${d.billable ? "" : " (not billable)"}`;
+  });
+  return `  Daily hours: ${parts.join(", ")}`;
+}

@@ -1,0 +1,199 @@
+// list_payment_requests through a real MCP client against the sandbox (today 2026-11-22, a Sunday).
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Harness, startHarness } from "../helpers/mcp-harness.js";
+import { gql } from "../sandbox/helpers.js";
+
+interface RequestOut {
+  id: string;
+  number: string;
+  hireId: string | null;
+  worker: { id: string; name: string };
+  company: { id: string; name: string };
+  startDate: string | null;
+  endDate: string | null;
+  status: string;
+  submittedOn: string;
+  approvedOn: string | null;
+  currency: string;
+  amount: number;
+  rate: number | null;
+  rateType: string | null;
+  quantity: number;
+  hours: number | null;
+  registrations: { date: string; duration: number; unit: string; billable: boolean }[] | null;
+}
+interface Out {
+  paymentRequests: RequestOut[];
+  totals: { currency: string; amount: number; count: number }[];
+  totalHours: number;
+  hoursInPeriod: number | null;
+  totalsCoverOnlyThisPage: boolean;
+  page: { page: number; total: number; hasMore: boolean; summary: string };
+  hiddenFields: string[];
+}
+
+type Result = Awaited<ReturnType<Harness["client"]["callTool"]>>;
+const text = (r: Result) => (r.content as { text: string }[]).map((c) => c.text).join("\n");
+const cents = (n: number) => Math.round(n * 100) / 100;
+const LAST_WEEK = { from: "2026-11-09", to: "2026-11-15" };
+
+describe("list_payment_requests", () => {
+  let h: Harness;
+  const call = (name: string, args: Record<string, unknown>) =>
+    h.client.callTool({ name, arguments: args });
+  const list = (args: Record<string, unknown>) => call("list_payment_requests", args);
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  it("answers what hours Ana logged last week in two calls, day by day", async () => {
+    const found = await call("search_hires", { search: "Ana Costa" });
+    const hireId = (found.structuredContent as { hires: { id: string }[] }).hires[0]?.id;
+    expect(hireId).toBe("hire_001");
+
+    const r = await list({ hires: [hireId], period: LAST_WEEK, includeHours: true });
+    expect(r.isError).toBeFalsy();
+    const out = r.structuredContent as unknown as Out;
+    expect(out.paymentRequests).toHaveLength(1);
+    const week = out.paymentRequests[0] as RequestOut;
+    expect(week).toMatchObject({
+      hireId: "hire_001",
+      worker: { name: "Ana Costa" },
+      startDate: LAST_WEEK.from,
+      endDate: LAST_WEEK.to,
+      currency: "DKK",
+      rate: 725,
+    });
+    const days = week.registrations ?? [];
+    expect(days.length).toBeGreaterThanOrEqual(3);
+    const logged = cents(days.reduce((s, d) => s + d.duration, 0));
+    expect(week.hours).toBe(logged);
+    expect(out.hoursInPeriod).toBe(logged);
+    expect(out.totalHours).toBe(logged);
+    expect(week.amount).toBe(cents(logged * 725));
+
+    const t = text(r);
+    expect(t).toContain('"Ana Costa"');
+    expect(t).toContain(`${LAST_WEEK.from} – ${LAST_WEEK.to}`);
+    expect(t).toContain("Daily hours:");
+    for (const d of days) expect(t).toContain(`${d.date} ${d.duration} h`);
+    expect(t).toContain(`Hours logged within ${LAST_WEEK.from} – ${LAST_WEEK.to}: ${logged}.`);
+  });
+
+  it("keeps daily hours to the period when a request covers more", async () => {
+    // Ana's weekly requests: a period of two days falls inside one week.
+    const r = await list({
+      hires: ["hire_001"],
+      period: { from: "2026-11-10", to: "2026-11-11" },
+      includeHours: true,
+    });
+    const out = r.structuredContent as unknown as Out;
+    expect(out.paymentRequests).toHaveLength(1);
+    const dates = out.paymentRequests[0]?.registrations?.map((d) => d.date) ?? [];
+    expect(dates.every((d) => d === "2026-11-10" || d === "2026-11-11")).toBe(true);
+    expect(text(r)).toMatch(/\d+ logged days outside the period are left out\./);
+  });
+
+  it("lists the unapproved payment requests in one call", async () => {
+    const r = await list({ statuses: ["unapproved"], first: 100 });
+    expect(r.isError).toBeFalsy();
+    const out = r.structuredContent as unknown as Out;
+    const truth = await gql<{ paymentRequests: { paginatorInfo: { total: number } } }>(
+      h.sandbox,
+      "{ paymentRequests(statuses: [UNAPPROVED]) { paginatorInfo { total } } }",
+    );
+    expect(out.page.total).toBe(truth.data?.paymentRequests.paginatorInfo.total);
+    expect(out.paymentRequests.length).toBeGreaterThan(3);
+    expect(out.paymentRequests.every((p) => p.status === "UNAPPROVED" && !p.approvedOn)).toBe(true);
+    const t = text(r);
+    expect(t.match(/awaiting approval/g)?.length).toBe(out.paymentRequests.length);
+    expect(t).not.toMatch(/approved \d{4}-/);
+  });
+
+  it("gives totals per currency, never one sum across currencies", async () => {
+    const r = await list({ period: { from: "2026-10-01", to: "2026-12-31" }, first: 60 });
+    const out = r.structuredContent as unknown as Out;
+    expect(out.totals.map((t) => t.currency)).toEqual(["DKK", "EUR", "USD"]);
+    for (const t of out.totals) {
+      const mine = out.paymentRequests.filter((p) => p.currency === t.currency);
+      expect(t.count).toBe(mine.length);
+      expect(t.amount).toBe(cents(mine.reduce((s, p) => s + p.amount, 0)));
+    }
+    const hours = out.paymentRequests.filter((p) => p.rateType === "HOURLY");
+    expect(out.totalHours).toBe(cents(hours.reduce((s, p) => s + (p.quantity ?? 0), 0)));
+    const t = text(r);
+    const totalsLine = t.split("\n").find((l) => l.startsWith("Totals")) ?? "";
+    expect(totalsLine).toMatch(/^Totals for this page only: DKK [\d,.]+ \(\d+ requests?\); EUR/);
+    expect(out.totalsCoverOnlyThisPage).toBe(true);
+    expect(t).toContain("ask for page 2");
+  });
+
+  it("finds a company's spend for a quarter: every request overlaps it", async () => {
+    const r = await list({
+      accounts: ["cmp_harbor"],
+      period: { from: "2026-10-01", to: "2026-12-31" },
+      first: 100,
+    });
+    const out = r.structuredContent as unknown as Out;
+    expect(out.paymentRequests.length).toBeGreaterThan(5);
+    for (const p of out.paymentRequests) {
+      expect(p.company.id).toBe("cmp_harbor");
+      expect((p.startDate as string) <= "2026-12-31" && (p.endDate as string) >= "2026-10-01").toBe(
+        true,
+      );
+    }
+    expect(out.totals).toEqual([
+      expect.objectContaining({ currency: "USD", count: out.paymentRequests.length }),
+    ]);
+    expect(text(r)).toContain('"Harbor & Pine Inc."');
+    expect(text(r)).toMatch(/^Totals: USD [\d,]+\.\d\d \(\d+ requests\)\./m);
+  });
+
+  it("refuses a period that ends before it starts", async () => {
+    const r = await list({ period: { from: "2026-11-15", to: "2026-11-09" } });
+    expect(r.isError).toBe(true);
+    expect(text(r)).toContain("period");
+    const bad = await list({ period: { from: "2026-02-30" } });
+    expect(bad.isError).toBe(true);
+  });
+});
+
+describe("list_payment_requests with the limited token", () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ token: "limited" });
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  it("shows Nordlys' requests with amounts, the rate hidden, and says so", async () => {
+    const r = await h.client.callTool({
+      name: "list_payment_requests",
+      arguments: { statuses: ["UNAPPROVED"], first: 100 },
+    });
+    expect(r.isError).toBeFalsy();
+    const out = r.structuredContent as unknown as Out;
+    expect(out.paymentRequests.length).toBeGreaterThan(0);
+    expect(out.paymentRequests.every((p) => p.company.id === "cmp_nordlys")).toBe(true);
+    expect(out.paymentRequests.every((p) => p.rate === null && p.amount > 0)).toBe(true);
+    expect(out.hiddenFields).toEqual(["rate"]);
+    const t = text(r);
+    expect(t).toContain("rate hidden");
+    expect(t).toContain("Rates are hidden for your account.");
+    expect(t).toMatch(/DKK [\d,]+\.\d\d/);
+  });
+
+  it("finds nothing of another company's hire", async () => {
+    const r = await h.client.callTool({
+      name: "list_payment_requests",
+      arguments: { hires: ["hire_002"] },
+    });
+    expect(r.isError).toBeFalsy();
+    expect((r.structuredContent as unknown as Out).paymentRequests).toEqual([]);
+    expect(text(r)).toContain("No results.");
+  });
+});
