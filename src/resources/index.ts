@@ -1,5 +1,7 @@
 import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
+import { isPlatformError } from "../client/errors.js";
+import { quoted } from "../client/platform-text.js";
 import {
   completeTypeName,
   createSchemaSource,
@@ -9,14 +11,12 @@ import {
   SCHEMA_TYPE_TEMPLATE,
   type SchemaSource,
 } from "../client/schema/index.js";
-import type { PlatformClient } from "../client/types.js";
-import type { Logger } from "../logger.js";
-import { quoted } from "../tools/platform-text.js";
-import { toToolErrorResult } from "../tools/tool-error.js";
 import {
   TIMESHEET_PAYLOAD_SCHEMA_URI,
   timesheetPayloadSchema,
-} from "./timesheet-payload-schema.js";
+} from "../client/timesheet-payload-schema.js";
+import type { PlatformClient } from "../client/types.js";
+import type { Logger } from "../logger.js";
 
 // JSON-RPC code the MCP specification gives to "resource not found".
 const RESOURCE_NOT_FOUND = -32002;
@@ -38,9 +38,7 @@ export function registerResources(server: McpServer, deps: ResourceDeps): void {
     try {
       return await source.get(signal);
     } catch (error) {
-      const result = toToolErrorResult(error, `Reading ${what}`, { logger: deps.logger });
-      const text = result.content[0]?.type === "text" ? result.content[0].text : "failed";
-      throw new McpError(-32603, text);
+      throw new McpError(-32603, deps.logger.redact(readFailure(error, what, deps.logger)));
     }
   };
 
@@ -119,4 +117,16 @@ export function registerResources(server: McpServer, deps: ResourceDeps): void {
       ],
     }),
   );
+}
+
+/** What a failed read of the platform's schema says: the client's own words, or a generic line. */
+function readFailure(error: unknown, what: string, logger: Logger): string {
+  if (isPlatformError(error)) {
+    const retry = error.retryable ? "Trying again later may work." : "Trying again will not help.";
+    return [`Reading ${what} failed: ${error.message}`, error.hint, retry]
+      .filter(Boolean)
+      .join(" ");
+  }
+  logger.error(`Reading ${what} failed unexpectedly`, { error: String(error) });
+  return `Reading ${what} failed because of an unexpected problem inside workforce-mcp; the details are in the server's log.`;
 }

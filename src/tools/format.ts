@@ -1,8 +1,8 @@
 // Small helpers the five platform tools share: argument schemas, request options, rendering.
 import { z } from "zod";
+import { oneLine } from "../client/platform-text.js";
 import type { RequestOptions, RestrictedField } from "../client/types.js";
 import type { ToolContext } from "./define-tool.js";
-import { oneLine } from "./platform-text.js";
 
 /** True for a real calendar day written YYYY-MM-DD (2026-02-30 is not one). */
 export function isRealDate(value: unknown): value is string {

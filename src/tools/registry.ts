@@ -1,18 +1,18 @@
 import type { z } from "zod";
 import type { Config } from "../config.js";
 import { listAccountsTool } from "./accounts/list-accounts.js";
+import { getContractTool } from "./contracts/get-contract.js";
 import type { ToolDefinition } from "./define-tool.js";
-import { getContractTool } from "./get-contract.js";
 import { getHireTool } from "./hires/get-hire.js";
+import { searchHiresTool } from "./hires/search-hires.js";
+import { terminateHireTool } from "./hires/terminate-hire.js";
+import { listInvoicesTool } from "./invoices/list-invoices.js";
 import { listJobsTool } from "./jobs/list-jobs.js";
-import { listInvoicesTool } from "./list-invoices.js";
 import { describeSchemaTool } from "./platform/describe-schema.js";
 import { queryPlatformTool } from "./platform/query-platform.js";
-import { searchHiresTool } from "./search-hires.js";
-import { submitTimesheetsTool } from "./submit-timesheets.js";
 import { searchTalentPoolTool } from "./talent/search-talent-pool.js";
-import { terminateHireTool } from "./terminate-hire.js";
 import { listPaymentRequestsTool } from "./timesheets/list-payment-requests.js";
+import { submitTimesheetsTool } from "./timesheets/submit-timesheets.js";
 
 /** Any tool, whatever its schemas; `handler` is a method, so specific tools are assignable. */
 export type AnyToolDefinition = ToolDefinition<z.ZodRawShape, z.ZodRawShape>;

@@ -18,9 +18,9 @@ import {
   UnexpectedResponseError,
   ValidationError,
 } from "../client/errors.js";
+import { oneLine, quoted } from "../client/platform-text.js";
 import type { Logger } from "../logger.js";
 import { MAX_SHOWN_VALUE, shown, ToolInputError } from "./define-tool.js";
-import { oneLine, quoted } from "./platform-text.js";
 
 // The one place where anything a tool throws becomes what the assistant reads. Every result says
 // what went wrong, which argument (if one), what the person can do, and whether trying again helps.

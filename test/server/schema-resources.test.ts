@@ -2,13 +2,13 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { buildSchema, getIntrospectionQuery, graphqlSync } from "graphql";
 import { describe, expect, it } from "vitest";
+import { timesheetPayloadSchema } from "../../src/client/timesheet-payload-schema.js";
 import {
   completeTypeName,
   renderSchemaIndex,
   renderType,
   schemaFromIntrospection,
 } from "../../src/resources/schema-index.js";
-import { timesheetPayloadSchema } from "../../src/resources/timesheet-payload-schema.js";
 
 const reference = (name: string) =>
   readFileSync(path.resolve(process.cwd(), "../shared/reference", name), "utf8");

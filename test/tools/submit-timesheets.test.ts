@@ -6,7 +6,7 @@ import { CHECK_HIRES_BATCH_SIZE } from "../../src/client/operations.js";
 import type { PlatformClient } from "../../src/client/types.js";
 import { SANDBOX_FIXTURES } from "../../src/sandbox/index.js";
 import { createSeed } from "../../src/sandbox/seed.js";
-import { MAX_META_BYTES, MAX_META_DEPTH } from "../../src/tools/submit-timesheets.js";
+import { MAX_META_BYTES, MAX_META_DEPTH } from "../../src/tools/timesheets/submit-timesheets.js";
 import { type Harness, type HarnessOptions, startHarness } from "../helpers/mcp-harness.js";
 
 interface Out {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ValidationError } from "../../src/client/errors.js";
-import { oneLine, PLATFORM_TEXT_MAX, quoted, urlText } from "../../src/tools/platform-text.js";
+import { oneLine, PLATFORM_TEXT_MAX, quoted, urlText } from "../../src/client/platform-text.js";
 import { toToolErrorResult } from "../../src/tools/tool-error.js";
 
 describe("oneLine", () => {

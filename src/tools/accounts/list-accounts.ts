@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { listAccountsQuery } from "../../client/operations/accounts.js";
+import { oneLine, quoted } from "../../client/platform-text.js";
 import { defineTool } from "../define-tool.js";
 import { requestOptions, upperCaseEnum } from "../format.js";
-import { oneLine, quoted } from "../platform-text.js";
 
 const ACCOUNT_TYPES = ["COMPANY", "ORGANISATION", "RECRUITER", "WORKER", "PARTNER"] as const;
 type AccountType = (typeof ACCOUNT_TYPES)[number];

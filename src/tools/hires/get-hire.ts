@@ -7,10 +7,10 @@ import {
   hirePaidRequestsQuery,
   type PaidRequestsPage,
 } from "../../client/operations/hires.js";
+import { oneLine, quoted } from "../../client/platform-text.js";
+import { paymentTerms } from "../contracts/get-contract.js";
 import { defineTool, type ToolContext, ToolInputError } from "../define-tool.js";
 import { hiddenFields, hiddenLine, money, period, rateText, requestOptions } from "../format.js";
-import { paymentTerms } from "../get-contract.js";
-import { oneLine, quoted } from "../platform-text.js";
 
 // Status and PO number are left out: the field says the status, the hire carries the PO number.
 const termsOutput = z.object({

@@ -14,6 +14,7 @@ import {
   type PaginatorInfo,
   readPage,
 } from "../../client/pagination.js";
+import { oneLine, quoted } from "../../client/platform-text.js";
 import { defineTool, ToolInputError } from "../define-tool.js";
 import {
   hiddenFields,
@@ -25,7 +26,6 @@ import {
   rateText,
   requestOptions,
 } from "../format.js";
-import { oneLine, quoted } from "../platform-text.js";
 
 const JOB_STATUSES = ["DRAFT", "ACTIVE", "COMPLETED", "REMOVED"] as const;
 // Words people use for the platform's statuses; the schema lists only the real values.

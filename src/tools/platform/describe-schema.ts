@@ -11,6 +11,7 @@ import {
   isUnionType,
 } from "graphql";
 import { z } from "zod";
+import { oneLine, quoted } from "../../client/platform-text.js";
 import {
   argumentText,
   completeTypeName,
@@ -19,7 +20,6 @@ import {
   whereToRead,
 } from "../../client/schema/index.js";
 import { defineTool, ToolInputError } from "../define-tool.js";
-import { oneLine, quoted } from "../platform-text.js";
 import { sensitiveField } from "./sensitive-fields.js";
 
 // How many matches of each kind a search shows; the rest are counted.

@@ -22,8 +22,8 @@ import {
   visit,
   visitWithTypeInfo,
 } from "graphql";
+import { oneLine } from "../../client/platform-text.js";
 import { ToolInputError } from "../define-tool.js";
-import { oneLine } from "../platform-text.js";
 import { sensitiveField } from "./sensitive-fields.js";
 
 export const QUERY_LIMITS = {

@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { runtimeQuery } from "../../client/client.js";
 import { describePage, type PaginatorInfo, readPage } from "../../client/pagination.js";
+import { oneLine, quoted } from "../../client/platform-text.js";
 import { cutAtLine } from "../answer-budget.js";
 import { defineTool } from "../define-tool.js";
 import { hiddenFields, hiddenLine, requestOptions } from "../format.js";
-import { oneLine, quoted } from "../platform-text.js";
 import { checkQuery, OPERATION_NAME, pathText, QUERY_LIMITS } from "./query-checks.js";
 
 /** Most text one answer carries; a larger answer is cut with a note on how to narrow the query. */

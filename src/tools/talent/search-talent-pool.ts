@@ -10,6 +10,7 @@ import {
   type TalentContact,
 } from "../../client/operations/talent.js";
 import { clampPage, clampPageSize, describePage, readPage } from "../../client/pagination.js";
+import { oneLine, quoted } from "../../client/platform-text.js";
 import type { RequestOptions } from "../../client/types.js";
 import { defineTool, shown, type ToolContext, ToolInputError } from "../define-tool.js";
 import {
@@ -20,7 +21,6 @@ import {
   requestOptions,
   upperCaseEnum,
 } from "../format.js";
-import { oneLine, quoted } from "../platform-text.js";
 
 const CONTACT_STATUSES = ["INVITED", "ACTIVE", "APPLIED", "DECLINED", "BLOCKED"] as const;
 const HIRE_STATUSES = [

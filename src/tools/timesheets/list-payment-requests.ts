@@ -4,6 +4,7 @@ import {
   type PaymentRequestSummary,
 } from "../../client/operations/payments.js";
 import { clampPage, clampPageSize, describePage, readPage } from "../../client/pagination.js";
+import { oneLine, quoted } from "../../client/platform-text.js";
 import { defineTool, ToolInputError } from "../define-tool.js";
 import {
   dateSchema,
@@ -16,7 +17,6 @@ import {
   requestOptions,
   upperCaseEnum,
 } from "../format.js";
-import { oneLine, quoted } from "../platform-text.js";
 
 const STATUSES = ["UNAPPROVED", "APPROVED", "REJECTED", "CANCELLED"] as const;
 const UNITS: Record<string, string> = {

@@ -1,7 +1,8 @@
 import { z } from "zod";
-import { type HireSummary, searchHiresQuery } from "../client/operations.js";
-import { clampPage, clampPageSize, describePage, readPage } from "../client/pagination.js";
-import { defineTool, ToolInputError } from "./define-tool.js";
+import { type HireSummary, searchHiresQuery } from "../../client/operations.js";
+import { clampPage, clampPageSize, describePage, readPage } from "../../client/pagination.js";
+import { oneLine, quoted } from "../../client/platform-text.js";
+import { defineTool, ToolInputError } from "../define-tool.js";
 import {
   dateRangeSchema,
   hiddenFields,
@@ -12,8 +13,7 @@ import {
   rateText,
   requestOptions,
   upperCaseEnum,
-} from "./format.js";
-import { oneLine, quoted } from "./platform-text.js";
+} from "../format.js";
 
 export const HIRE_STATUSES = [
   "DRAFT",

@@ -1,14 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { isOutcomeUnknown, isPlatformError } from "../client/errors.js";
+import { isOutcomeUnknown, isPlatformError } from "../../client/errors.js";
 import {
   type HireForTerminationData,
   hireForTerminationQuery,
   terminateHireMutation,
-} from "../client/operations.js";
-import { defineTool, type ToolContext, ToolInputError } from "./define-tool.js";
-import { dateSchema, period, requestOptions, upperCaseEnum } from "./format.js";
-import { oneLine, quoted } from "./platform-text.js";
+} from "../../client/operations.js";
+import { oneLine, quoted } from "../../client/platform-text.js";
+import { defineTool, type ToolContext, ToolInputError } from "../define-tool.js";
+import { dateSchema, period, requestOptions, upperCaseEnum } from "../format.js";
 
 export const TERMINATION_REASONS = [
   "WORKER_UNAVAILABILITY",

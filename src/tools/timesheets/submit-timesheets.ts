@@ -1,8 +1,8 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { z } from "zod";
-import { mostTelling } from "../client/classify.js";
-import { isPlatformError, type PlatformError } from "../client/errors.js";
+import { mostTelling } from "../../client/classify.js";
+import { isPlatformError, type PlatformError } from "../../client/errors.js";
 import {
   CHECK_HIRES_BATCH_SIZE,
   type CheckedHire,
@@ -11,14 +11,14 @@ import {
   checkHiresQuery,
   checkHireVariable,
   submitTimesheetsMutation,
-} from "../client/operations.js";
+} from "../../client/operations.js";
+import { oneLine, quoted } from "../../client/platform-text.js";
 import {
   TIMESHEET_PAYLOAD_SCHEMA_URI,
   timesheetPayloadSchema,
-} from "../resources/timesheet-payload-schema.js";
-import { defineTool, type ToolContext, ToolInputError } from "./define-tool.js";
-import { isRealDate, period, requestOptions } from "./format.js";
-import { oneLine, quoted } from "./platform-text.js";
+} from "../../client/timesheet-payload-schema.js";
+import { defineTool, type ToolContext, ToolInputError } from "../define-tool.js";
+import { isRealDate, period, requestOptions } from "../format.js";
 
 export const MAX_REGISTRATIONS = 1000;
 const MAX_HOURS_PER_DAY = 24;

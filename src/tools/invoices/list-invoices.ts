@@ -4,15 +4,16 @@ import {
   type InvoiceSummary,
   invoiceByNumberQuery,
   listInvoicesQuery,
-} from "../client/operations.js";
+} from "../../client/operations.js";
 import {
   clampPage,
   clampPageSize,
   describePage,
   type PageInfo,
   readPage,
-} from "../client/pagination.js";
-import { defineTool, ToolInputError } from "./define-tool.js";
+} from "../../client/pagination.js";
+import { oneLine, quoted, urlText } from "../../client/platform-text.js";
+import { defineTool, ToolInputError } from "../define-tool.js";
 import {
   hiddenFields,
   hiddenLine,
@@ -21,8 +22,7 @@ import {
   pageOutput,
   requestOptions,
   upperCaseEnum,
-} from "./format.js";
-import { oneLine, quoted, urlText } from "./platform-text.js";
+} from "../format.js";
 
 const INVOICE_STATUSES = ["PAID", "UNPAID", "OVERDUE", "CREDITED"] as const;
 const TRANSACTION_TYPES = ["INVOICE", "CREDIT_NOTE", "BATCH_INVOICE"] as const;

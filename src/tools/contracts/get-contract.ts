@@ -6,10 +6,10 @@ import {
   type DraftTerms,
   getContractQuery,
   hireContractQuery,
-} from "../client/operations.js";
-import { defineTool, ToolInputError } from "./define-tool.js";
-import { hiddenFields, hiddenLine, period, rateText, requestOptions } from "./format.js";
-import { oneLine, quoted, urlText } from "./platform-text.js";
+} from "../../client/operations.js";
+import { oneLine, quoted, urlText } from "../../client/platform-text.js";
+import { defineTool, ToolInputError } from "../define-tool.js";
+import { hiddenFields, hiddenLine, period, rateText, requestOptions } from "../format.js";
 
 const contractRef = z.object({
   id: z.string(),
