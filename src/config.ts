@@ -148,6 +148,13 @@ export const TOOLSETS = [
 ] as const;
 export type Toolset = (typeof TOOLSETS)[number];
 
+/**
+ * How a change that needs confirmation is confirmed: `token` (the default) asks the person with a
+ * form when the client can show one, else returns a preview and a single-use token; `elicitation`
+ * refuses such changes unless the client can show the form, so the model alone can never confirm.
+ */
+export const CONFIRM_MODES = ["token", "elicitation"] as const;
+
 const ConfigSchema = z
   .object({
     command: z.enum(["serve", "sandbox", "login", "logout", "status", "help", "version"]),
@@ -173,6 +180,9 @@ const ConfigSchema = z
     port,
     allowedHosts: z.array(z.string().min(1)),
     readOnly: z.boolean(),
+    confirm: z.enum(CONFIRM_MODES, {
+      error: `WORKFORCE_CONFIRM must be one of: ${CONFIRM_MODES.join(", ")}`,
+    }),
     toolsets: z.array(
       z.enum(TOOLSETS, {
         error: `toolsets must be a comma-separated list of: ${TOOLSETS.join(", ")} (or all)`,
@@ -253,6 +263,8 @@ Options:
   --allowed-hosts <list>  comma-separated extra Host/Origin names the HTTP transport accepts
   --sandbox               use the embedded sandbox even if WORKFORCE_API_URL/WORKFORCE_TOKEN are set
   --read-only             expose only tools that do not change anything
+  --confirm <mode>        token (default) | elicitation: changes that need confirmation only by a
+                          form the person answers (refused when the client cannot show one)
   --toolsets <list>       comma-separated toolsets to expose: ${TOOLSETS.join(", ")} (default all)
   --log-level <level>     ${LOG_LEVELS.join(" | ")} (default info)
   --rate-limit <n>        sandbox only: its requests a minute per token (0 = off; default 60)
@@ -273,6 +285,7 @@ Environment (also read from .env in the working directory):
   WORKFORCE_TIMESHEET_CHUNK_SIZE registrations per createCustomTimesheet call (default ${DEFAULTS.timesheetChunkSize})
   WORKFORCE_ALLOWED_HOSTS        same as --allowed-hosts
   WORKFORCE_READ_ONLY            true = same as --read-only
+  WORKFORCE_CONFIRM              same as --confirm
   WORKFORCE_TOOLSETS             same as --toolsets
   WORKFORCE_SANDBOX_RATE_LIMIT   same as --rate-limit, also for the embedded sandbox
   WORKFORCE_MAX_SESSIONS         HTTP: live sessions at most (default ${DEFAULTS.maxSessions})
@@ -386,6 +399,7 @@ export function parseConfig(
     port: values.port ?? defaultPort,
     allowedHosts: allowed,
     readOnly: Boolean(values["read-only"]) || isTrue(env.WORKFORCE_READ_ONLY),
+    confirm: (values.confirm ?? blankToUndefined(env.WORKFORCE_CONFIRM) ?? "token").toLowerCase(),
     toolsets: parseToolsets(values.toolsets ?? blankToUndefined(env.WORKFORCE_TOOLSETS)),
     timeoutMs: blankToUndefined(env.WORKFORCE_TIMEOUT_MS) ?? DEFAULTS.timeoutMs,
     rateLimitPerMinute: blankToUndefined(env.WORKFORCE_RATE_LIMIT) ?? DEFAULTS.rateLimitPerMinute,
@@ -464,6 +478,7 @@ function parseFlags(argv: string[]) {
       "allowed-hosts": { type: "string" },
       sandbox: { type: "boolean" },
       "read-only": { type: "boolean" },
+      confirm: { type: "string" },
       toolsets: { type: "string" },
       "log-level": { type: "string" },
       "rate-limit": { type: "string" },

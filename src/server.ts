@@ -135,6 +135,7 @@ function registerTool(server: McpServer, tool: AnyToolDefinition, options: Regis
       return {
         content: [{ type: "text", text: fitted.text }],
         structuredContent: fitted.structured as Record<string, unknown>,
+        ...(output.isError ? { isError: true } : {}),
       };
     } catch (error) {
       logger.info(`${tool.name} failed`, {

@@ -41,7 +41,7 @@ export interface TerminateHireData {
 }
 
 export interface TerminateHireVariables extends Record<string, unknown> {
-  input: { hire: string; reason: string; date: string; comments?: string };
+  input: { hire: string; reason: string; date: string; comments?: string; message?: string };
 }
 
 export const terminateHireMutation = mutation<TerminateHireData, TerminateHireVariables>(
@@ -614,14 +614,17 @@ export interface HireForTerminationData {
     canTerminateContract: boolean;
     worker: { id: string; name: string };
     company: { id: string; name: string };
-    latestContract: {
-      id: string;
-      status: string;
-      jobName: string;
-      startDate: string | null;
-      endDate: string | null;
-    } | null;
+    activeContract: TerminationTerms | null;
+    latestContract: TerminationTerms | null;
   } | null;
+}
+
+interface TerminationTerms {
+  id: string;
+  status: string;
+  jobName: string;
+  startDate: string | null;
+  endDate: string | null;
 }
 
 export const hireForTerminationQuery = query<HireForTerminationData, { id: string }>(
@@ -642,6 +645,13 @@ export const hireForTerminationQuery = query<HireForTerminationData, { id: strin
         company {
           id
           name
+        }
+        activeContract {
+          id
+          status
+          jobName
+          startDate
+          endDate
         }
         latestContract {
           id

@@ -45,6 +45,11 @@ export interface ToolOutput<TStructured> {
   structured: TStructured;
   /** A short rendering a person would like to read. */
   text: string;
+  /**
+   * A write that did not take effect (or may not have): the result is an error for the client even
+   * though the tool explains what happened, in text and structured content.
+   */
+  isError?: boolean;
 }
 
 export interface ToolDefinition<TInput extends z.ZodRawShape, TOutput extends z.ZodRawShape> {
@@ -97,5 +102,21 @@ export class ToolInputError extends Error {
     readonly hint?: string,
   ) {
     super(message);
+  }
+}
+
+/**
+ * The platform account may not do this (a permission, not a bad argument): said as "your account
+ * is not allowed to …; ask someone with … rights", never as an argument to correct.
+ */
+export class NotAllowedError extends Error {
+  override name = "NotAllowedError";
+  constructor(
+    /** What was refused, e.g. "terminate hire hire_001". */
+    readonly action: string,
+    /** Whose rights it takes, e.g. "hire management". */
+    readonly rights: string,
+  ) {
+    super(`your account is not allowed to ${action}`);
   }
 }

@@ -20,7 +20,8 @@ import {
 } from "../client/errors.js";
 import { oneLine, quoted } from "../client/platform-text.js";
 import type { Logger } from "../logger.js";
-import { MAX_SHOWN_VALUE, shown, ToolInputError } from "./define-tool.js";
+import { ConfirmationUnavailableError } from "./confirmation.js";
+import { MAX_SHOWN_VALUE, NotAllowedError, shown, ToolInputError } from "./define-tool.js";
 
 // The one place where anything a tool throws becomes what the assistant reads. Every result says
 // what went wrong, which argument (if one), what the person can do, and whether trying again helps.
@@ -80,6 +81,18 @@ function describe(error: unknown, tool: string, logger: Logger | undefined): str
       "Trying again will not help until the arguments are changed.",
     ].filter((l): l is string => l !== undefined);
   }
+  if (error instanceof ConfirmationUnavailableError) {
+    return [
+      `${tool} did not run: ${sentence(flat(error.message))}`,
+      "Ask the person to make this change on the platform itself, or to use an assistant that can show confirmation forms. Trying again with this client will not help.",
+    ];
+  }
+  if (error instanceof NotAllowedError) {
+    return [
+      `${tool} did not run: ${sentence(flat(error.message)).replace(/\.$/, "")}; ask someone with ${flat(error.rights)} rights.`,
+      "Nothing was changed. Trying again will not help until the account is given those rights.",
+    ];
+  }
   if (isPlatformError(error)) return describePlatformError(error, tool);
   // Anything else is a bug here, not the person's doing: no message, no stack, no token.
   logger?.error(`${tool} failed unexpectedly`, {
@@ -131,9 +144,9 @@ function describePlatformError(error: PlatformError, tool: string): string[] {
   }
   if (error instanceof AuthorizationError) {
     return [
-      `${tool} failed: this account is not allowed to do that${where(error)}.`,
+      `${tool} failed: your account is not allowed to do that${where(error)}; ask someone with the rights for it at that company.`,
       hint,
-      "Trying again will not help until the account is given access.",
+      "Nothing was changed. Trying again will not help until the account is given access.",
     ];
   }
   if (error instanceof FieldRestrictedError) {

@@ -208,11 +208,15 @@ describe("platform text in tool answers", () => {
     expect(first).toBeGreaterThanOrEqual(0);
     expect(lines[first]).not.toContain('"');
     expect(lines[first + 1]).toContain(`Worker ${shown(WORKER)} at company ${shown(COMPANY)}`);
-    expect(lines[first + 1]).toContain(`comments ${shown(`Ends early.\n${SYSTEM}`)}`);
-    expect(lines[first + 2]).toBe("This cannot be undone.");
+    expect(lines[first + 2]).toBe(`Internal comments: ${shown(`Ends early.\n${SYSTEM}`)}.`);
+    expect(lines.at(-1)).toBe("This cannot be undone.");
 
     const token = (preview.r.structuredContent as { confirmationToken: string }).confirmationToken;
-    const done = await call(h, "terminate_hire", { ...args, confirmationToken: token });
+    const done = await call(h, "terminate_hire", {
+      ...args,
+      comments: `Ends early.\n${SYSTEM}`,
+      confirmationToken: token,
+    });
     expect(done.r.isError).toBeFalsy();
     expectContained(done.text);
     expect(done.text).toContain("Hire hire_001 is terminated as of 2026-12-31");

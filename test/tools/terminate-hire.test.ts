@@ -12,7 +12,7 @@ interface Out {
     company: string;
     hireStatus: string;
     canTerminateContract: boolean;
-    latestContract: { id: string; jobName: string } | null;
+    contract: { id: string; status: string; jobName: string } | null;
   };
   confirmationToken?: string;
   terminationDate?: string | null;
@@ -54,11 +54,13 @@ describe("terminate_hire with the token round trip", () => {
       worker: "Ana Costa",
       hireStatus: "ACTIVE",
       canTerminateContract: true,
-      // The latest contract is Ana's unsigned change (the sandbox seeds one); ctr_002 is active.
-      latestContract: { id: "ctr_065" },
+      // The terms in force, not Ana's unsigned change (ctr_065, the latest contract).
+      contract: { id: "ctr_002", status: "ACTIVE" },
     });
-    expect(first.text).toContain("cannot be undone");
     expect(first.text).toContain("PROJECT_COMPLETED_EARLY");
+    expect(first.text).toContain("wait for their answer");
+    // The consequence is the server's last line.
+    expect(first.text.trim().split("\n").at(-1)).toBe("This cannot be undone.");
     expect(first.out.confirmationToken).toMatch(/^[0-9a-f-]{36}$/);
     expect(h.sandbox.countRequests("TerminateHire")).toBe(0);
     expect(await hireStatus(h)).toBe("ACTIVE");
@@ -76,6 +78,29 @@ describe("terminate_hire with the token round trip", () => {
     expect(h.sandbox.countRequests("TerminateHire")).toBe(1);
   });
 
+  it("binds the token to every argument, free text included", async () => {
+    const h = await harness();
+    const withText = { ...ARGS, comments: "Budget cut.", message: "Thank you, Ana." };
+    for (const [changed, name] of [
+      [{ comments: "Something else entirely." }, "comments"],
+      [{ message: "A different message." }, "message"],
+      [{ comments: undefined }, "comments"],
+    ] as const) {
+      const { out } = await call(h, withText);
+      const r = await call(h, {
+        ...withText,
+        ...changed,
+        confirmationToken: out.confirmationToken,
+      });
+      expect(r.r.isError).toBe(true);
+      expect(r.text).toContain(`different now: ${name}`);
+    }
+    expect(h.sandbox.countRequests("TerminateHire")).toBe(0);
+    // The preview quoted exactly what would be sent.
+    const { text: preview } = await call(h, withText);
+    expect(preview).toContain('Message to the worker: "Thank you, Ana."');
+  });
+
   it("binds the token to the hire, reason and date", async () => {
     const h = await harness();
     const { out } = await call(h, ARGS);
@@ -85,7 +110,7 @@ describe("terminate_hire with the token round trip", () => {
       confirmationToken: out.confirmationToken,
     });
     expect(other.r.isError).toBe(true);
-    expect(other.text).toContain("date");
+    expect(other.text).toContain("different now: date");
     expect(h.sandbox.countRequests("TerminateHire")).toBe(0);
     const made = await call(h, { ...ARGS, confirmationToken: "not-a-real-token" });
     expect(made.r.isError).toBe(true);
@@ -125,11 +150,14 @@ describe("terminate_hire with the token round trip", () => {
     expect(h.sandbox.countRequests("TerminateHire")).toBe(0);
   });
 
-  it("refuses when the account may not terminate", async () => {
+  it("says the account is not allowed, not that an argument is wrong, when it may not terminate", async () => {
     const h = await harness({ token: "limited" });
     const r = await call(h, ARGS);
     expect(r.r.isError).toBe(true);
-    expect(r.text).toContain("may not terminate");
+    expect(r.text).toContain("your account is not allowed to terminate hire hire_001");
+    expect(r.text).toContain("ask someone with hire management rights");
+    expect(r.text).not.toContain("argument");
+    expect(r.text).not.toContain("until the arguments are changed");
     expect(r.out).toBeUndefined();
   });
 
@@ -151,8 +179,12 @@ describe("terminate_hire with the token round trip", () => {
     const { out } = await call(h, ARGS);
     h.sandbox.faults.inject("drop-connection", { operationName: "TerminateHire" });
     const r = await call(h, { ...ARGS, confirmationToken: out.confirmationToken });
+    // A write that did not take effect is an error for the client, even with the read-back.
+    expect(r.r.isError).toBe(true);
     expect(r.out.status).toBe("not-terminated");
-    expect(r.text).toContain("safe to try again");
+    expect(r.text).toContain("NOT terminated");
+    expect(r.text).toContain("still ACTIVE");
+    expect(h.sandbox.countRequests("TerminateHire")).toBe(1);
     expect(await hireStatus(h)).toBe("ACTIVE");
   });
 });
@@ -177,7 +209,7 @@ describe("terminate_hire with elicitation", () => {
     const h = await harness(e.options);
     const r = await call(h, ARGS);
     expect(e.asked).toHaveLength(1);
-    expect(e.asked[0]?.message).toContain("cannot be undone");
+    expect(e.asked[0]?.message.trim().split("\n").at(-1)).toBe("This cannot be undone.");
     expect(e.asked[0]?.message).toContain("Ana Costa");
     expect(r.out.status).toBe("terminated");
     expect(r.out.confirmationToken).toBeUndefined();
@@ -194,11 +226,33 @@ describe("terminate_hire with elicitation", () => {
       const h = await harness(e.options);
       const r = await call(h, ARGS);
       expect(r.r.isError).toBeFalsy();
-      expect(r.out.status).toBe("cancelled");
+      expect(r.out.status).toBe("declined");
       expect(r.text).toContain("nothing was changed");
+      expect(r.text).toContain("still ACTIVE");
       expect(h.sandbox.countRequests("TerminateHire")).toBe(0);
       await h.close();
       open = undefined;
     }
+  });
+});
+
+describe("terminate_hire with WORKFORCE_CONFIRM=elicitation", () => {
+  it("refuses when the client cannot show a form, and sends nothing", async () => {
+    const h = await harness({ config: { confirm: "elicitation" } });
+    const r = await call(h, ARGS);
+    expect(r.r.isError).toBe(true);
+    expect(r.text).toContain("cannot show forms");
+    expect(r.text).toContain("nothing was changed");
+    expect(h.sandbox.countRequests("TerminateHire")).toBe(0);
+  });
+
+  it("still works through the form", async () => {
+    const h = await harness({
+      config: { confirm: "elicitation" },
+      clientCapabilities: { elicitation: {} },
+      onElicit: () => ({ action: "accept", content: { confirm: true } }),
+    });
+    const r = await call(h, ARGS);
+    expect(r.out.status).toBe("terminated");
   });
 });
