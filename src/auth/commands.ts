@@ -119,6 +119,12 @@ export async function runStatus(config: Config, logger: Logger, io: CommandIo): 
     say(`Stored in:  ${store.path}`);
     say("");
   }
+  const mode = store.permissions()?.mode;
+  if (mode !== undefined && (mode & 0o077) !== 0) {
+    say(
+      `Warning: ${store.path} can be read by other users (mode ${mode.toString(8)}); run \`chmod 600 ${store.path}\`.`,
+    );
+  }
 }
 
 export async function runLogout(config: Config, logger: Logger, io: CommandIo): Promise<void> {

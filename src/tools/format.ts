@@ -21,10 +21,10 @@ export const dateSchema = (description: string) =>
 export const dateRangeSchema = (what: string) =>
   z
     .object({
-      from: dateSchema("YYYY-MM-DD, inclusive.").optional(),
-      to: dateSchema("YYYY-MM-DD, inclusive.").optional(),
+      from: dateSchema("YYYY-MM-DD").optional(),
+      to: dateSchema("YYYY-MM-DD").optional(),
     })
-    .describe(`Only hires whose ${what} falls in this range; from, to or both.`);
+    .describe(`Only hires whose ${what} is in this range, ends included; from, to or both.`);
 
 /** Upper-cases strings so `active` and `Active` mean ACTIVE; the JSON Schema still lists the enum. */
 export function upperCaseEnum<const T extends readonly [string, ...string[]]>(values: T) {

@@ -33,10 +33,10 @@ export const listAccountsTool = defineTool({
     "list_accounts says who is signed in and which accounts (companies, organisations, staffing agencies) the token works in; company ids from it are what other tools take as accounts or company.",
   description: [
     "Who is signed in, and the accounts you can work in: companies, organisations, staffing agencies, workers.",
-    'Use when: "which companies can I work in?", "who am I signed in as?", or to find the company id another tool needs.',
-    "Do not use for: hires or workers at a company (use search_hires); invoices (use list_invoices).",
-    "Returns: the signed-in user's name and email, and each account's id, type and name (companies also market and currency). Company ids are what search_hires and list_invoices take as `accounts`, and what tools that create things take as `company`.",
-    'Examples: {}; {"type": "COMPANY"}.',
+    "Use when: which companies can I work in, who am I, or to find a company id.",
+    "Do not use for: hires at a company (use search_hires).",
+    "Returns: the user's name and email; each account's id, type and name. Company ids are what other tools take as accounts or company.",
+    'Example: {"type": "COMPANY"}',
   ].join("\n"),
   inputSchema: {
     type: upperCaseEnum(ACCOUNT_TYPES)

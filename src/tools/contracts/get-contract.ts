@@ -44,11 +44,11 @@ export const getContractTool = defineTool({
   instruction:
     "get_contract takes a hire id (for its active contract, the terms in force) or a contract id, and shows the terms, the contract document, attachments and any unsigned change.",
   description: [
-    "Show one contract: job, dates, rate, payment terms, PO number, worker, company, the contract document and attachments.",
-    'Use when: "what are Ana\'s contract terms?", "payment term on ctr_002?", "send me the signed contract". hireId gives the hire\'s active contract (the terms in force).',
+    "Show one contract: job, dates, rate, payment terms, PO number, the contract document and attachments.",
+    "Use when: Ana's contract terms, the payment term of ctr_002, send me the signed contract. With hireId: the hire's active contract (the terms in force).",
     "Do not use for: finding hires (use search_hires); invoices (use list_invoices).",
-    "Returns: the terms (rates may be hidden for some accounts), pdfUrl (the contract document itself) and files (attachments); both links expire. An unsigned change (draft) is shown apart and is not in force. A hire without an active contract gets its latest contract, with its status. Also the hire's other contracts.",
-    'Examples: {"hireId": "hire_001"}; {"contractId": "ctr_002"}.',
+    "Returns: the terms (rates may be hidden), pdfUrl (the contract itself) and attachments, links that expire; an unsigned draft apart; without an active contract, the latest with its status.",
+    'Example: {"hireId": "hire_001"}',
   ].join("\n"),
   inputSchema: {
     contractId: z

@@ -84,11 +84,11 @@ export const getHireTool = defineTool({
   instruction:
     "get_hire takes a hire id and gives its whole picture in one call: current terms, an unsigned change, past contracts, owners, compliance gaps, custom fields and what has been paid.",
   description: [
-    "One hire's whole picture in one call: status, worker, company, dates, the terms in force, an unsigned change, past contracts, owners, compliance gaps, custom fields, total paid and the last payment request.",
-    'Use when: "tell me everything about Ana\'s hire", "who owns hire_001?", "what is still missing on this hire?", "how much have we paid Ana?".',
-    "Do not use for: finding a hire by name (use search_hires first); a contract's files or a contract by its id (use get_contract); single payment requests (use list_payment_requests).",
-    "Returns: the active contract's job, rate and rate type with currency (may be hidden for some accounts), dates and payment terms as the current terms; a draft change separately, as not signed; the contracts with status, dates and rate; owners; compliance items that apply and are not completed; custom field values on the contract; the paid payment requests' net total per currency; the last payment request date.",
-    'Examples: {"hireId": "hire_001"}.',
+    "One hire's whole picture: worker, company, dates, the terms in force and any unsigned change, past contracts, owners, compliance gaps, custom fields, total paid, last payment request.",
+    "Use when: tell me everything about Ana's hire; who owns it; what is missing on it; how much have we paid.",
+    "Do not use for: finding a hire (use search_hires); contract documents (use get_contract); single payment requests (use list_payment_requests).",
+    "Returns: the hire with those parts; amounts per currency; rates may be hidden.",
+    'Example: {"hireId": "hire_001"}',
   ].join("\n"),
   inputSchema: {
     hireId: z.string().min(1).describe("The hire's id (from search_hires), e.g. hire_001."),

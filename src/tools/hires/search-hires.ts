@@ -75,11 +75,11 @@ export const searchHiresTool = defineTool({
   instruction:
     "search_hires finds hires (a worker engaged by a company) by name, status, company, worker or dates. Start here: it returns the hire, worker and contract ids the other tools take. The active contract holds the terms in force; a draft is not signed yet.",
   description: [
-    "Find hires (one worker engaged by one company) by name, status, company, worker or dates.",
-    'Use when: "who is active at Nordlys?", "what is Ana\'s rate?", "hires starting next month", "who has not logged hours this month?", or to get an id another tool needs.',
-    "Do not use for: payment terms, documents or files (use get_contract); invoices (use list_invoices).",
-    "Returns: hires with id, status, worker (id, name, email), company, dates and the active contract's job, rate and currency (the terms in force; rates may be hidden). An unsigned change (draft) is shown apart; without an active contract, the latest one and its status. Paged.",
-    'Examples: {"activeStatus": ["ACTIVE"], "accounts": ["cmp_nordlys"]}; {"startDateRange": {"from": "2026-12-01", "to": "2026-12-31"}}.',
+    "Find hires (a worker engaged by a company) by name, status, company, worker, dates or missing hours.",
+    "Use when: who is active at Nordlys, what is Ana's rate, hires starting next month, who has not logged hours; or to get an id another tool needs.",
+    "Do not use for: one hire's whole picture (use get_hire); documents and payment terms (use get_contract).",
+    "Returns: hires with ids, status, worker, company, dates and the terms in force (the active contract; an unsigned draft apart; rates may be hidden). Paged.",
+    'Example: {"activeStatus": ["ACTIVE"], "accounts": ["cmp_nordlys"]}',
   ].join("\n"),
   inputSchema: {
     search: z

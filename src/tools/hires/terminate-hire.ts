@@ -58,12 +58,12 @@ export const terminateHireTool = defineTool({
   instruction:
     "terminate_hire ends a hire on a date with a reason. It needs the person's explicit confirmation and cannot be undone.",
   description: [
-    "End an active hire early. IRREVERSIBLE: a terminated hire cannot be restored; the worker is told.",
-    "Use when: the person explicitly asks to terminate a specific worker's active hire on a date, with a reason.",
-    "Do not use for: hires that have not started (use cancel_hire); finding the hire id (use search_hires).",
-    "How it works: the first call changes nothing and returns a preview with a confirmationToken (5 minutes, single use, bound to every argument). Show it to the person; only after they agree, call again with the same arguments plus the token. Clients with forms ask the person directly.",
-    'Returns: status "preview", "terminated", "declined", "not-terminated" or "outcome-unknown", and what to do next.',
-    'Examples: {"hireId": "hire_001", "reason": "PROJECT_COMPLETED_EARLY", "date": "2026-12-31"}.',
+    "End an active hire early. IRREVERSIBLE; the worker is told.",
+    "Use when: the person explicitly asks to terminate a worker's active hire on a date, with a reason.",
+    "Do not use for: hires not started yet (use cancel_hire); finding the hire (use search_hires).",
+    "How: the first call changes nothing and returns a preview with a confirmationToken (single use, 5 minutes, bound to every argument). Show it; only after the person agrees, call again with the same arguments and the token. Clients with forms ask the person directly.",
+    "Returns: status preview, terminated, declined, not-terminated or outcome-unknown.",
+    'Example: {"hireId": "hire_001", "reason": "PROJECT_COMPLETED_EARLY", "date": "2026-12-31"}',
   ].join("\n"),
   inputSchema: {
     hireId: z.string().min(1).describe("The hire, e.g. hire_001 (from search_hires)."),

@@ -75,53 +75,39 @@ export const listInvoicesTool = defineTool({
   instruction:
     "list_invoices lists invoices with filters, or shows one by its number with its rows and PDF. Amounts come per currency; never add amounts of different currencies together.",
   description: [
-    "List invoices and credit notes with amounts, due dates and what is still open, with totals per currency; or one invoice by number, with its rows and PDF.",
-    'Use when: "what do we owe in EUR?" ({"status": ["UNPAID", "OVERDUE"], "currency": ["EUR"]}), "which invoices are overdue?", "show invoice INV-2026-0042".',
-    "Do not use for: hires or workers (use search_hires); contract terms (use get_contract).",
-    "No date filter exists: for a period, order by DATE and page until the dates pass it.",
-    'Returns: invoices with number, type, dates, gross, net and open amount, payer, payee, overdue; totals per currency for this page only; paging such as "1–25 of 80, page 1 of 4". With number: its rows and PDF link (it expires).',
-    'Examples: {"status": ["OVERDUE"]}; {"search": "Ana Costa"}; {"transactionTypes": ["CREDIT_NOTE"]}; {"number": "INV-2026-0042"}.',
+    "List invoices and credit notes with amounts, due dates and open amounts, totals per currency; or one invoice by number, with its rows and PDF.",
+    "Use when: what do we owe in EUR, which invoices are overdue, show invoice INV-2026-0042.",
+    "Do not use for: hours or payment requests (use list_payment_requests).",
+    "There is no date filter: order by DATE and page until the dates pass the period.",
+    "Returns: number, type, dates, gross, net and open amounts, payer, payee, overdue; totals per currency for the page. Paged.",
+    'Example: {"status": ["UNPAID", "OVERDUE"], "currency": ["EUR"]}',
   ].join("\n"),
   inputSchema: {
-    number: z
-      .string()
-      .min(1)
-      .optional()
-      .describe(
-        "One invoice by its printed number, with rows and PDF; no other filter. first/page page its rows.",
-      ),
+    number: z.string().min(1).optional().describe("One invoice by its number, with rows and PDF."),
     status: z
       .array(upperCaseEnum(INVOICE_STATUSES))
       .optional()
-      .describe('Only these statuses. Unpaid money: ["UNPAID", "OVERDUE"]. Any letter case.'),
+      .describe('E.g. ["UNPAID", "OVERDUE"].'),
     transactionTypes: z
       .array(upperCaseEnum(TRANSACTION_TYPES))
       .optional()
-      .describe('Only these kinds, e.g. ["CREDIT_NOTE"].'),
+      .describe('E.g. ["CREDIT_NOTE"].'),
     search: z
       .string()
       .min(1)
       .optional()
-      .describe("A PO number, invoice number, worker name or amount (e.g. 1250.00)."),
-    currency: z
-      .array(upperCaseEnum(CURRENCIES))
-      .optional()
-      .describe('Only invoices in these currencies, e.g. ["EUR"].'),
-    accounts: z
-      .array(z.string().min(1))
-      .optional()
-      .describe("Only invoices of these companies (company ids such as cmp_nordlys)."),
+      .describe("PO number, invoice number, worker name or amount."),
+    currency: z.array(upperCaseEnum(CURRENCIES)).optional().describe('E.g. ["EUR"].'),
+    accounts: z.array(z.string().min(1)).optional().describe("Company ids, e.g. cmp_nordlys."),
     orderBy: z
       .array(
         z.object({
-          column: upperCaseEnum(ORDER_COLUMNS).describe(
-            "Column to sort by; TOTAL_AMOUNT is the net total (before tax).",
-          ),
+          column: upperCaseEnum(ORDER_COLUMNS).describe("TOTAL_AMOUNT is the net total."),
           order: upperCaseEnum(["ASC", "DESC"] as const).describe("ASC or DESC."),
         }),
       )
       .optional()
-      .describe('Sort order, e.g. [{"column": "DATE", "order": "DESC"}]. Default: newest first.'),
+      .describe('Default newest first, i.e. [{"column": "DATE", "order": "DESC"}].'),
     ...pageArgs,
   },
   outputSchema: {

@@ -97,11 +97,11 @@ export const listJobsTool = defineTool({
   instruction:
     "list_jobs lists jobs with their candidate and bid counts; with a jobId it shows that job's candidates and bids, whose ids the other job tools take.",
   description: [
-    "List jobs with their candidate and bid counts, or show one job with its candidates and bids.",
-    'Use when: "which open jobs have no candidates?", "how many bids on the backend job?", "who applied to job_002?".',
-    "Do not use for: the talent pool (use search_talent_pool); hires (use search_hires).",
-    "Returns: jobs (id, name, status, company, skills, dates, candidate and bid counts) and the open ones with no candidates. With jobId: its rate, candidates (id, name, step, status) and bids (id, bidder, amount with currency, status). Rates may be hidden.",
-    'Examples: {"statuses": ["ACTIVE"]}; {"search": "backend"}; {"jobId": "job_002"}.',
+    "List jobs with candidate and bid counts, or one job with its candidates and bids.",
+    "Use when: which open jobs have no candidates, how many bids on the backend job, who applied to job_002.",
+    "Do not use for: the talent pool (use search_talent_pool).",
+    "Returns: jobs with id, name, status, company, skills, dates and counts; with jobId, its candidates (id, name, step, status) and bids (id, bidder, rate, status). Rates may be hidden.",
+    'Example: {"statuses": ["ACTIVE"]}',
   ].join("\n"),
   inputSchema: {
     search: z.string().min(1).optional().describe("Text in the job's name or description."),

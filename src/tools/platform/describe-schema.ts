@@ -52,11 +52,11 @@ export const describeSchemaTool = defineTool({
   instruction:
     "describe_schema searches the platform's whole API (queries, types, fields) or shows one type's fields, so query_platform can ask for the right ones.",
   description: [
-    "Find what the platform's GraphQL API offers: search it by words, or show one type with its fields, arguments, descriptions and enum values.",
-    'Use when: before query_platform, to find the query for a topic ("projects", "custom fields", "webhooks") and the exact field and argument names; to learn what a status or enum value means.',
-    "Do not use for: the data itself (use query_platform, or search_hires, get_contract, list_invoices).",
-    "Returns: for a search, the matching root queries (with arguments), types (with the queries that return them) and fields; for a type, its fields with types, arguments and descriptions, or its values. Fields query_platform refuses are marked.",
-    'Examples: {"search": "custom fields"}; {"typeName": "Webhook"}.',
+    "Find what the platform's GraphQL API offers: search it by words, or show one type with its fields, arguments and enum values.",
+    "Use when: before query_platform, to find the query and exact names for a topic (projects, custom fields, webhooks), or what an enum value means.",
+    "Do not use for: the data itself (use query_platform or the other tools).",
+    "Returns: matching queries with arguments, types and fields; or one type in full. Fields query_platform refuses are marked.",
+    'Example: {"search": "custom fields"}',
   ].join("\n"),
   inputSchema: {
     search: z

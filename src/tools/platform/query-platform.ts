@@ -25,11 +25,12 @@ export const queryPlatformTool = defineTool({
   instruction:
     "query_platform runs one read-only GraphQL query for what no other tool covers; find the query and its fields with describe_schema first.",
   description: [
-    "Run one read-only GraphQL query against the platform's API, for data no other tool covers (projects, custom fields, milestones, webhooks, staffing agencies…).",
-    `Use when: describe_schema showed the query and fields you need. Checked locally first: syntax, names, one query (no mutations), first at most ${QUERY_LIMITS.maxFirst}, at most ${QUERY_LIMITS.maxDepth} levels deep, at most ${QUERY_LIMITS.maxAliases} aliases. Secrets and identity or bank numbers are refused.`,
-    "Do not use for: hires, contracts or invoices (use search_hires, get_contract, list_invoices); finding names (use describe_schema); changes.",
-    `Returns: the data as compact text and JSON, the platform's errors next to partial data; cut at ${MAX_QUERY_ANSWER_BYTES / 1024} KB with a note.`,
-    'Examples: {"query": "{ hires(first: 5) { paginatorInfo { total } data { id status } } }"}; {"query": "query($id: ID!) { hire(id: $id) { id worker { name } } }", "variables": {"id": "hire_001"}}.',
+    "Run one read-only GraphQL query for data no other tool covers (projects, custom fields, milestones, webhooks, staffing agencies).",
+    "Use when: describe_schema showed the query and fields you need.",
+    "Do not use for: hires, contracts or invoices (use search_hires, get_contract, list_invoices); changes.",
+    "Checked before sending: valid names, one query (no mutations), first at most 100, depth at most 8, at most 20 aliases; secret, identity and bank fields are refused.",
+    "Returns: the data as text and JSON, with the platform's errors beside partial data; cut at 24 KB with a note.",
+    'Example: {"query": "{ projects(first: 5) { data { id name } } }"}',
   ].join("\n"),
   inputSchema: {
     query: z

@@ -68,11 +68,11 @@ export const searchTalentPoolTool = defineTool({
   instruction:
     "search_talent_pool finds trusted contacts (the talent pool: workers a company can hire directly) by skill, country, status and whether they were hired.",
   description: [
-    "Search the talent pool: trusted contacts, the workers a company can hire directly.",
-    'Use when: "React people in Denmark we have not hired yet", "who in our talent pool knows Python?".',
+    "Search the talent pool: the trusted contacts a company can hire directly.",
+    "Use when: React people in Denmark we have not hired yet, who in our pool knows Python.",
     "Do not use for: hires (use search_hires); job candidates (use list_jobs).",
-    "Returns: contacts with id, name, email, country, skills, status, and whether their company hired them (now, before, never; hire ids); unknown skill names; paging.",
-    'Examples: {"skills": ["React"], "countries": ["DK"], "hireStatus": "NEVER_HIRED"}; {"search": "Ana"}.',
+    "Returns: contacts with id, name, email, country, skills, status and whether their company hired them; skill names that match nothing. Paged.",
+    'Example: {"skills": ["React"], "countries": ["DK"], "hireStatus": "NEVER_HIRED"}',
   ].join("\n"),
   inputSchema: {
     search: z.string().min(1).optional().describe("Text in the name or email."),

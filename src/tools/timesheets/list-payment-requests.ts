@@ -71,11 +71,11 @@ export const listPaymentRequestsTool = defineTool({
   instruction:
     "list_payment_requests shows the hours and money workers submitted (payment requests) by hire, company, status or work period, with daily hours on request. It only reads: the API cannot approve them.",
   description: [
-    "List payment requests: hours or money workers submit per period. This tool only reads: companies cannot approve or reject them via the API.",
-    'Use when: "hours Ana logged last week?", "unapproved payment requests?", "spend with Harbor & Pine this quarter".',
-    "Do not use for: who has not logged hours (use search_hires, missingHoursBetween); invoices (use list_invoices).",
-    "Returns: id, hire, worker, period, status, amount and currency, hours (daily if asked); totals per currency.",
-    'Examples: {"hires": ["hire_001"], "period": {"from": "2026-11-09", "to": "2026-11-15"}, "includeHours": true}; {"statuses": ["UNAPPROVED"]}.',
+    "List payment requests: the hours or money workers submit per period. Read only: companies cannot approve or reject them through the API.",
+    "Use when: hours Ana logged last week, unapproved payment requests, spend with Harbor & Pine this quarter.",
+    "Do not use for: who has not logged hours (use search_hires); invoices (use list_invoices).",
+    "Returns: id, hire, worker, period, status, amount with currency, hours (daily with includeHours); totals per currency. Paged.",
+    'Example: {"hires": ["hire_001"], "period": {"from": "2026-11-09", "to": "2026-11-15"}, "includeHours": true}',
   ].join("\n"),
   inputSchema: {
     hires: z.array(z.string()).optional().describe("Hire ids, from search_hires."),

@@ -59,34 +59,34 @@ const registration = z
       .unknown()
       .optional()
       .meta({ type: "string", minLength: 1 })
-      .describe("The hire's id from search_hires, e.g. hire_001. Required."),
+      .describe("Hire id, e.g. hire_001. Required."),
     reportedDate: z
       .unknown()
       .optional()
       .meta({ type: "string" })
-      .describe("The day worked, YYYY-MM-DD, inside the hire's contract dates. Required."),
+      .describe("Day worked, YYYY-MM-DD, inside the active contract's dates. Required."),
     hours: z
       .unknown()
       .optional()
       .meta({ type: "number", minimum: 0, maximum: 24 })
-      .describe("Hours worked that day, 0 to 24. Required."),
+      .describe("Hours that day, 0–24. Required."),
     externalId: z
       .unknown()
       .optional()
       .meta({ type: "string", minLength: 1 })
       .describe(
-        "Your own unique id for this row, e.g. 'ana-2026-11-20'. Sending the same id again replaces the earlier row instead of adding one. Required.",
+        "Your unique id for the row, e.g. ana-2026-11-20; the same id again replaces the row. Required.",
       ),
     reference: z
       .unknown()
       .optional()
       .meta({ type: "string" })
-      .describe("Optional free text such as a project code or purchase order."),
+      .describe("Free text, e.g. a project code or PO."),
     isPayable: z
       .unknown()
       .optional()
       .meta({ type: "boolean" })
-      .describe("Optional; false for hours that are recorded but not paid. Default true."),
+      .describe("false: recorded but not paid. Default true."),
     meta: z
       .unknown()
       .optional()
@@ -135,26 +135,21 @@ export const submitTimesheetsTool = defineTool({
   instruction:
     "submit_timesheets registers hours worked. Accepted registrations are queued and become payment requests that may be approved automatically, so it moves money. It is idempotent by externalId (the same externalId replaces that registration, so retrying is safe). Call it with dryRun: true first, show the preview, then submit.",
   description: [
-    "Register hours worked (one row per hire and day), up to 1,000 rows per call.",
-    "MONEY MOVES: accepted registrations are queued for processing and become payment requests, which the platform may approve automatically. Run with dryRun: true first and show the person the result.",
-    'Use when: "log 7.5 hours for Ana Monday to Friday", "upload these timesheets".',
-    "Do not use for: finding hire ids (use search_hires); reading hours already logged (use list_payment_requests).",
-    "Safe to repeat: externalId is each row's key; sending it again replaces that row. Rows are checked locally first (required fields, real dates, 0–24 hours, unique externalIds); if any is invalid, nothing is sent. dryRun also checks each hire and that the date is inside the active contract's period, sending nothing.",
-    "Returns: submitted, counts, invalidRows, and per row accepted/rejected with reason and fix.",
-    'Examples: {"registrations": [{"hireId": "hire_001", "reportedDate": "2026-11-20", "hours": 7.5, "externalId": "ana-2026-11-20"}], "dryRun": true}.',
+    "Register hours worked, one row per hire and day, up to 1,000 rows a call.",
+    "MONEY MOVES: accepted rows are queued and become payment requests, which may be approved automatically. Run with dryRun: true first and show the person the result.",
+    "Use when: log 7.5 hours for Ana Monday to Friday; upload these timesheets.",
+    "Do not use for: hours already logged (use list_payment_requests).",
+    "Safe to repeat: externalId is a row's key; sending it again replaces the row. Invalid rows stop the call before anything is sent; dryRun also checks each hire and the active contract's period.",
+    "Returns: counts and each row's outcome with reason and fix.",
+    'Example: {"registrations": [{"hireId": "hire_001", "reportedDate": "2026-11-20", "hours": 7.5, "externalId": "ana-2026-11-20"}], "dryRun": true}',
   ].join("\n"),
   inputSchema: {
     registrations: z
       .array(registration)
       .min(1)
       .max(MAX_REGISTRATIONS)
-      .describe("The rows to register, 1 to 1,000. Each externalId must be unique in the batch."),
-    dryRun: z
-      .boolean()
-      .optional()
-      .describe(
-        "true: only check the rows (hire visible, date inside a contract) and send nothing. Default false.",
-      ),
+      .describe("1 to 1,000 rows, each externalId unique."),
+    dryRun: z.boolean().optional().describe("true: only check the rows and send nothing."),
   },
   outputSchema: {
     submitted: z.boolean(),
