@@ -1,5 +1,5 @@
 // The layout reads top-down: cli → transports → server → tools and resources (and auth) → client →
-// config and logger. Nothing imports upward, and tools and resources never import each other; a
+// state, config and logger. Nothing imports upward, and tools and resources never import each other; a
 // module both need lives below them. The sandbox is a program of its own beside the server.
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -17,6 +17,7 @@ const LAYER: Record<string, number> = {
   auth: 3,
   sandbox: 3,
   client: 4,
+  state: 5,
   "config.ts": 5,
   "logger.ts": 5,
 };
