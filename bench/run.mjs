@@ -222,9 +222,9 @@ try {
   const visibleBytes = listed.tools.reduce(
     (sum, tool) =>
       sum +
-      Buffer.byteLength(
-        JSON.stringify({ name: tool.name, description: tool.description, input: tool.inputSchema }),
-      ),
+      Buffer.byteLength(tool.name) +
+      Buffer.byteLength(tool.description ?? "") +
+      Buffer.byteLength(JSON.stringify(tool.inputSchema)),
     0,
   );
   row(

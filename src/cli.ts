@@ -36,6 +36,7 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel);
   logger.addSecret(config.token);
   logger.addSecret(config.clientSecret);
+  logger.addSecret(config.encryptionKey);
 
   if (config.command === "login" || config.command === "logout" || config.command === "status") {
     const commands = await import("./auth/commands.js");

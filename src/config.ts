@@ -68,6 +68,33 @@ const apiUrlSchema = z.string().transform((raw, ctx) => {
   return `${url.origin}${url.pathname}`.replace(/\/+$/, "").replace(/\/graphql$/, "");
 });
 
+/**
+ * Where replicas keep their shared state: redis:// or rediss:// (TLS). The URL may hold a password,
+ * so it is never echoed; logs show only its host, port and database.
+ */
+const redisUrlSchema = z.string().transform((raw, ctx) => {
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {}
+  const problem = !url
+    ? "must be a URL such as redis://127.0.0.1:6379 or rediss://user:password@redis.example.com:6380"
+    : url.protocol !== "redis:" && url.protocol !== "rediss:"
+      ? `must start with redis:// or rediss:// (TLS), not ${url.protocol}//`
+      : !url.hostname
+        ? "must name the Redis host, such as redis://127.0.0.1:6379"
+        : url.search || url.hash
+          ? "must not have a query string or #fragment"
+          : !/^\/?\d*$/.test(url.pathname)
+            ? "may end only in a database number, such as redis://127.0.0.1:6379/0"
+            : undefined;
+  if (problem) {
+    ctx.addIssue({ code: "custom", message: `WORKFORCE_REDIS_URL ${problem}.` });
+    return z.NEVER;
+  }
+  return raw;
+});
+
 /** Loopback names a browser and this machine agree on; only these may use plain http for sign-in. */
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
 
@@ -104,6 +131,45 @@ const authUrlSchema = z.string().transform((raw, ctx) => {
     .replace(/\/+$/, "")
     .replace(/\/oauth(\/(authorize|token))?$/, "");
 });
+
+/**
+ * The team server's address as people's assistants reach it (`--auth oauth`): the resource its
+ * tokens are bound to, and the base of its sign-in endpoints. An origin only: the SDK serves the
+ * OAuth endpoints and metadata at the root. https, or http on this machine. Never echoed.
+ */
+const publicUrlSchema = z.string().transform((raw, ctx) => {
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {}
+  const problem = !url
+    ? "must be a URL such as https://mcp.example.com"
+    : url.protocol !== "https:" && url.protocol !== "http:"
+      ? `must start with https://, not ${url.protocol}//`
+      : url.protocol === "http:" && !LOOPBACK_HOSTS.has(url.hostname)
+        ? "must start with https:// (http:// only for 127.0.0.1 or localhost): sign-in codes and tokens travel to it"
+        : url.username || url.password || url.search || url.hash
+          ? "must not contain a user name, password, query string or #fragment"
+          : url.pathname !== "/"
+            ? "must be the server's base address with no path (such as https://mcp.example.com): MCP is served at <address>/mcp and the sign-in endpoints at its root"
+            : undefined;
+  if (problem || !url) {
+    ctx.addIssue({ code: "custom", message: `WORKFORCE_PUBLIC_URL ${problem}.` });
+    return z.NEVER;
+  }
+  return url.origin;
+});
+
+/** 32 random bytes in base64 (or base64url); the value itself never appears in a message. */
+const encryptionKeySchema = z
+  .string()
+  .refine(
+    (raw) => /^[A-Za-z0-9+/_-]+={0,2}$/.test(raw) && Buffer.from(raw, "base64").length === 32,
+    {
+      message:
+        "WORKFORCE_ENCRYPTION_KEY must be 32 random bytes in base64, for example the output of `openssl rand -base64 32`.",
+    },
+  );
 
 /** Where the browser brings the sign-in's answer: a port on this machine, as registered. */
 const redirectUriSchema = z.string().transform((raw, ctx) => {
@@ -155,6 +221,13 @@ export type Toolset = (typeof TOOLSETS)[number];
  */
 export const CONFIRM_MODES = ["token", "elicitation"] as const;
 
+/**
+ * How HTTP clients authenticate: `token` (the default) uses WORKFORCE_TOKEN, a stored sign-in, or
+ * each client's platform token as a bearer; `oauth` makes the server an OAuth resource and
+ * authorization server where each person signs in with the platform's own OAuth.
+ */
+export const AUTH_MODES = ["token", "oauth"] as const;
+
 const ConfigSchema = z
   .object({
     command: z.enum(["serve", "sandbox", "login", "logout", "status", "help", "version"]),
@@ -180,6 +253,13 @@ const ConfigSchema = z
     port,
     allowedHosts: z.array(z.string().min(1)),
     readOnly: z.boolean(),
+    auth: z.enum(AUTH_MODES, {
+      error: `--auth must be one of: ${AUTH_MODES.join(", ")}`,
+    }),
+    /** `--auth oauth`: the address people's assistants use; default http://<host>:<port>. */
+    publicUrl: publicUrlSchema.optional(),
+    /** `--auth oauth`: encrypts the platform tokens the server keeps (never logged). */
+    encryptionKey: encryptionKeySchema.optional(),
     confirm: z.enum(CONFIRM_MODES, {
       error: `WORKFORCE_CONFIRM must be one of: ${CONFIRM_MODES.join(", ")}`,
     }),
@@ -199,8 +279,19 @@ const ConfigSchema = z
     sessionIdleMinutes: intRange("WORKFORCE_SESSION_IDLE_MINUTES", 1, 24 * 60),
     maxResponseBytes: intRange("WORKFORCE_MAX_RESPONSE_BYTES", 64 * 1024, 256 * 1024 * 1024),
     maxAnswerBytes: intRange("WORKFORCE_MAX_ANSWER_BYTES", 8 * 1024, 4 * 1024 * 1024),
+    /** Shared state for replicas (rate budget, confirmations, caches); never logged whole. */
+    redisUrl: redisUrlSchema.optional(),
+    /** HTTP: no sessions, any request may reach any replica; on whenever redisUrl is set. */
+    stateless: z.boolean(),
   })
   .superRefine((c, ctx) => {
+    if (c.command === "serve" && c.stateless && c.transport !== "http" && !c.redisUrl) {
+      ctx.addIssue({
+        code: "custom",
+        message:
+          "--stateless works with --http only: over stdio there is one client and one process.",
+      });
+    }
     // Over HTTP without a token of its own, each client brings its token as a bearer.
     const perClientToken = c.transport === "http" && c.apiUrl !== undefined;
     if (
@@ -215,6 +306,7 @@ const ConfigSchema = z
           : "WORKFORCE_API_URL is not set. Set it to the platform's base URL, or run with --sandbox.",
       });
     }
+    if (c.command === "serve" && c.auth === "oauth") checkRemoteSignIn(c, ctx);
     if (c.command === "login") {
       const missing = [
         c.apiUrl ? undefined : "WORKFORCE_API_URL (the platform's base URL)",
@@ -244,6 +336,63 @@ const ConfigSchema = z
 
 export type Config = z.infer<typeof ConfigSchema>;
 
+/** What `--auth oauth` needs besides the rest; one issue per problem, none echoing a secret. */
+function checkRemoteSignIn(
+  c: {
+    transport: string;
+    token?: string;
+    apiUrl?: string;
+    authUrl?: string;
+    clientId?: string;
+    clientSecret?: string;
+    useSandbox: boolean;
+    host: string;
+    publicUrl?: string;
+    encryptionKey?: string;
+  },
+  ctx: z.RefinementCtx,
+): void {
+  const issue = (message: string) => ctx.addIssue({ code: "custom", message });
+  if (c.transport !== "http") {
+    issue(
+      "--auth oauth works with --http only: over stdio there is one person, who signs in with `workforce-mcp login`.",
+    );
+  }
+  if (!c.encryptionKey) {
+    issue(
+      "--auth oauth needs WORKFORCE_ENCRYPTION_KEY: 32 random bytes in base64 (for example `openssl rand -base64 32`). It encrypts the platform tokens the server keeps for each person.",
+    );
+  }
+  if (c.token) {
+    issue(
+      "WORKFORCE_TOKEN is set, but with --auth oauth each person signs in (or sends their own token as X-Workforce-Token). Unset WORKFORCE_TOKEN.",
+    );
+  }
+  if (!c.publicUrl && !LOOPBACK_HOSTS.has(c.host)) {
+    issue(
+      `--auth oauth needs WORKFORCE_PUBLIC_URL when listening on ${c.host}: the https address people's assistants use, such as https://mcp.example.com.`,
+    );
+  }
+  if (c.useSandbox) return;
+  const missing = [
+    c.clientId ? undefined : "WORKFORCE_CLIENT_ID",
+    c.clientSecret ? undefined : "WORKFORCE_CLIENT_SECRET",
+  ].filter((m): m is string => m !== undefined);
+  if (missing.length > 0) {
+    issue(
+      `--auth oauth needs ${missing.join(" and ")}: the OAuth client registered on the platform for this server, with the redirect URL <WORKFORCE_PUBLIC_URL>/oauth/callback (see the README, "Hosting for a team").`,
+    );
+  }
+  if (c.apiUrl && !c.authUrl) {
+    const api = new URL(c.apiUrl);
+    if (api.protocol === "http:" && !LOOPBACK_HOSTS.has(api.hostname)) {
+      issue(
+        "--auth oauth sends the client secret to WORKFORCE_AUTH_URL, which defaults to WORKFORCE_API_URL; that is plain http on another machine. Set WORKFORCE_AUTH_URL to the platform's https address.",
+      );
+    }
+  }
+}
+
 export class ConfigError extends Error {
   override name = "ConfigError";
 }
@@ -263,9 +412,12 @@ Options:
   --allowed-hosts <list>  comma-separated extra Host/Origin names the HTTP transport accepts
   --sandbox               use the embedded sandbox even if WORKFORCE_API_URL/WORKFORCE_TOKEN are set
   --read-only             expose only tools that do not change anything
+  --auth <mode>           HTTP: token (default: WORKFORCE_TOKEN, or each client's bearer token) |
+                          oauth: each person signs in with the platform's OAuth (see "Hosting for a team")
   --confirm <mode>        token (default) | elicitation: changes that need confirmation only by a
                           form the person answers (refused when the client cannot show one)
   --toolsets <list>       comma-separated toolsets to expose: ${TOOLSETS.join(", ")} (default all)
+  --stateless             HTTP: no sessions, so any request may reach any replica (on with WORKFORCE_REDIS_URL)
   --log-level <level>     ${LOG_LEVELS.join(" | ")} (default info)
   --rate-limit <n>        sandbox only: its requests a minute per token (0 = off; default 60)
   --auth-url <url>        login: the platform's authorization server (default WORKFORCE_API_URL)
@@ -285,6 +437,9 @@ Environment (also read from .env in the working directory):
   WORKFORCE_TIMESHEET_CHUNK_SIZE registrations per createCustomTimesheet call (default ${DEFAULTS.timesheetChunkSize})
   WORKFORCE_ALLOWED_HOSTS        same as --allowed-hosts
   WORKFORCE_READ_ONLY            true = same as --read-only
+  WORKFORCE_AUTH                 same as --auth
+  WORKFORCE_PUBLIC_URL           --auth oauth: the server's address for people's assistants (default http://<host>:<port>)
+  WORKFORCE_ENCRYPTION_KEY       --auth oauth: 32 bytes in base64 that encrypt stored platform tokens (never logged)
   WORKFORCE_CONFIRM              same as --confirm
   WORKFORCE_TOOLSETS             same as --toolsets
   WORKFORCE_SANDBOX_RATE_LIMIT   same as --rate-limit, also for the embedded sandbox
@@ -292,6 +447,9 @@ Environment (also read from .env in the working directory):
   WORKFORCE_SESSION_IDLE_MINUTES HTTP: a session idle this long is ended (default ${DEFAULTS.sessionIdleMinutes})
   WORKFORCE_MAX_RESPONSE_BYTES   largest platform answer read (default ${DEFAULTS.maxResponseBytes})
   WORKFORCE_MAX_ANSWER_BYTES     largest tool answer sent to the assistant (default ${DEFAULTS.maxAnswerBytes})
+  WORKFORCE_REDIS_URL            redis:// or rediss:// URL: replicas share rate budgets, confirmations and
+                                 caches there, and --http becomes stateless (credentials never logged)
+  WORKFORCE_STATELESS            true = same as --stateless
   WORKFORCE_AUTH_URL             same as --auth-url
   WORKFORCE_CLIENT_ID            same as --client-id
   WORKFORCE_CLIENT_SECRET        same as --client-secret (never logged)
@@ -303,7 +461,9 @@ and renewed automatically.
 
 A .env file may not set WORKFORCE_API_URL or WORKFORCE_ALLOWED_HOSTS when WORKFORCE_TOKEN comes
 from the real environment, nor WORKFORCE_API_URL or WORKFORCE_AUTH_URL when the client secret does:
-it would choose where that token or secret is sent. WORKFORCE_CONFIG_DIR never comes from .env.
+it would choose where that token or secret is sent. Nor may it set WORKFORCE_REDIS_URL when
+WORKFORCE_TOKEN comes from the real environment: that store decides which changes count as confirmed.
+WORKFORCE_CONFIG_DIR never comes from .env.
 `;
 
 /** Settings read from a `.env` file, kept apart so that the real environment can outrank them. */
@@ -359,8 +519,10 @@ export function parseConfig(
   const apiUrl = blankToUndefined(env.WORKFORCE_API_URL);
   const token = blankToUndefined(env.WORKFORCE_TOKEN);
   const configDir = configDirFrom(realEnv);
+  const auth = (values.auth ?? blankToUndefined(env.WORKFORCE_AUTH) ?? "token").toLowerCase();
   let signedIn = false;
-  if (command === "serve" && !token && apiUrl && readSignIns) {
+  // With --auth oauth each person signs in; this machine's own sign-in is not used.
+  if (command === "serve" && !token && apiUrl && readSignIns && auth !== "oauth") {
     // Compared as parsed, so that a trailing slash or /graphql does not hide a sign-in.
     const wanted = apiUrlSchema.safeParse(apiUrl);
     let index: SignInIndex;
@@ -399,6 +561,9 @@ export function parseConfig(
     port: values.port ?? defaultPort,
     allowedHosts: allowed,
     readOnly: Boolean(values["read-only"]) || isTrue(env.WORKFORCE_READ_ONLY),
+    auth,
+    publicUrl: blankToUndefined(env.WORKFORCE_PUBLIC_URL),
+    encryptionKey: blankToUndefined(env.WORKFORCE_ENCRYPTION_KEY),
     confirm: (values.confirm ?? blankToUndefined(env.WORKFORCE_CONFIRM) ?? "token").toLowerCase(),
     toolsets: parseToolsets(values.toolsets ?? blankToUndefined(env.WORKFORCE_TOOLSETS)),
     timeoutMs: blankToUndefined(env.WORKFORCE_TIMEOUT_MS) ?? DEFAULTS.timeoutMs,
@@ -415,6 +580,11 @@ export function parseConfig(
     maxResponseBytes:
       blankToUndefined(env.WORKFORCE_MAX_RESPONSE_BYTES) ?? DEFAULTS.maxResponseBytes,
     maxAnswerBytes: blankToUndefined(env.WORKFORCE_MAX_ANSWER_BYTES) ?? DEFAULTS.maxAnswerBytes,
+    redisUrl: blankToUndefined(env.WORKFORCE_REDIS_URL),
+    stateless:
+      Boolean(values.stateless) ||
+      isTrue(env.WORKFORCE_STATELESS) ||
+      blankToUndefined(env.WORKFORCE_REDIS_URL) !== undefined,
   });
   if (!result.success) {
     throw new ConfigError(result.error.issues.map((i) => i.message).join("\n"));
@@ -444,6 +614,12 @@ function mergeDotenv(
         `${redirecting.join(" and ")} ${redirecting.length > 1 ? "come" : "comes"} from ${dotenv.path} but the OAuth client secret comes from ${where}; a .env file may not choose where that secret and the tokens it obtains are sent. Set ${redirecting.join(" and ")} where the secret is set, or put WORKFORCE_CLIENT_SECRET in ${dotenv.path} too.`,
       );
     }
+  }
+  if (blankToUndefined(realEnv.WORKFORCE_TOKEN) !== undefined && fromFile("WORKFORCE_REDIS_URL")) {
+    // Whoever runs that Redis could mint confirmations and lift the rate budget for the token.
+    throw new ConfigError(
+      `WORKFORCE_REDIS_URL comes from ${dotenv.path} but WORKFORCE_TOKEN comes from the environment; a .env file may not choose the shared state store that confirms the changes made with that token. Set WORKFORCE_REDIS_URL where WORKFORCE_TOKEN is set, or put WORKFORCE_TOKEN in ${dotenv.path} too.`,
+    );
   }
   if (blankToUndefined(realEnv.WORKFORCE_TOKEN) !== undefined) {
     const redirecting = TOKEN_ROUTING_KEYS.filter(fromFile);
@@ -478,6 +654,7 @@ function parseFlags(argv: string[]) {
       "allowed-hosts": { type: "string" },
       sandbox: { type: "boolean" },
       "read-only": { type: "boolean" },
+      auth: { type: "string" },
       confirm: { type: "string" },
       toolsets: { type: "string" },
       "log-level": { type: "string" },
@@ -487,6 +664,7 @@ function parseFlags(argv: string[]) {
       "client-secret": { type: "string" },
       "redirect-uri": { type: "string" },
       "no-browser": { type: "boolean" },
+      stateless: { type: "boolean" },
       help: { type: "boolean", short: "h" },
       version: { type: "boolean", short: "v" },
     },

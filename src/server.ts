@@ -16,6 +16,8 @@ import type { PlatformClient } from "./client/types.js";
 import type { Config } from "./config.js";
 import type { Logger, LogLevel } from "./logger.js";
 import { registerResources } from "./resources/index.js";
+import { createMemoryStore } from "./state/memory-store.js";
+import type { StateStore } from "./state/store.js";
 import { fitAnswer } from "./tools/answer-budget.js";
 import type { ElicitResult, ToolContext } from "./tools/define-tool.js";
 import { type AnyToolDefinition, selectTools } from "./tools/registry.js";
@@ -37,6 +39,13 @@ export interface ServerDeps {
   version?: string;
   /** Shared introspection cache; HTTP sessions on the same platform and token share one. */
   schemaSource?: SchemaSource;
+  /**
+   * Where confirmation tokens wait (shared by replicas when it is Redis). Without it, this server
+   * keeps its own in memory, as one stdio process or one HTTP session always has.
+   */
+  store?: StateStore;
+  /** A digest of whose calls these are (platform and credential); scopes keys in `store`. */
+  identity?: string;
 }
 
 export interface WorkforceServer {
@@ -66,12 +75,14 @@ export function createServer(config: Config, deps: ServerDeps): WorkforceServer 
     },
   );
   const state = new Map<string, unknown>();
+  const store = deps.store ?? createMemoryStore();
+  const identity = deps.identity ?? "local";
   const notice = deps.sandbox ? SANDBOX_NOTICE : undefined;
   // One introspection cache for the resources and the tools that read the schema.
   const schemaSource = deps.schemaSource ?? createSchemaSource(client);
 
   for (const tool of tools) {
-    registerTool(server, tool, { config, deps, state, notice, schemaSource });
+    registerTool(server, tool, { config, deps, state, store, identity, notice, schemaSource });
   }
   // Replaces the SDK's listing (same tools, same order) with the compact one, converted lazily.
   server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: buildToolList(tools) }));
@@ -94,6 +105,8 @@ interface RegisterOptions {
   config: Config;
   deps: ServerDeps;
   state: Map<string, unknown>;
+  store: StateStore;
+  identity: string;
   notice: string | undefined;
   schemaSource: SchemaSource;
 }
@@ -102,7 +115,7 @@ type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 /** The one wrapper every tool goes through: context in, text + structured content or an error out. */
 function registerTool(server: McpServer, tool: AnyToolDefinition, options: RegisterOptions): void {
-  const { config, deps, state, notice, schemaSource } = options;
+  const { config, deps, state, store, identity, notice, schemaSource } = options;
   const { logger } = deps;
   const callback = async (args: Record<string, unknown>, extra: Extra): Promise<CallToolResult> => {
     const started = Date.now();
@@ -114,6 +127,8 @@ function registerTool(server: McpServer, tool: AnyToolDefinition, options: Regis
       signal: extra.signal,
       schema: () => schemaSource.get(extra.signal),
       state,
+      store,
+      identity,
       reportProgress: progressReporter(extra, logger),
       elicit: elicitorFor(server, extra),
     };

@@ -25,7 +25,9 @@ import {
 import {
   DEFAULT_RATE_LIMIT_PER_MINUTE,
   DEFAULT_RATE_LIMIT_WINDOW_MS,
+  type Governor,
   governorFor,
+  sharedGovernorFor,
 } from "./governor.js";
 import { BodyTooLargeError, httpFetch } from "./http-fetch.js";
 import type {
@@ -94,12 +96,21 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
   const logger: Logger | undefined = options.logger;
   // Belt and braces: even if a token slipped into a log line, the logger blanks it.
   logger?.addSecret(fixedToken);
-  const governor = governorFor(
-    apiUrl,
-    fixedToken ?? budgetKey(source as TokenSource),
-    options.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE,
-    options.rateLimitWindowMs ?? DEFAULT_RATE_LIMIT_WINDOW_MS,
-  );
+  const budget = fixedToken ?? budgetKey(source as TokenSource);
+  const governor: Governor = options.stateStore
+    ? sharedGovernorFor(options.stateStore, apiUrl, budget, {
+        limit: options.rateLimitPerMinute,
+        windowMs: options.rateLimitWindowMs,
+        // One attempt lasts at most the time-out; a replica that dies mid-request frees it then.
+        holdMs: timeoutMs + 5_000,
+        logger,
+      })
+    : governorFor(
+        apiUrl,
+        budget,
+        options.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE,
+        options.rateLimitWindowMs ?? DEFAULT_RATE_LIMIT_WINDOW_MS,
+      );
 
   const backoff = (retry: number) => retryBaseMs * 2 ** retry;
 
@@ -515,6 +526,7 @@ function formatSeconds(ms: number): string {
 /** One rate-limit budget per token source, shared by every client built on it. */
 const budgetKeys = new WeakMap<TokenSource, string>();
 function budgetKey(source: TokenSource): string {
+  if (source.budgetKey) return `person:${source.budgetKey}`;
   let key = budgetKeys.get(source);
   if (!key) {
     key = `token-source:${randomUUID()}`;

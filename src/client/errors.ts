@@ -76,10 +76,10 @@ export class ValidationError extends PlatformError {
 
 /**
  * Which credential the platform refused: a personal access token from WORKFORCE_TOKEN, or the
- * OAuth sign-in of `workforce-mcp login` that could not be renewed. Unset for a token a client
- * brought (HTTP per-client mode) or the sandbox's.
+ * OAuth sign-in of `workforce-mcp login` that could not be renewed, or a person's sign-in at a team
+ * server (`--auth oauth`). Unset for a token a client brought (HTTP per-client mode) or the sandbox's.
  */
-export type CredentialKind = "personal-access-token" | "oauth";
+export type CredentialKind = "personal-access-token" | "oauth" | "team-sign-in";
 
 export class AuthenticationError extends PlatformError {
   readonly kind = "authentication";
@@ -88,6 +88,9 @@ export class AuthenticationError extends PlatformError {
   get hint(): string {
     if (this.credential === "oauth") {
       return "The sign-in could not be renewed: sign-ins last 90 days, and end early when the OAuth client is revoked. Run `workforce-mcp login` again.";
+    }
+    if (this.credential === "team-sign-in") {
+      return "Your sign-in at the platform has ended (sign-ins last 90 days, and end early when they or the server's OAuth client are revoked). Your assistant asks you to sign in again on its next request; reconnect it if it does not.";
     }
     if (this.credential === "personal-access-token") {
       return "The personal access token in WORKFORCE_TOKEN is missing, expired (they last 6 months) or revoked. Create a new personal access token on the platform and set WORKFORCE_TOKEN, or remove WORKFORCE_TOKEN and sign in with `workforce-mcp login`.";

@@ -1,4 +1,6 @@
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
+import type { Logger } from "../logger.js";
+import type { StateStore } from "../state/store.js";
 import { CancelledError } from "./errors.js";
 
 // The platform counts requests per token in a rolling minute, so every client in this process that
@@ -27,12 +29,20 @@ interface Slot {
   until: number;
 }
 
+/** What the client needs of a governor: this process's own, or one shared through Redis. */
+export interface Governor {
+  /** Resolves with a release function when the caller may send; call it once the answer arrived. */
+  acquire(options?: AcquireOptions): Promise<() => void>;
+  /** How long until a request queued now would be let through, in ms (an estimate). */
+  estimateWait(position?: number): number;
+}
+
 /**
  * A FIFO queue in front of a rolling-window budget. A slot counts from when the request is let
  * through until one window after its answer arrived: the platform counts the request at some
  * moment in between, so this keeps every window the platform sees within the budget.
  */
-export class RateGovernor {
+export class RateGovernor implements Governor {
   private slots: Slot[] = [];
   private readonly queue: Waiter[] = [];
   private timer: NodeJS.Timeout | undefined;
@@ -169,7 +179,130 @@ function cancelledWhileQueued(operation: string | undefined): CancelledError {
   );
 }
 
+/** How long a caller waiting on a shared budget sleeps at most: another replica may release first. */
+const SHARED_POLL_MS = 200;
+
+/**
+ * One platform identity's budget shared by every replica through the state store. Each use is
+ * claimed there in one atomic step and counts, like the local governor's slots, from when it is let
+ * through until one window after its answer, so the sum over replicas never exceeds the budget.
+ * Callers in this process queue in FIFO order; only the first asks the store. A store that cannot
+ * be reached fails the call with SharedStateUnavailableError before anything is sent.
+ */
+export class SharedRateGovernor implements Governor {
+  private tail: Promise<void> = Promise.resolve();
+  private queuedCount = 0;
+  /** When the caller at the head expects its slot; 0 when nobody waits. */
+  private headReadyAt = 0;
+
+  constructor(
+    private readonly store: StateStore,
+    /** A digest, never a token. */
+    private readonly key: string,
+    public limit: number,
+    public windowMs: number,
+    /** The longest one request stays in flight; a replica that dies mid-request frees it then. */
+    public holdMs: number,
+    private readonly logger?: Logger,
+  ) {}
+
+  get queued(): number {
+    return this.queuedCount;
+  }
+
+  estimateWait(position = 0): number {
+    const head = Math.max(0, this.headReadyAt - Date.now());
+    return head + Math.ceil((position * this.windowMs) / this.limit);
+  }
+
+  async acquire(options: AcquireOptions = {}): Promise<() => void> {
+    const { signal, operation } = options;
+    if (signal?.aborted) throw cancelledWhileQueued(operation);
+    const position = this.queuedCount++;
+    // Each caller's turn follows the previous caller's, even when that one gave up early.
+    let done = () => {};
+    const mine = new Promise<void>((resolve) => {
+      done = resolve;
+    });
+    const turn = this.tail;
+    this.tail = turn.then(() => mine);
+    let reported = false;
+    const report = (waitMs: number) => {
+      if (reported || waitMs < REPORTABLE_WAIT_MS) return;
+      reported = true;
+      options.onWait?.(waitMs);
+    };
+    try {
+      if (position > 0) report(this.estimateWait(position));
+      await untilAborted(turn, signal, operation);
+      for (;;) {
+        const id = randomUUID();
+        const wait = await this.store.claimWindowSlot(this.key, this.limit, this.windowMs, {
+          id,
+          maxMs: this.holdMs,
+        });
+        if (wait === 0) {
+          this.headReadyAt = 0;
+          return this.releaser(id);
+        }
+        this.headReadyAt = Date.now() + wait;
+        report(wait);
+        await untilAborted(sleep(Math.min(wait, SHARED_POLL_MS)), signal, operation);
+      }
+    } catch (error) {
+      this.headReadyAt = 0;
+      throw error;
+    } finally {
+      this.queuedCount--;
+      done();
+    }
+  }
+
+  private releaser(id: string): () => void {
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      // The answer is in; a failed release only keeps the slot busy until its hold runs out.
+      this.store.releaseWindowSlot(this.key, id, this.windowMs).catch((error: unknown) => {
+        this.logger?.debug("could not release a rate-limit slot in the shared store", {
+          error: error instanceof Error ? error.message : String(error),
+        });
+      });
+    };
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Waits for `promise`, or rejects with CancelledError as soon as the signal aborts. */
+function untilAborted<T>(
+  promise: Promise<T>,
+  signal: AbortSignal | undefined,
+  operation: string | undefined,
+): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(cancelledWhileQueued(operation));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(cancelledWhileQueued(operation));
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
 const governors = new Map<string, RateGovernor>();
+const sharedGovernors = new WeakMap<StateStore, Map<string, SharedRateGovernor>>();
 
 /** Never the raw token: the key is a digest of the platform address and the token. */
 export function governorKey(apiUrl: string, token: string): string {
@@ -194,6 +327,36 @@ export function governorFor(
   } else {
     governor.limit = limit;
     governor.windowMs = windowMs;
+  }
+  return governor;
+}
+
+/**
+ * The governor for this token on this platform whose budget lives in the shared store (Redis), so
+ * that every replica spends the same one. One per store and key in this process.
+ */
+export function sharedGovernorFor(
+  store: StateStore,
+  apiUrl: string,
+  token: string,
+  options: { limit?: number; windowMs?: number; holdMs: number; logger?: Logger },
+): SharedRateGovernor {
+  const key = `rate:${governorKey(apiUrl, token)}`;
+  let byKey = sharedGovernors.get(store);
+  if (!byKey) {
+    byKey = new Map();
+    sharedGovernors.set(store, byKey);
+  }
+  const limit = options.limit ?? DEFAULT_RATE_LIMIT_PER_MINUTE;
+  const windowMs = options.windowMs ?? DEFAULT_RATE_LIMIT_WINDOW_MS;
+  let governor = byKey.get(key);
+  if (!governor) {
+    governor = new SharedRateGovernor(store, key, limit, windowMs, options.holdMs, options.logger);
+    byKey.set(key, governor);
+  } else {
+    governor.limit = limit;
+    governor.windowMs = windowMs;
+    governor.holdMs = options.holdMs;
   }
   return governor;
 }

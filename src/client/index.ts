@@ -21,6 +21,8 @@ export {
   governorFor,
   RateGovernor,
   resetGovernors,
+  SharedRateGovernor,
+  sharedGovernorFor,
 } from "./governor.js";
 export * from "./pagination.js";
 export type * from "./types.js";

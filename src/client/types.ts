@@ -9,6 +9,11 @@ export type { CredentialKind } from "./errors.js";
 export interface TokenSource {
   readonly kind: CredentialKind;
   /**
+   * Names the person for the rate budget, when tokens of one person may come from several sources
+   * (each HTTP session of a team server's sign-in has its own); never a token.
+   */
+  readonly budgetKey?: string;
+  /**
    * The access token to send now; renews it first when it is about to expire. Throws a
    * PlatformError (for example AuthenticationError) when there is no usable token.
    */
@@ -101,4 +106,9 @@ export interface PlatformClientOptions {
   /** Largest response body read; a larger one fails with ResponseTooLargeError. Default 5 MiB. */
   maxResponseBytes?: number;
   logger?: import("../logger.js").Logger;
+  /**
+   * Where the rate budget lives when replicas must share it (Redis); without it, this process's
+   * governor, as fast as ever.
+   */
+  stateStore?: import("../state/store.js").StateStore;
 }

@@ -1,9 +1,28 @@
 import { type Config, DEFAULTS } from "../config.js";
 import type { Logger } from "../logger.js";
-import { type Sandbox, startSandbox } from "./index.js";
+import { type OAuthClientInfo, type Sandbox, startSandbox } from "./index.js";
+
+/** The client a team server (`--http --auth oauth`) on this machine uses with the sandbox. */
+export const SANDBOX_TEAM_CLIENT = {
+  id: "sandbox-team-server",
+  secret: "sandbox-team-secret-3b9e07d1f5",
+  name: "workforce-mcp team server (local)",
+} as const;
+
+/** Registers SANDBOX_TEAM_CLIENT with the callback of a team server at publicUrl. */
+export function registerTeamClient(sandbox: Sandbox, publicUrl: string): OAuthClientInfo {
+  return sandbox.oauth.registerClient({
+    ...SANDBOX_TEAM_CLIENT,
+    redirectUri: `${publicUrl}/oauth/callback`,
+  });
+}
 
 /** What `workforce-mcp sandbox` prints: where it listens, its tokens and how to use them. */
-export function describeSandbox(sandbox: Sandbox, rateLimitPerMinute: number): string {
+export function describeSandbox(
+  sandbox: Sandbox,
+  rateLimitPerMinute: number,
+  teamClient?: OAuthClientInfo,
+): string {
   const limit =
     rateLimitPerMinute > 0 ? `${rateLimitPerMinute} requests a minute per token` : "off";
   return [
@@ -41,6 +60,20 @@ export function describeSandbox(sandbox: Sandbox, rateLimitPerMinute: number): s
     "    workforce-mcp login      # approve in the browser",
     "    workforce-mcp            # the MCP server, signed in; no WORKFORCE_TOKEN",
     "",
+    ...(teamClient
+      ? [
+          'Or run a team server where each person signs in (README, "Hosting for a team"):',
+          `  OAuth client:     ${teamClient.name}`,
+          `  Redirect URL:     ${teamClient.redirectUri}`,
+          "  In another terminal (one command):",
+          `    WORKFORCE_API_URL=${sandbox.url} \\`,
+          `    WORKFORCE_CLIENT_ID=${teamClient.id} WORKFORCE_CLIENT_SECRET=${teamClient.secret} \\`,
+          `    WORKFORCE_PUBLIC_URL=${new URL(teamClient.redirectUri).origin} \\`,
+          "    WORKFORCE_ENCRYPTION_KEY=$(openssl rand -base64 32) \\",
+          `    workforce-mcp --http${new URL(teamClient.redirectUri).port ? ` --port ${new URL(teamClient.redirectUri).port}` : ""} --auth oauth`,
+          "",
+        ]
+      : []),
     "Press Ctrl+C to stop.",
     "",
   ].join("\n");
@@ -55,8 +88,12 @@ export async function runSandboxCommand(config: Config, logger: Logger): Promise
     rateLimitPerMinute,
     oauthRedirectUri: config.redirectUri,
   });
+  const teamClient = registerTeamClient(
+    sandbox,
+    config.publicUrl ?? `http://127.0.0.1:${DEFAULTS.httpPort}`,
+  );
   // This subcommand's purpose is to show the URL and tokens, so it prints them to stdout.
-  process.stdout.write(describeSandbox(sandbox, rateLimitPerMinute));
+  process.stdout.write(describeSandbox(sandbox, rateLimitPerMinute, teamClient));
   await new Promise<void>((resolve) => {
     const stop = (signal: NodeJS.Signals) => {
       process.off("SIGINT", stop);

@@ -12,6 +12,10 @@ export interface Identity {
   seesRates: boolean;
   /** terminateHire, cancelHire, createDraftHire. */
   managesHires: boolean;
+  /** createJob, updateJob and the job-candidate mutations. */
+  managesJobs: boolean;
+  /** createTrustedContact, reinviteTrustedContact (inviting people into a talent pool). */
+  managesTalent: boolean;
   /** Non-company accounts listed by `accounts`. */
   otherAccounts: boolean;
 }
@@ -23,6 +27,8 @@ export const IDENTITIES: Record<IdentityKey, Identity> = {
     companyIds: new Set(["cmp_nordlys", "cmp_harbor", "cmp_castell"]),
     seesRates: true,
     managesHires: true,
+    managesJobs: true,
+    managesTalent: true,
     otherAccounts: true,
   },
   limited: {
@@ -31,6 +37,8 @@ export const IDENTITIES: Record<IdentityKey, Identity> = {
     companyIds: new Set(["cmp_nordlys"]),
     seesRates: false,
     managesHires: false,
+    managesJobs: false,
+    managesTalent: false,
     otherAccounts: false,
   },
 };

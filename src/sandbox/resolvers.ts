@@ -3,8 +3,13 @@
 import { buildSchema, type GraphQLObjectType, type GraphQLSchema } from "graphql";
 import type { AnyRecord, Args, RequestContext, ResolverMap } from "./context.js";
 import { isRealDate } from "./dates.js";
+import {
+  checkHireCustomFieldValues,
+  recordNewHireDetails,
+} from "./domains/hire-details/custom-field-input.js";
 import { SANDBOX_DOMAINS } from "./domains/index.js";
 import { paymentRequestDates } from "./domains/payments/store.js";
+import { type TrustedContactRecord, talentOf } from "./domains/talent/seed.js";
 import { authorizationError, restrictedFieldError, ValidationCollector } from "./errors.js";
 import {
   type Comparable,
@@ -272,21 +277,28 @@ function createDraftHire(ctx: RequestContext, input: Args, field: string) {
   if (typeof input.rate === "number" && input.rate < 0) {
     v.add("input.rate", "The input.rate must be at least 0.");
   }
+  const contact = company ? draftHireContact(ctx, company.id, input.trustedContact, v) : null;
+  const values = company
+    ? checkHireCustomFieldValues(ctx.data, company.id, input.customFieldValues, v)
+    : [];
   v.throwIfAny(field);
   const c = company as CompanyRecord;
   const data = ctx.data;
-  data.counters.worker += 1;
-  const worker: WorkerRecord = {
-    __typename: "Worker",
-    id: `wrk_${String(data.counters.worker).padStart(3, "0")}`,
-    firstName: "Unassigned",
-    lastName: "Worker",
-    email: null,
-    phone: null,
-    jobTitle: null,
-    avatar: null,
-  };
-  data.workers.set(worker.id, worker);
+  let worker = contact ? (data.workers.get(contact.workerId) as WorkerRecord) : null;
+  if (!worker) {
+    data.counters.worker += 1;
+    worker = {
+      __typename: "Worker",
+      id: `wrk_${String(data.counters.worker).padStart(3, "0")}`,
+      firstName: "Unassigned",
+      lastName: "Worker",
+      email: null,
+      phone: null,
+      jobTitle: null,
+      avatar: null,
+    };
+    data.workers.set(worker.id, worker);
+  }
   data.counters.hire += 1;
   data.counters.contract += 1;
   const hireId = `hire_${String(data.counters.hire).padStart(3, "0")}`;
@@ -325,7 +337,33 @@ function createDraftHire(ctx: RequestContext, input: Args, field: string) {
     contractIds: [contract.id],
   };
   data.hires.set(hire.id, hire);
+  recordNewHireDetails(
+    data,
+    { hireId, contractId: contract.id, userId: ctx.identity.user.id },
+    values,
+  );
   return hire;
+}
+
+// A direct hire needs the worker in the hiring company's Talent Pool; a blocked or declined
+// contact cannot be hired.
+function draftHireContact(
+  ctx: RequestContext,
+  companyId: string,
+  id: unknown,
+  v: ValidationCollector,
+): TrustedContactRecord | null {
+  if (id === undefined || id === null) return null;
+  const contact = typeof id === "string" ? talentOf(ctx.data).contacts.get(id) : undefined;
+  if (!contact || contact.companyId !== companyId) {
+    v.add("input.trustedContact", "The selected input.trustedContact is invalid.");
+    return null;
+  }
+  if (contact.status === "BLOCKED" || contact.status === "DECLINED") {
+    v.add("input.trustedContact", `This trusted contact is ${contact.status} and cannot be hired.`);
+    return null;
+  }
+  return contact;
 }
 
 type Rejection = { externalId: string | null; reason: string; message: string };

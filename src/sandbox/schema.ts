@@ -351,6 +351,8 @@ input TerminateHireInput {
 }
 
 input HireInput {
+  "The trusted contact to hire directly; the worker must be in the company's Talent Pool."
+  trustedContact: ID
   name: String
   description: String
   rateType: RateType
@@ -358,6 +360,8 @@ input HireInput {
   startDate: Date
   endDate: Date
   purchaseOrderNumber: String
+  "Values for the company's hire custom fields; an empty list leaves them alone."
+  customFieldValues: [CustomFieldTypeValueInput!]
   company: ID!
   externalIdentifier: String
 }

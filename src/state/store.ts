@@ -1,6 +1,14 @@
 // State that replicas of the HTTP server share: in memory for one process (the default), in Redis
 // when WORKFORCE_REDIS_URL is set. Values are strings; callers encode and, where secret, encrypt.
 
+/** Keeps a use of a window counting while its request is in flight (see claimWindowSlot). */
+export interface WindowHold {
+  /** Names the use, for releaseWindowSlot; unique per claim. */
+  id: string;
+  /** The longest the request may stay in flight; a use never released counts this much longer. */
+  maxMs: number;
+}
+
 export interface StateStore {
   get(key: string): Promise<string | undefined>;
   /** Sets a value, expiring after `ttlMs` when given. */
@@ -11,8 +19,26 @@ export interface StateStore {
   /**
    * Claims one use of a rolling window of `windowMs` that allows `limit` uses, atomically across
    * every process sharing the store. Returns 0 when the use was recorded, or how many milliseconds
-   * to wait before trying again (nothing is recorded then).
+   * to wait before trying again (nothing is recorded then). With `hold`, the use counts from now
+   * until one window after releaseWindowSlot (or after `hold.maxMs`, if it is never released).
    */
-  claimWindowSlot(key: string, limit: number, windowMs: number): Promise<number>;
+  claimWindowSlot(key: string, limit: number, windowMs: number, hold?: WindowHold): Promise<number>;
+  /** Ends a held use: it counts for one more window from now. Unknown ids are ignored. */
+  releaseWindowSlot(key: string, id: string, windowMs: number): Promise<void>;
   close(): Promise<void>;
+}
+
+/**
+ * The shared store could not be reached or did not answer: whatever needed it did not happen, and
+ * nothing was sent to the platform. The message never names the store's address or credentials.
+ */
+export class SharedStateUnavailableError extends Error {
+  override name = "SharedStateUnavailableError";
+  constructor(
+    /** What could not be done, e.g. "claim a rate-limit slot". */
+    readonly action: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`the server's shared state (Redis) is unavailable, so it could not ${action}`, options);
+  }
 }

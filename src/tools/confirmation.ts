@@ -5,6 +5,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { z } from "zod";
 import { isOutcomeUnknown, isPlatformError } from "../client/errors.js";
+import { SharedStateUnavailableError } from "../state/store.js";
 import type { ToolContext } from "./define-tool.js";
 import { ToolInputError } from "./define-tool.js";
 
@@ -15,9 +16,7 @@ export const CONFIRMATION_TTL_MS = 5 * 60_000;
 export const confirmationTokenArg = z
   .string()
   .optional()
-  .describe(
-    "Leave out at first. After the person confirmed the preview, the token from it, with the same arguments.",
-  );
+  .describe("From the preview, once the person confirmed it.");
 
 export interface ConfirmationRequest {
   /** The tool's name: a token works only for the tool that issued it. */
@@ -53,34 +52,39 @@ interface PendingConfirmation {
   expiresAt: number;
 }
 
-/** Where issued tokens wait to be used; one per server (an HTTP session, a stdio process). */
+/**
+ * Where issued tokens wait to be used: the server's state store, in Redis when replicas share it
+ * (a token minted on one replica is accepted once on any), else one process's memory. The key is
+ * a digest of the token and the entry holds only digests, never the arguments' text.
+ */
 export interface ConfirmationStore {
-  put(token: string, entry: PendingConfirmation): void;
-  /** Removes and returns the entry: a token can be taken once. */
-  take(token: string): PendingConfirmation | undefined;
+  put(token: string, entry: PendingConfirmation): Promise<void>;
+  /** Removes and returns the entry in one atomic step: a token can be taken once. */
+  take(token: string): Promise<PendingConfirmation | undefined>;
 }
 
-const STORE_KEY = "confirmation.store";
-
 function storeOf(ctx: ToolContext): ConfirmationStore {
-  let store = ctx.state.get(STORE_KEY) as ConfirmationStore | undefined;
-  if (!store) {
-    const entries = new Map<string, PendingConfirmation>();
-    store = {
-      put(token, entry) {
-        const now = Date.now();
-        for (const [key, old] of entries) if (old.expiresAt <= now) entries.delete(key);
-        entries.set(token, entry);
-      },
-      take(token) {
-        const entry = entries.get(token);
-        entries.delete(token);
-        return entry && entry.expiresAt > Date.now() ? entry : undefined;
-      },
-    };
-    ctx.state.set(STORE_KEY, store);
-  }
-  return store;
+  // Bound to whose calls these are: a token minted for one person is unknown to another.
+  const key = (token: string) => `confirm:${ctx.identity}:${hash(token)}`;
+  // Say what could not be done in the person's terms, not the store's.
+  const saying = (action: string) => (error: unknown) => {
+    throw error instanceof SharedStateUnavailableError
+      ? new SharedStateUnavailableError(action, { cause: error.cause })
+      : error;
+  };
+  return {
+    async put(token, entry) {
+      await ctx.store
+        .set(key(token), JSON.stringify(entry), entry.expiresAt - Date.now())
+        .catch(saying("keep a confirmation token for the preview"));
+    },
+    async take(token) {
+      const raw = await ctx.store.take(key(token)).catch(saying("check the confirmation token"));
+      if (raw === undefined) return undefined;
+      const entry = JSON.parse(raw) as PendingConfirmation;
+      return entry.expiresAt > Date.now() ? entry : undefined;
+    },
+  };
 }
 
 /**
@@ -114,7 +118,7 @@ export async function askForConfirmation(
   }
   const token = randomUUID();
   const expiresAt = Date.now() + CONFIRMATION_TTL_MS;
-  storeOf(ctx).put(token, { tool: request.tool, ...digests(request.args), expiresAt });
+  await storeOf(ctx).put(token, { tool: request.tool, ...digests(request.args), expiresAt });
   return {
     kind: "preview",
     token,
@@ -129,14 +133,14 @@ export async function askForConfirmation(
 
 /**
  * Uses up a confirmation token. Refused (nothing changed) when it is unknown, expired, already used,
- * issued by another tool, or issued for other arguments.
+ * issued by another tool, or issued for other arguments. Always await it: it throws to refuse.
  */
-export function redeemConfirmation(
+export async function redeemConfirmation(
   ctx: ToolContext,
   tool: string,
   token: string,
   args: Record<string, unknown>,
-): void {
+): Promise<void> {
   const again = `Nothing was changed. Call ${tool} again without confirmationToken for a fresh preview, and show it to the person.`;
   if (ctx.config.confirm === "elicitation") {
     throw new ToolInputError(
@@ -145,7 +149,8 @@ export function redeemConfirmation(
       "Nothing was changed. Use a client that can show forms.",
     );
   }
-  const entry = storeOf(ctx).take(token);
+  // When the store cannot be reached this throws, and the change is not sent.
+  const entry = await storeOf(ctx).take(token);
   if (!entry) {
     throw new ToolInputError(
       "the confirmation token is unknown, expired or already used",

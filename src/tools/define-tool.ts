@@ -3,6 +3,7 @@ import type { z } from "zod";
 import type { PlatformClient } from "../client/types.js";
 import type { Config, Toolset } from "../config.js";
 import type { Logger } from "../logger.js";
+import type { StateStore } from "../state/store.js";
 
 export interface ToolAnnotations {
   readOnlyHint: boolean;
@@ -37,8 +38,15 @@ export interface ToolContext {
   reportProgress(progress: number, total?: number, message?: string): Promise<void>;
   /** Present only when the connected client supports elicitation. */
   elicit?: (message: string, requestedSchema: ElicitSchema) => Promise<ElicitResult>;
-  /** Per-server state that outlives one call (for example terminate_hire's confirmation tokens). */
+  /** Per-server state that outlives one call, in this process only. */
   state: Map<string, unknown>;
+  /**
+   * State that must outlive the server, such as confirmation tokens: in Redis when replicas share
+   * it (any request may reach any replica), otherwise in this process's memory.
+   */
+  store: StateStore;
+  /** A digest naming whose calls these are (platform and credential), to scope keys in `store`. */
+  identity: string;
 }
 
 export interface ToolOutput<TStructured> {

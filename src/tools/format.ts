@@ -24,7 +24,7 @@ export const dateRangeSchema = (what: string) =>
       from: dateSchema("YYYY-MM-DD").optional(),
       to: dateSchema("YYYY-MM-DD").optional(),
     })
-    .describe(`Only hires whose ${what} is in this range, ends included; from, to or both.`);
+    .describe(`${what[0]?.toUpperCase()}${what.slice(1)} range, ends included.`);
 
 /** Upper-cases strings so `active` and `Active` mean ACTIVE; the JSON Schema still lists the enum. */
 export function upperCaseEnum<const T extends readonly [string, ...string[]]>(values: T) {
@@ -32,14 +32,8 @@ export function upperCaseEnum<const T extends readonly [string, ...string[]]>(va
 }
 
 export const pageArgs = {
-  first: z
-    .number()
-    .int()
-    .min(1)
-    .max(100)
-    .optional()
-    .describe("Results per page, 1–100 (default 25)."),
-  page: z.number().int().min(1).optional().describe("Page number, from 1."),
+  first: z.number().int().min(1).max(100).optional().describe("Page size (default 25)."),
+  page: z.number().int().min(1).optional().describe("Page, from 1."),
 };
 
 export const pageOutput = z.object({

@@ -20,6 +20,7 @@ import {
 } from "../client/errors.js";
 import { oneLine, quoted } from "../client/platform-text.js";
 import type { Logger } from "../logger.js";
+import { SharedStateUnavailableError } from "../state/store.js";
 import { ConfirmationUnavailableError } from "./confirmation.js";
 import { MAX_SHOWN_VALUE, NotAllowedError, shown, ToolInputError } from "./define-tool.js";
 
@@ -93,6 +94,13 @@ function describe(error: unknown, tool: string, logger: Logger | undefined): str
       "Nothing was changed. Trying again will not help until the account is given those rights.",
     ];
   }
+  if (error instanceof SharedStateUnavailableError) {
+    return [
+      `${tool} did not run: ${sentence(flat(error.message))}`,
+      "Nothing was sent to the platform and nothing was changed.",
+      "Trying again in a minute may work; if it keeps failing, ask whoever runs this server to check its Redis.",
+    ];
+  }
   if (isPlatformError(error)) return describePlatformError(error, tool);
   // Anything else is a bug here, not the person's doing: no message, no stack, no token.
   logger?.error(`${tool} failed unexpectedly`, {
@@ -127,6 +135,13 @@ function describePlatformError(error: PlatformError, tool: string): string[] {
     ];
   }
   if (error instanceof AuthenticationError) {
+    if (error.credential === "team-sign-in") {
+      return [
+        `${tool} failed: the platform no longer accepts your sign-in, and it could not be renewed.`,
+        hint,
+        "Trying again will not help until you have signed in again.",
+      ];
+    }
     if (error.credential === "oauth") {
       return [
         `${tool} failed: the platform no longer accepts your sign-in, and it could not be renewed.`,

@@ -78,7 +78,7 @@ function mapValues(properties: unknown, io: "input" | "output"): JsonSchema {
  * still checks every result against the whole zod schema. Without this, output schemas alone
  * would take more than the whole list's 32 KB budget.
  */
-const OUTPUT_SCHEMA_BUDGET = 512;
+const OUTPUT_SCHEMA_BUDGET = 400;
 
 function outlineWithin(schema: JsonSchema): JsonSchema {
   for (const depth of [4, 3, 2]) {

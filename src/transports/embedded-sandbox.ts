@@ -3,6 +3,7 @@ import type { PlatformClient, TokenSource } from "../client/types.js";
 import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
 import type { SandboxInfo } from "../server.js";
+import type { StateStore } from "../state/store.js";
 
 /** What the instructions say about the sandbox's tokens, so the assistant knows who it acts as. */
 export function sandboxInfo(): SandboxInfo {
@@ -23,11 +24,27 @@ export interface Platform {
    */
   token: string | TokenSource | undefined;
   sandbox: SandboxInfo | undefined;
+  /**
+   * The embedded sandbox only: registers an OAuth client with this redirect URL on it, as an
+   * administrator would on the platform (for `--auth oauth`).
+   */
+  registerOAuthClient?(redirectUri: string): { id: string; secret: string };
   createClient(token: string | TokenSource, logger: Logger): PlatformClient;
   close(): Promise<void>;
 }
 
-export async function openPlatform(config: Config, logger: Logger): Promise<Platform> {
+export interface OpenPlatformOptions {
+  /** Shared state (Redis): the rate budget of each credential is then shared by every replica. */
+  stateStore?: StateStore;
+  /** For tests: a rate-limit window shorter than a minute. */
+  rateLimitWindowMs?: number;
+}
+
+export async function openPlatform(
+  config: Config,
+  logger: Logger,
+  options: OpenPlatformOptions = {},
+): Promise<Platform> {
   const createClient = (apiUrl: string) => (token: string | TokenSource, clientLogger: Logger) =>
     createPlatformClient({
       apiUrl,
@@ -41,8 +58,10 @@ export async function openPlatform(config: Config, logger: Logger): Promise<Plat
       retryBaseMs: config.retryBaseMs,
       maxRetries: config.maxRetries,
       rateLimitPerMinute: config.rateLimitPerMinute,
+      rateLimitWindowMs: options.rateLimitWindowMs,
       maxResponseBytes: config.maxResponseBytes,
       logger: clientLogger,
+      stateStore: options.stateStore,
     });
 
   if (!config.useSandbox) {
@@ -96,6 +115,8 @@ export async function openPlatform(config: Config, logger: Logger): Promise<Plat
     apiUrl,
     token: sandbox.tokens.full,
     sandbox: sandboxInfo(),
+    registerOAuthClient: (redirectUri) =>
+      sandbox.oauth.registerClient({ name: "workforce-mcp team server", redirectUri }),
     createClient: createClient(apiUrl),
     close: () => sandbox.close(),
   };

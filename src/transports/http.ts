@@ -5,12 +5,17 @@ import { hostHeaderValidation } from "@modelcontextprotocol/sdk/server/middlewar
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import express, { type NextFunction, type Request, type Response } from "express";
-import { createSchemaSource } from "../client/schema/index.js";
+import { createSchemaCache, createSchemaSource } from "../client/schema/index.js";
 import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
 import { createServer } from "../server.js";
+import { createStateStore } from "../state/index.js";
+import { createMemoryStore } from "../state/memory-store.js";
+import type { StateStore } from "../state/store.js";
 import { openPlatform } from "./embedded-sandbox.js";
 import { type HttpSession, SessionRegistry } from "./http-sessions.js";
+import { type StatelessContext, serveStatelessRequest } from "./http-stateless.js";
+import { createRemoteAuth, type RemoteAuth, type RequestCredential } from "./remote-auth.js";
 import { createSessionLogger } from "./session-logger.js";
 
 const LOOPBACK = ["localhost", "127.0.0.1", "[::1]"];
@@ -25,6 +30,10 @@ export interface HttpServerHandle {
 export interface HttpServerOptions {
   now?: () => number;
   sessionIdleMs?: number;
+  /** A rate-limit window shorter than a minute, so that replica tests need not wait minutes. */
+  rateLimitWindowMs?: number;
+  /** The state store to use instead of the configured one (tests look into it); closed with the server. */
+  stateStore?: StateStore;
 }
 
 const REALM = 'Bearer realm="workforce-mcp"';
@@ -36,16 +45,41 @@ export async function startHttpServer(
   version: string,
   options: HttpServerOptions = {},
 ): Promise<HttpServerHandle> {
-  const platform = await openPlatform(config, logger);
-  if (!platform.token) {
+  // Redis when configured (replicas share it); a stateless process without it keeps its own.
+  // --auth oauth keeps its clients, codes and sealed tokens there too.
+  const store =
+    options.stateStore ??
+    (config.redisUrl
+      ? await createStateStore(config, logger)
+      : config.stateless || config.auth === "oauth"
+        ? createMemoryStore()
+        : undefined);
+  const platform = await openPlatform(config, logger, {
+    stateStore: config.redisUrl ? store : undefined,
+    rateLimitWindowMs: options.rateLimitWindowMs,
+  }).catch(async (error: unknown) => {
+    await store?.close();
+    throw error;
+  });
+  const stateless: StatelessContext | undefined =
+    config.stateless && store
+      ? { config, logger, version, platform, store, schemas: createSchemaCache({ store }) }
+      : undefined;
+  if (stateless) {
+    logger.info(
+      "Stateless HTTP: no sessions, so any replica may answer any request; changes are confirmed with single-use tokens, not forms.",
+    );
+  }
+  if (!platform.token && config.auth !== "oauth") {
     logger.info(
       "No WORKFORCE_TOKEN: each client must send its own platform token as 'Authorization: Bearer <token>' on every request, starting with initialize.",
     );
   }
   // With the server's own token every session sees the same platform: introspect it once.
-  const sharedSchema = platform.token
-    ? createSchemaSource(platform.createClient(platform.token, logger))
-    : undefined;
+  const sharedSchema =
+    platform.token && config.auth !== "oauth"
+      ? createSchemaSource(platform.createClient(platform.token, logger))
+      : undefined;
   const idleMs = options.sessionIdleMs ?? config.sessionIdleMinutes * 60_000;
   const sessions = new SessionRegistry({
     maxSessions: config.maxSessions,
@@ -58,13 +92,23 @@ export async function startHttpServer(
       }),
   });
   let lastCapWarning = Number.NEGATIVE_INFINITY;
-  const allowedHostnames = [...LOOPBACK, ...config.allowedHosts.map(hostnameOf)];
+  const allowedHostnames = [
+    ...LOOPBACK,
+    ...config.allowedHosts.map(hostnameOf),
+    ...(config.publicUrl ? [new URL(config.publicUrl).hostname] : []),
+  ];
+  // --auth oauth: set once listening (its addresses may name the port).
+  let remoteAuth: RemoteAuth | undefined;
   // Set once listening; no request arrives before that.
   let listenPort = 0;
 
   const app = express();
   app.disable("x-powered-by");
   app.use(hostHeaderValidation(allowedHostnames));
+  // The OAuth endpoints serve browsers and web clients of any origin (the SDK's handlers set CORS).
+  if (config.auth === "oauth") {
+    app.use((req, res, next) => (remoteAuth ? remoteAuth.router(req, res, next) : next()));
+  }
   app.use(originValidation(() => listenPort, config.allowedHosts.map(parseAllowedOrigin)));
   app.get("/healthz", (_req, res) => {
     res.json({ status: "ok", version, sandbox: platform.sandbox !== undefined });
@@ -92,6 +136,14 @@ export async function startHttpServer(
     if (req.method === "POST" && Array.isArray(req.body) && req.body.length === 0) {
       return rpcError(res, 400, -32600, "Invalid Request: empty batch.");
     }
+    let credential: RequestCredential | undefined;
+    if (config.auth === "oauth") {
+      if (!remoteAuth) return rpcError(res, 503, -32000, "The server is starting; try again.");
+      // 401 with the resource metadata's address, or who the request acts as.
+      credential = await remoteAuth.authenticate(req, res);
+      if (!credential) return;
+    }
+    if (stateless) return handleStateless(req, res, stateless, credential);
     const sessionId = req.header("mcp-session-id");
     if (sessionId !== undefined) {
       const session = sessions.get(sessionId);
@@ -103,13 +155,17 @@ export async function startHttpServer(
           "Session not found: it has ended or never existed. Start a new session with an initialize request.",
         );
       }
-      if (session.bearerDigest && !bearerMatches(req, session.bearerDigest)) {
+      const sameCredential = (digest: Buffer) =>
+        credential ? timingSafeEqual(credential.key, digest) : bearerMatches(req, digest);
+      if (session.bearerDigest && !sameCredential(session.bearerDigest)) {
         res.setHeader("WWW-Authenticate", REALM);
         return rpcError(
           res,
           401,
           -32001,
-          "Unauthorized: send the same 'Authorization: Bearer <token>' this session was opened with on every request.",
+          credential
+            ? "Unauthorized: this session was opened by another sign-in or token. Start a new session with an initialize request."
+            : "Unauthorized: send the same 'Authorization: Bearer <token>' this session was opened with on every request.",
         );
       }
       // Busy until the response (or SSE stream) closes, whichever way it ends.
@@ -125,8 +181,9 @@ export async function startHttpServer(
       );
     }
 
-    let token = platform.token;
-    if (!token) {
+    // With --auth oauth the request's own credential, never the server's.
+    let token = credential ? undefined : platform.token;
+    if (!token && !credential) {
       token = bearerToken(req);
       if (!token) {
         res.setHeader("WWW-Authenticate", REALM);
@@ -157,11 +214,18 @@ export async function startHttpServer(
     }
     const { reservation } = slot;
     // Only a digest stays on the session; the token itself lives in its client and redaction list.
-    const bearer = platform.token ? undefined : (token as string);
-    const bearerDigest = bearer === undefined ? undefined : sha256(bearer);
+    const bearer = credential ? credential.secret : platform.token ? undefined : (token as string);
+    const bearerDigest = credential
+      ? credential.key
+      : bearer === undefined
+        ? undefined
+        : sha256(bearer);
     const sessionLogger = createSessionLogger(logger, bearer);
     const workforce = createServer(config, {
-      client: platform.createClient(token, sessionLogger),
+      client: platform.createClient(
+        credential ? credential.token(sessionLogger) : (token as NonNullable<typeof token>),
+        sessionLogger,
+      ),
       logger: sessionLogger,
       sandbox: platform.sandbox,
       version,
@@ -191,12 +255,68 @@ export async function startHttpServer(
     }
   }
 
+  /** Each request stands alone: its own credential check, server and transport. */
+  async function handleStateless(
+    req: Request,
+    res: Response,
+    context: StatelessContext,
+    credential: RequestCredential | undefined,
+  ) {
+    if (req.method !== "POST") {
+      res.setHeader("Allow", "POST");
+      return rpcError(
+        res,
+        405,
+        -32000,
+        "Method not allowed: this server is stateless (no sessions, no server-initiated stream); send each request as a POST.",
+      );
+    }
+    if (credential) {
+      return serveStatelessRequest(context, req, res, {
+        token: credential.token(),
+        bearer: credential.secret,
+      });
+    }
+    let token = platform.token;
+    let bearer: string | undefined;
+    if (!token) {
+      bearer = bearerToken(req);
+      if (!bearer) {
+        res.setHeader("WWW-Authenticate", REALM);
+        return rpcError(
+          res,
+          401,
+          -32001,
+          "This server has no platform token of its own. Send your platform personal access token as 'Authorization: Bearer <token>' with every request.",
+        );
+      }
+      token = bearer;
+    }
+    await serveStatelessRequest(context, req, res, { token, bearer });
+  }
+
   const server = await listen(app, config.port, config.host);
   const address = server.address() as AddressInfo;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
   listenPort = address.port;
   const url = `http://${host}:${address.port}`;
   logger.debug(`listening on ${url}/mcp`);
+  if (config.auth === "oauth") {
+    try {
+      remoteAuth = createRemoteAuth({
+        config,
+        logger,
+        platform,
+        state: store as StateStore,
+        publicUrl: config.publicUrl ?? url,
+      });
+    } catch (error) {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await platform.close();
+      await store?.close();
+      throw error;
+    }
+  }
 
   let closing: Promise<void> | undefined;
   return {
@@ -209,6 +329,7 @@ export async function startHttpServer(
           server.closeAllConnections();
         });
         await platform.close();
+        await store?.close();
       })();
       return closing;
     },

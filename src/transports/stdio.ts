@@ -2,12 +2,15 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
 import { createServer } from "../server.js";
+import { createStateStore } from "../state/index.js";
 import { openPlatform } from "./embedded-sandbox.js";
 import { INVALID_REQUEST, MAX_STDIO_MESSAGE_BYTES, StdinLineGuard } from "./stdio-guard.js";
 
 /** Serves one client on stdin/stdout. stdout carries the protocol and nothing else. */
 export async function serveStdio(config: Config, logger: Logger, version: string): Promise<void> {
-  const platform = await openPlatform(config, logger);
+  // With WORKFORCE_REDIS_URL, this process spends the same rate budget as the team's replicas.
+  const store = config.redisUrl ? await createStateStore(config, logger) : undefined;
+  const platform = await openPlatform(config, logger, { stateStore: store });
   if (!platform.token) throw new Error("WORKFORCE_TOKEN is not set.");
   const workforce = createServer(config, {
     client: platform.createClient(platform.token, logger),
@@ -42,6 +45,7 @@ export async function serveStdio(config: Config, logger: Logger, version: string
       logger.debug(`stopping: ${why}`);
       await workforce.close().catch(() => {});
       await platform.close().catch(() => {});
+      await store?.close().catch(() => {});
     })();
     return stopping;
   };

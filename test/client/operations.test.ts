@@ -31,6 +31,24 @@ const sandboxSchema = buildSchema(sandboxTypeDefs);
 
 /** Root fields that change something that cannot be undone or repeated harmlessly. */
 const NOT_SAFE_TO_REPEAT = new Set(["terminateHire", "createDraftHire", "cancelHire"]);
+// The jobs writes: a second job, a second hire, a bid rejected with the candidate.
+for (const field of [
+  "createJob",
+  "updateJob",
+  "updateJobCandidateStep",
+  "updateJobCandidateStatus",
+  "acceptBid",
+]) {
+  NOT_SAFE_TO_REPEAT.add(field);
+}
+// An approval decision (a rejection cancels the hire) and invitation emails, which cannot be unsent.
+for (const field of [
+  "actionApprovalApprovable",
+  "createTrustedContact",
+  "reinviteTrustedContact",
+]) {
+  NOT_SAFE_TO_REPEAT.add(field);
+}
 
 const all: [string, Operation<unknown, Record<string, unknown>>][] = [
   ...Object.entries(operations as Record<string, Operation<unknown, Record<string, unknown>>>),

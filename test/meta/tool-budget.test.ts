@@ -11,10 +11,12 @@ const MAX_DESCRIPTION = 1024;
 
 type JsonSchema = Record<string, unknown>;
 
-/** What a model reads of one tool: its name, description and input schema. */
+/** What a model reads of one tool: its name, its description (as text) and its input schema. */
 function modelVisibleBytes(tool: Tool): number {
-  return Buffer.byteLength(
-    JSON.stringify({ name: tool.name, description: tool.description, input: tool.inputSchema }),
+  return (
+    Buffer.byteLength(tool.name) +
+    Buffer.byteLength(tool.description ?? "") +
+    Buffer.byteLength(JSON.stringify(tool.inputSchema))
   );
 }
 

@@ -57,14 +57,20 @@ describe("tool registry", async () => {
 
   it("offers the platform's tools, no more", () => {
     expect([...names].sort()).toEqual([
+      "cancel_hire",
+      "create_draft_hire",
       "describe_schema",
       "get_contract",
       "get_hire",
+      "invite_to_talent_pool",
       "list_accounts",
       "list_invoices",
       "list_jobs",
       "list_payment_requests",
+      "manage_candidate",
+      "post_job",
       "query_platform",
+      "review_hire_approval",
       "search_hires",
       "search_talent_pool",
       "submit_timesheets",

@@ -228,7 +228,7 @@ describe("list_invoices", () => {
   it("says there is no date filter and how to get to a period", async () => {
     const tools = await h.client.listTools();
     const description = tools.tools.find((t) => t.name === "list_invoices")?.description ?? "";
-    expect(description).toContain("There is no date filter");
+    expect(description).toContain("No date filter exists");
     expect(description).toContain("order by DATE");
     expect(description.length).toBeLessThanOrEqual(1024);
   });

@@ -1,5 +1,5 @@
-// One hire's whole picture in one request: get_hire.
-import { query } from "../operations.js";
+// One hire's whole picture in one request (get_hire); creating a draft hire and cancelling one.
+import { mutation, query } from "../operations.js";
 
 /** A contract's terms as get_hire shows them. */
 export interface HireContractTerms {
@@ -209,4 +209,257 @@ export const hirePaidRequestsQuery = query<
   `,
 );
 
-export const hireOperations = { getHireQuery, hirePaidRequestsQuery };
+// ---- create_draft_hire -------------------------------------------------------------------------
+
+/** A new draft hire as create_draft_hire reports it; the rate is the caller's own (may be hidden). */
+export interface DraftHire {
+  id: string;
+  status: string;
+  externalIdentifier: string | null;
+  startDate: string | null;
+  endDate: string | null;
+  worker: { id: string; name: string };
+  company: { id: string; name: string };
+  latestContract: {
+    id: string;
+    status: string;
+    jobName: string;
+    currency: string;
+    rateType: string | null;
+    purchaseOrderNumber: string | null;
+  };
+}
+
+const DRAFT_HIRE_FIELDS = `
+  id
+  status
+  externalIdentifier
+  startDate
+  endDate
+  worker {
+    id
+    name
+  }
+  company {
+    id
+    name
+  }
+  latestContract {
+    id
+    status
+    jobName
+    currency
+    rateType
+    purchaseOrderNumber
+  }
+`;
+
+/** Talent Pool contacts read per page when looking one up by id (the API has no id filter). */
+export const CONTACTS_PAGE_SIZE = 100;
+
+export interface PoolContact {
+  id: string;
+  status: string;
+  worker: { id: string; name: string };
+  company: { id: string; name: string };
+}
+
+export interface DraftHireContactsData {
+  trustedContacts: { paginatorInfo: { lastPage: number }; data: PoolContact[] };
+}
+
+export const draftHireContactsQuery = query<
+  DraftHireContactsData,
+  { company: string; page: number }
+>(
+  "DraftHireContacts",
+  /* GraphQL */ `
+    query DraftHireContacts($company: ID!, $page: Int) {
+      trustedContacts(accounts: [$company], first: ${CONTACTS_PAGE_SIZE}, page: $page) {
+        paginatorInfo {
+          lastPage
+        }
+        data {
+          id
+          status
+          worker {
+            id
+            name
+          }
+          company {
+            id
+            name
+          }
+        }
+      }
+    }
+  `,
+);
+
+export interface HireCustomFieldDefinition {
+  id: string;
+  slug: string | null;
+  title: string;
+  fieldType: string;
+  customFieldOptions: { id: string; value: string }[];
+}
+
+export interface DraftHireFieldsData {
+  customFields: { paginatorInfo: { total: number }; data: HireCustomFieldDefinition[] };
+}
+
+/** A hire's custom fields are the company's contract fields. */
+export const draftHireFieldsQuery = query<DraftHireFieldsData, { company: string }>(
+  "DraftHireFields",
+  /* GraphQL */ `
+    query DraftHireFields($company: ID!) {
+      customFields(accounts: [$company], appliesTo: [CONTRACT], first: 100) {
+        paginatorInfo {
+          total
+        }
+        data {
+          id
+          slug
+          title
+          fieldType
+          customFieldOptions {
+            id
+            value
+          }
+        }
+      }
+    }
+  `,
+);
+
+/** One value of HireInput.customFieldValues: exactly one member set. */
+export type CustomFieldTypeValueInput =
+  | { singleSelect: { id: string; value: string } }
+  | { freeText: { id: string; value: string } }
+  | { multiSelect: { id: string; values: string[] } };
+
+export interface CreateDraftHireVariables extends Record<string, unknown> {
+  input: {
+    company: string;
+    name: string;
+    trustedContact?: string;
+    rate?: number;
+    rateType?: string;
+    startDate?: string;
+    endDate?: string;
+    purchaseOrderNumber?: string;
+    customFieldValues?: CustomFieldTypeValueInput[];
+    externalIdentifier: string;
+  };
+}
+
+export const createDraftHireMutation = mutation<
+  { createDraftHire: DraftHire },
+  CreateDraftHireVariables
+>(
+  "CreateDraftHire",
+  /* GraphQL */ `
+    mutation CreateDraftHire($input: HireInput!) {
+      createDraftHire(input: $input) {
+        ${DRAFT_HIRE_FIELDS}
+      }
+    }
+  `,
+  // Each call makes another hire: never sent twice; found again by its externalIdentifier.
+  false,
+);
+
+export const hiresByExternalIdQuery = query<
+  { hires: { data: DraftHire[] } },
+  { externalIdentifier: string }
+>(
+  "HiresByExternalId",
+  /* GraphQL */ `
+    query HiresByExternalId($externalIdentifier: String!) {
+      hires(externalIdentifiers: [$externalIdentifier], first: 25) {
+        data {
+          ${DRAFT_HIRE_FIELDS}
+        }
+      }
+    }
+  `,
+);
+
+// ---- cancel_hire -------------------------------------------------------------------------------
+
+export interface HireForCancelData {
+  hire: {
+    id: string;
+    status: string;
+    startDate: string | null;
+    endDate: string | null;
+    canCancelContract: boolean;
+    worker: { id: string; name: string };
+    company: { id: string; name: string };
+    latestContract: {
+      id: string;
+      status: string;
+      jobName: string;
+      startDate: string | null;
+      endDate: string | null;
+    };
+  } | null;
+}
+
+export const hireForCancelQuery = query<HireForCancelData, { id: string }>(
+  "HireForCancel",
+  /* GraphQL */ `
+    query HireForCancel($id: ID!) {
+      hire(id: $id) {
+        id
+        status
+        startDate
+        endDate
+        canCancelContract
+        worker {
+          id
+          name
+        }
+        company {
+          id
+          name
+        }
+        latestContract {
+          id
+          status
+          jobName
+          startDate
+          endDate
+        }
+      }
+    }
+  `,
+);
+
+export const cancelHireMutation = mutation<
+  { cancelHire: { id: string; status: string } },
+  { input: { hire: string; message: string } }
+>(
+  "CancelHire",
+  /* GraphQL */ `
+    mutation CancelHire($input: CancelHireInput!) {
+      cancelHire(input: $input) {
+        id
+        status
+      }
+    }
+  `,
+  // The worker is told each time it is sent: never twice.
+  false,
+);
+
+export const hireOperations = {
+  getHireQuery,
+  hirePaidRequestsQuery,
+  draftHireContactsQuery,
+  draftHireFieldsQuery,
+  createDraftHireMutation,
+  hiresByExternalIdQuery,
+  hireForCancelQuery,
+  cancelHireMutation,
+};

@@ -2,10 +2,12 @@
 // its tools need; test/client/operations.test.ts checks all of them against the real schema.
 import { operations as coreOperations } from "../operations.js";
 import { accountOperations } from "./accounts.js";
+import { approvalOperations } from "./approvals.js";
 import { hireOperations } from "./hires.js";
 import { jobOperations } from "./jobs.js";
 import { paymentOperations } from "./payments.js";
 import { talentOperations } from "./talent.js";
+import { talentInvitationOperations } from "./talent-invitations.js";
 
 export const allOperations = {
   ...coreOperations,
@@ -13,5 +15,7 @@ export const allOperations = {
   ...hireOperations,
   ...paymentOperations,
   ...talentOperations,
+  ...talentInvitationOperations,
+  ...approvalOperations,
   ...jobOperations,
 };

@@ -1,4 +1,5 @@
 import { buildClientSchema, type GraphQLSchema, type IntrospectionQuery } from "graphql";
+import type { StateStore } from "../../state/store.js";
 import type { PlatformClient } from "../types.js";
 
 /** The platform's schema from an introspection answer (with or without the `data` wrapper). */
@@ -33,6 +34,72 @@ export function createSchemaSource(client: PlatformClient): SchemaSource {
         });
       }
       return pending;
+    },
+  };
+}
+
+/** How long a schema introspected by one replica serves the others (and this one) before a fresh look. */
+export const SCHEMA_CACHE_TTL_MS = 60 * 60_000;
+/** How many platforms and credentials one process keeps a built schema for. */
+const SCHEMA_CACHE_ENTRIES = 100;
+
+export interface SchemaCache {
+  /**
+   * The schema source for `key` (a digest of the platform and credential, never a token): built at
+   * most once per process and TTL, introspected with `client` only when no replica has it cached.
+   */
+  sourceFor(key: string, client: PlatformClient): SchemaSource;
+}
+
+/**
+ * The introspection cache for servers created per request (stateless HTTP): a built schema per key
+ * in this process, and the introspection answer in the state store, so that replicas introspect
+ * once between them. A store that fails is skipped: the platform is asked instead.
+ */
+export function createSchemaCache(
+  options: { store?: StateStore; ttlMs?: number; now?: () => number } = {},
+): SchemaCache {
+  const { store } = options;
+  const ttlMs = options.ttlMs ?? SCHEMA_CACHE_TTL_MS;
+  const now = options.now ?? Date.now;
+  const built = new Map<string, { schema: Promise<GraphQLSchema>; at: number }>();
+
+  async function load(key: string, client: PlatformClient, signal?: AbortSignal) {
+    const stored = await store?.get(`schema:${key}`).catch(() => undefined);
+    if (stored !== undefined) {
+      try {
+        return schemaFromIntrospection(JSON.parse(stored));
+      } catch {
+        // Unreadable: introspect again and overwrite it.
+      }
+    }
+    const data = await client.introspect({ signal });
+    const schema = schemaFromIntrospection(data);
+    await store?.set(`schema:${key}`, JSON.stringify(data), ttlMs).catch(() => {});
+    return schema;
+  }
+
+  return {
+    sourceFor(key, client) {
+      return {
+        get(signal) {
+          const entry = built.get(key);
+          if (entry && now() - entry.at < ttlMs) {
+            // Most recently used last, so the oldest goes first when the cache is full.
+            built.delete(key);
+            built.set(key, entry);
+            return entry.schema;
+          }
+          const schema = load(key, client, signal);
+          built.set(key, { schema, at: now() });
+          if (built.size > SCHEMA_CACHE_ENTRIES) built.delete(built.keys().next().value as string);
+          // A failure is not cached: the next read asks again.
+          schema.catch(() => {
+            if (built.get(key)?.schema === schema) built.delete(key);
+          });
+          return schema;
+        },
+      };
     },
   };
 }

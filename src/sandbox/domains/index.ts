@@ -1,4 +1,5 @@
 import type { SandboxDomain } from "../domain.js";
+import { approvalsDomain } from "./approvals/index.js";
 import { hireDetailsDomain } from "./hire-details/index.js";
 import { jobsDomain } from "./jobs/index.js";
 import { paymentsDomain } from "./payments/index.js";
@@ -13,4 +14,6 @@ export const SANDBOX_DOMAINS: readonly SandboxDomain[] = [
   // The talent pool before jobs: job candidates are talent-pool workers.
   talentDomain,
   jobsDomain,
+  // Last: it draws on the shared seed's random numbers, so the others keep theirs.
+  approvalsDomain,
 ];

@@ -35,8 +35,7 @@ export const listAccountsTool = defineTool({
     "Who is signed in, and the accounts you can work in: companies, organisations, staffing agencies, workers.",
     "Use when: which companies can I work in, who am I, or to find a company id.",
     "Do not use for: hires at a company (use search_hires).",
-    "Returns: the user's name and email; each account's id, type and name. Company ids are what other tools take as accounts or company.",
-    'Example: {"type": "COMPANY"}',
+    "Returns: the user, and each account's id, type and name (company ids go in accounts or company).",
   ].join("\n"),
   inputSchema: {
     type: upperCaseEnum(ACCOUNT_TYPES)

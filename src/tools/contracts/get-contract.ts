@@ -44,11 +44,10 @@ export const getContractTool = defineTool({
   instruction:
     "get_contract takes a hire id (for its active contract, the terms in force) or a contract id, and shows the terms, the contract document, attachments and any unsigned change.",
   description: [
-    "Show one contract: job, dates, rate, payment terms, PO number, the contract document and attachments.",
-    "Use when: Ana's contract terms, the payment term of ctr_002, send me the signed contract. With hireId: the hire's active contract (the terms in force).",
-    "Do not use for: finding hires (use search_hires); invoices (use list_invoices).",
-    "Returns: the terms (rates may be hidden), pdfUrl (the contract itself) and attachments, links that expire; an unsigned draft apart; without an active contract, the latest with its status.",
-    'Example: {"hireId": "hire_001"}',
+    "One contract: job, dates, rate, payment terms, PO number, the contract document and attachments. With hireId: the hire's active contract, the terms in force.",
+    "Use when: Ana's contract terms, the payment term of ctr_002, send me the signed contract.",
+    "Do not use for: finding hires (use search_hires).",
+    "Returns: the terms, pdfUrl (the contract) and attachments (links expire); an unsigned draft apart.",
   ].join("\n"),
   inputSchema: {
     contractId: z

@@ -84,11 +84,9 @@ export const getHireTool = defineTool({
   instruction:
     "get_hire takes a hire id and gives its whole picture in one call: current terms, an unsigned change, past contracts, owners, compliance gaps, custom fields and what has been paid.",
   description: [
-    "One hire's whole picture: worker, company, dates, the terms in force and any unsigned change, past contracts, owners, compliance gaps, custom fields, total paid, last payment request.",
-    "Use when: tell me everything about Ana's hire; who owns it; what is missing on it; how much have we paid.",
-    "Do not use for: finding a hire (use search_hires); contract documents (use get_contract); single payment requests (use list_payment_requests).",
-    "Returns: the hire with those parts; amounts per currency; rates may be hidden.",
-    'Example: {"hireId": "hire_001"}',
+    "One hire in full: worker, company, dates, the terms in force and any unsigned change, past contracts, owners, compliance gaps, custom fields, total paid, last payment request.",
+    "Use when: everything about Ana's hire, who owns it, what is missing on it, how much we paid.",
+    "Do not use for: finding a hire (use search_hires); documents (use get_contract).",
   ].join("\n"),
   inputSchema: {
     hireId: z.string().min(1).describe("The hire's id (from search_hires), e.g. hire_001."),

@@ -76,9 +76,9 @@ export const searchHiresTool = defineTool({
     "search_hires finds hires (a worker engaged by a company) by name, status, company, worker or dates. Start here: it returns the hire, worker and contract ids the other tools take. The active contract holds the terms in force; a draft is not signed yet.",
   description: [
     "Find hires (a worker engaged by a company) by name, status, company, worker, dates or missing hours.",
-    "Use when: who is active at Nordlys, what is Ana's rate, hires starting next month, who has not logged hours; or to get an id another tool needs.",
-    "Do not use for: one hire's whole picture (use get_hire); documents and payment terms (use get_contract).",
-    "Returns: hires with ids, status, worker, company, dates and the terms in force (the active contract; an unsigned draft apart; rates may be hidden). Paged.",
+    "Use when: who is active at Nordlys, Ana's rate, who starts next month, who has not logged hours.",
+    "Do not use for: one hire in full (use get_hire); documents (use get_contract).",
+    "Returns: hires with ids, dates and the terms in force (an unsigned draft apart; rates may be hidden). Paged.",
     'Example: {"activeStatus": ["ACTIVE"], "accounts": ["cmp_nordlys"]}',
   ].join("\n"),
   inputSchema: {
@@ -91,8 +91,8 @@ export const searchHiresTool = defineTool({
       .array(upperCaseEnum(HIRE_STATUSES))
       .optional()
       .describe('Statuses, e.g. ["ACTIVE"].'),
-    accounts: z.array(z.string().min(1)).optional().describe("Company ids, e.g. cmp_nordlys."),
-    workers: z.array(z.string().min(1)).optional().describe("Worker ids, e.g. wrk_001."),
+    accounts: z.array(z.string().min(1)).optional().describe("Company ids."),
+    workers: z.array(z.string().min(1)).optional().describe("Worker ids."),
     contractStatus: z
       .array(upperCaseEnum(CONTRACT_STATUSES))
       .optional()
@@ -100,11 +100,11 @@ export const searchHiresTool = defineTool({
     externalIdentifiers: z
       .array(z.string().min(1))
       .optional()
-      .describe("Ids from your own HR or ERP system."),
+      .describe("Ids from your own systems."),
     startDateRange: dateRangeSchema("start date").optional(),
     endDateRange: dateRangeSchema("end date").optional(),
     missingHoursBetween: dateRangeSchema("day")
-      .describe("Who has not logged hours: no payment request submitted in this range.")
+      .describe("No payment request in this range: who has not logged hours.")
       .optional(),
     orderBy: z
       .array(
@@ -114,7 +114,7 @@ export const searchHiresTool = defineTool({
         }),
       )
       .optional()
-      .describe('E.g. [{"field": "START_DATE", "order": "ASC"}].'),
+      .describe("Sort order."),
     ...pageArgs,
   },
   outputSchema: {

@@ -60,27 +60,16 @@ export const terminateHireTool = defineTool({
   description: [
     "End an active hire early. IRREVERSIBLE; the worker is told.",
     "Use when: the person explicitly asks to terminate a worker's active hire on a date, with a reason.",
-    "Do not use for: hires not started yet (use cancel_hire); finding the hire (use search_hires).",
-    "How: the first call changes nothing and returns a preview with a confirmationToken (single use, 5 minutes, bound to every argument). Show it; only after the person agrees, call again with the same arguments and the token. Clients with forms ask the person directly.",
-    "Returns: status preview, terminated, declined, not-terminated or outcome-unknown.",
+    "Do not use for: hires not started yet (use cancel_hire).",
+    "The first call only previews and returns a confirmationToken (single use, 5 minutes); once the person agrees, repeat the call with it.",
     'Example: {"hireId": "hire_001", "reason": "PROJECT_COMPLETED_EARLY", "date": "2026-12-31"}',
   ].join("\n"),
   inputSchema: {
-    hireId: z.string().min(1).describe("The hire, e.g. hire_001 (from search_hires)."),
-    reason: upperCaseEnum(TERMINATION_REASONS).describe(
-      "Why the hire ends (OTHER if none fits; explain in comments).",
-    ),
-    date: dateSchema("Last day, YYYY-MM-DD, on or after the hire's start date."),
-    comments: z
-      .string()
-      .max(2000)
-      .optional()
-      .describe("Internal note stored with the termination."),
-    message: z
-      .string()
-      .max(2000)
-      .optional()
-      .describe("Message to the worker, sent with the notice."),
+    hireId: z.string().min(1).describe("Hire id (from search_hires)."),
+    reason: upperCaseEnum(TERMINATION_REASONS).describe("OTHER if none fits; explain in comments."),
+    date: dateSchema("Last day, YYYY-MM-DD."),
+    comments: z.string().max(2000).optional().describe("Internal note."),
+    message: z.string().max(2000).optional().describe("To the worker, with the notice."),
     confirmationToken: confirmationTokenArg,
   },
   outputSchema: {
@@ -105,7 +94,7 @@ export const terminateHireTool = defineTool({
     const base = { hireId: args.hireId, reason: args.reason, date: args.date };
 
     if (confirmationToken !== undefined) {
-      redeemConfirmation(ctx, "terminate_hire", confirmationToken, call);
+      await redeemConfirmation(ctx, "terminate_hire", confirmationToken, call);
       return terminate(ctx, args);
     }
 

@@ -75,11 +75,10 @@ export const listInvoicesTool = defineTool({
   instruction:
     "list_invoices lists invoices with filters, or shows one by its number with its rows and PDF. Amounts come per currency; never add amounts of different currencies together.",
   description: [
-    "List invoices and credit notes with amounts, due dates and open amounts, totals per currency; or one invoice by number, with its rows and PDF.",
-    "Use when: what do we owe in EUR, which invoices are overdue, show invoice INV-2026-0042.",
+    "List invoices and credit notes with open amounts and totals per currency; or one invoice by number, with rows and PDF.",
+    "Use when: what do we owe in EUR, which invoices are overdue, show INV-2026-0042.",
     "Do not use for: hours or payment requests (use list_payment_requests).",
-    "There is no date filter: order by DATE and page until the dates pass the period.",
-    "Returns: number, type, dates, gross, net and open amounts, payer, payee, overdue; totals per currency for the page. Paged.",
+    "No date filter exists: order by DATE and page until the dates pass the period. Paged.",
     'Example: {"status": ["UNPAID", "OVERDUE"], "currency": ["EUR"]}',
   ].join("\n"),
   inputSchema: {
@@ -98,7 +97,7 @@ export const listInvoicesTool = defineTool({
       .optional()
       .describe("PO number, invoice number, worker name or amount."),
     currency: z.array(upperCaseEnum(CURRENCIES)).optional().describe('E.g. ["EUR"].'),
-    accounts: z.array(z.string().min(1)).optional().describe("Company ids, e.g. cmp_nordlys."),
+    accounts: z.array(z.string().min(1)).optional().describe("Company ids."),
     orderBy: z
       .array(
         z.object({
@@ -107,7 +106,7 @@ export const listInvoicesTool = defineTool({
         }),
       )
       .optional()
-      .describe('Default newest first, i.e. [{"column": "DATE", "order": "DESC"}].'),
+      .describe("Sort clauses; default newest DATE first."),
     ...pageArgs,
   },
   outputSchema: {

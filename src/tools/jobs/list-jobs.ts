@@ -97,11 +97,9 @@ export const listJobsTool = defineTool({
   instruction:
     "list_jobs lists jobs with their candidate and bid counts; with a jobId it shows that job's candidates and bids, whose ids the other job tools take.",
   description: [
-    "List jobs with candidate and bid counts, or one job with its candidates and bids.",
+    "List jobs with candidate and bid counts, or one job (jobId) with its candidates and bids and their ids.",
     "Use when: which open jobs have no candidates, how many bids on the backend job, who applied to job_002.",
-    "Do not use for: the talent pool (use search_talent_pool).",
-    "Returns: jobs with id, name, status, company, skills, dates and counts; with jobId, its candidates (id, name, step, status) and bids (id, bidder, rate, status). Rates may be hidden.",
-    'Example: {"statuses": ["ACTIVE"]}',
+    "Do not use for: the talent pool (use search_talent_pool). Rates may be hidden. Paged.",
   ].join("\n"),
   inputSchema: {
     search: z.string().min(1).optional().describe("Text in the job's name or description."),

@@ -52,11 +52,9 @@ export const describeSchemaTool = defineTool({
   instruction:
     "describe_schema searches the platform's whole API (queries, types, fields) or shows one type's fields, so query_platform can ask for the right ones.",
   description: [
-    "Find what the platform's GraphQL API offers: search it by words, or show one type with its fields, arguments and enum values.",
-    "Use when: before query_platform, to find the query and exact names for a topic (projects, custom fields, webhooks), or what an enum value means.",
-    "Do not use for: the data itself (use query_platform or the other tools).",
-    "Returns: matching queries with arguments, types and fields; or one type in full. Fields query_platform refuses are marked.",
-    'Example: {"search": "custom fields"}',
+    "Search the platform's GraphQL API by words, or show one type with its fields, arguments and enum values.",
+    "Use when: before query_platform, to find the query and exact names for a topic, or what an enum value means.",
+    "Do not use for: the data itself (use query_platform).",
   ].join("\n"),
   inputSchema: {
     search: z

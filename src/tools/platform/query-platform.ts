@@ -27,9 +27,8 @@ export const queryPlatformTool = defineTool({
   description: [
     "Run one read-only GraphQL query for data no other tool covers (projects, custom fields, milestones, webhooks, staffing agencies).",
     "Use when: describe_schema showed the query and fields you need.",
-    "Do not use for: hires, contracts or invoices (use search_hires, get_contract, list_invoices); changes.",
-    "Checked before sending: valid names, one query (no mutations), first at most 100, depth at most 8, at most 20 aliases; secret, identity and bank fields are refused.",
-    "Returns: the data as text and JSON, with the platform's errors beside partial data; cut at 24 KB with a note.",
+    "Do not use for: hires, contracts or invoices (use search_hires, get_contract, list_invoices).",
+    "Checked first: known names, a query (no mutation), first at most 100, depth 8, 20 aliases, no secret, identity or bank fields. Errors come beside partial data; cut at 24 KB.",
     'Example: {"query": "{ projects(first: 5) { data { id name } } }"}',
   ].join("\n"),
   inputSchema: {

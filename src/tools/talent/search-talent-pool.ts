@@ -68,10 +68,9 @@ export const searchTalentPoolTool = defineTool({
   instruction:
     "search_talent_pool finds trusted contacts (the talent pool: workers a company can hire directly) by skill, country, status and whether they were hired.",
   description: [
-    "Search the talent pool: the trusted contacts a company can hire directly.",
+    "Search the talent pool: the trusted contacts a company can hire directly, with skills, status and hire history.",
     "Use when: React people in Denmark we have not hired yet, who in our pool knows Python.",
-    "Do not use for: hires (use search_hires); job candidates (use list_jobs).",
-    "Returns: contacts with id, name, email, country, skills, status and whether their company hired them; skill names that match nothing. Paged.",
+    "Do not use for: job candidates (use list_jobs). Unknown skill names are said plainly. Paged.",
     'Example: {"skills": ["React"], "countries": ["DK"], "hireStatus": "NEVER_HIRED"}',
   ].join("\n"),
   inputSchema: {

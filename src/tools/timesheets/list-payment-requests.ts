@@ -71,10 +71,9 @@ export const listPaymentRequestsTool = defineTool({
   instruction:
     "list_payment_requests shows the hours and money workers submitted (payment requests) by hire, company, status or work period, with daily hours on request. It only reads: the API cannot approve them.",
   description: [
-    "List payment requests: the hours or money workers submit per period. Read only: companies cannot approve or reject them through the API.",
+    "List payment requests: hours or money workers submit per period, with totals per currency. Read only: the API cannot approve them.",
     "Use when: hours Ana logged last week, unapproved payment requests, spend with Harbor & Pine this quarter.",
-    "Do not use for: who has not logged hours (use search_hires); invoices (use list_invoices).",
-    "Returns: id, hire, worker, period, status, amount with currency, hours (daily with includeHours); totals per currency. Paged.",
+    "Do not use for: who has not logged hours (use search_hires). Paged.",
     'Example: {"hires": ["hire_001"], "period": {"from": "2026-11-09", "to": "2026-11-15"}, "includeHours": true}',
   ].join("\n"),
   inputSchema: {
@@ -92,7 +91,7 @@ export const listPaymentRequestsTool = defineTool({
       .optional()
       .describe("Work period overlaps these days."),
     includeHours: z.boolean().optional().describe("Hours per day too."),
-    first: z.number().int().min(1).max(100).optional().describe("Per page, 1-100, default 25."),
+    first: z.number().int().min(1).max(100).optional().describe("Page size (default 25)."),
     page: z.number().int().min(1).optional().describe("Page, from 1."),
   },
   outputSchema: {

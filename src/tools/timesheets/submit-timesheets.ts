@@ -59,24 +59,22 @@ const registration = z
       .unknown()
       .optional()
       .meta({ type: "string", minLength: 1 })
-      .describe("Hire id, e.g. hire_001. Required."),
+      .describe("Hire id, e.g. hire_001."),
     reportedDate: z
       .unknown()
       .optional()
       .meta({ type: "string" })
-      .describe("Day worked, YYYY-MM-DD, inside the active contract's dates. Required."),
+      .describe("Day worked, YYYY-MM-DD, in the active contract."),
     hours: z
       .unknown()
       .optional()
       .meta({ type: "number", minimum: 0, maximum: 24 })
-      .describe("Hours that day, 0–24. Required."),
+      .describe("Hours that day, 0–24."),
     externalId: z
       .unknown()
       .optional()
       .meta({ type: "string", minLength: 1 })
-      .describe(
-        "Your unique id for the row, e.g. ana-2026-11-20; the same id again replaces the row. Required.",
-      ),
+      .describe("Your unique row id; the same id again replaces the row."),
     reference: z
       .unknown()
       .optional()
@@ -92,7 +90,7 @@ const registration = z
       .optional()
       .meta({ type: "string" })
       .describe(
-        `Optional key-value data stored with the row, as JSON object text, e.g. '{"costCenter":"CC-12"}' (an object is accepted too); at most ${MAX_META_DEPTH} levels deep and ${MAX_META_BYTES} bytes.`,
+        `Key-value JSON object (or its text) stored with the row; at most ${MAX_META_DEPTH} levels, ${MAX_META_BYTES} bytes.`,
       ),
   })
   .passthrough()
@@ -136,11 +134,10 @@ export const submitTimesheetsTool = defineTool({
     "submit_timesheets registers hours worked. Accepted registrations are queued and become payment requests that may be approved automatically, so it moves money. It is idempotent by externalId (the same externalId replaces that registration, so retrying is safe). Call it with dryRun: true first, show the preview, then submit.",
   description: [
     "Register hours worked, one row per hire and day, up to 1,000 rows a call.",
-    "MONEY MOVES: accepted rows are queued and become payment requests, which may be approved automatically. Run with dryRun: true first and show the person the result.",
+    "MONEY MOVES: accepted rows become payment requests, which may be approved automatically. Run with dryRun: true first and show the result.",
     "Use when: log 7.5 hours for Ana Monday to Friday; upload these timesheets.",
     "Do not use for: hours already logged (use list_payment_requests).",
-    "Safe to repeat: externalId is a row's key; sending it again replaces the row. Invalid rows stop the call before anything is sent; dryRun also checks each hire and the active contract's period.",
-    "Returns: counts and each row's outcome with reason and fix.",
+    "Safe to repeat: a row's externalId is its key. Invalid rows stop the call before anything is sent; dryRun also checks each hire and the active contract's period.",
     'Example: {"registrations": [{"hireId": "hire_001", "reportedDate": "2026-11-20", "hours": 7.5, "externalId": "ana-2026-11-20"}], "dryRun": true}',
   ].join("\n"),
   inputSchema: {

@@ -108,6 +108,35 @@ type CustomFieldValue {
   displayValue: String
 }
 
+"A custom field is named by its id or by its slug (unique within the account)."
+input SingleSelectCustomFieldValueInput {
+  id: ID
+  slug: String
+  "The ID of the option to select. A null value indicates that the field value will be deleted."
+  value: ID
+}
+
+input FreeTextCustomFieldValueInput {
+  id: ID
+  slug: String
+  "A null value indicates that the field value will be deleted."
+  value: String
+}
+
+input MultiSelectCustomFieldValueInput {
+  id: ID
+  slug: String
+  "The IDs of the options to select."
+  values: [ID!]!
+}
+
+"All input fields are mutually exclusive."
+input CustomFieldTypeValueInput {
+  singleSelect: SingleSelectCustomFieldValueInput
+  freeText: FreeTextCustomFieldValueInput
+  multiSelect: MultiSelectCustomFieldValueInput
+}
+
 type CustomFieldPaginator {
   paginatorInfo: PaginatorInfo!
   data: [CustomField!]!

@@ -12,8 +12,16 @@ import {
   sortBy,
   workerName,
 } from "../../kit.js";
-import type { WorkerRecord } from "../../seed.js";
+import type { HireRecord, WorkerRecord } from "../../seed.js";
 import { talentOf } from "../talent/seed.js";
+import {
+  acceptBid,
+  canBePublished,
+  createJob,
+  updateJob,
+  updateJobCandidateStatus,
+  updateJobCandidateStep,
+} from "./mutations.js";
 import { type BidRecord, type JobCandidateRecord, type JobRecord, jobsOf } from "./seed.js";
 
 const visibleJob = (ctx: RequestContext, job: JobRecord) =>
@@ -104,7 +112,16 @@ function jobsQuery(ctx: RequestContext, args: Args, field: string) {
   return paginate(sortBy(jobs, clauses), args, field);
 }
 
-const STEP_ORDER = ["SHORTLISTED", "INVITED_TO_APPLY", "APPLIED", "HIRING"];
+const STEP_ORDER = [
+  "SHORTLISTED",
+  "INVITED_TO_APPLY",
+  "APPLIED",
+  "INTERVIEW_SELECTED",
+  "INTERVIEW_SCHEDULED",
+  "INTERVIEW_COMPLETED",
+  "COMPLETION_ON_HOLD",
+  "HIRING",
+];
 const CANDIDATE_COLUMNS: Record<
   string,
   (ctx: RequestContext, c: JobCandidateRecord) => Comparable
@@ -187,6 +204,27 @@ export const jobsResolvers: ResolverMap = {
     },
     jobCandidates: (_p, args, ctx, info) => candidatesQuery(ctx, args, info.fieldName),
     bids: (_p, args, ctx, info) => bidsQuery(ctx, args, info.fieldName),
+    jobCandidate: (_p, args, ctx) => {
+      const candidate = jobsOf(ctx.data).candidates.get(args.id as string);
+      if (!candidate) return null;
+      if (!visibleJob(ctx, jobOf(ctx, candidate.jobId))) throw authorizationError();
+      return candidate;
+    },
+    bid: (_p, args, ctx) => {
+      const bid = jobsOf(ctx.data).bids.get(args.id as string);
+      if (!bid) return null;
+      if (!visibleJob(ctx, jobOf(ctx, bid.jobId))) throw authorizationError();
+      return bid;
+    },
+  },
+  Mutation: {
+    createJob: (_p, args, ctx, info) => createJob(ctx, args.input as Args, info.fieldName),
+    updateJob: (_p, args, ctx, info) => updateJob(ctx, args.input as Args, info.fieldName),
+    updateJobCandidateStep: (_p, args, ctx, info) =>
+      updateJobCandidateStep(ctx, args.input as Args, info.fieldName),
+    updateJobCandidateStatus: (_p, args, ctx, info) =>
+      updateJobCandidateStatus(ctx, args.input as Args, info.fieldName),
+    acceptBid: (_p, args, ctx, info) => acceptBid(ctx, args.input as Args, info.fieldName),
   },
   Job: {
     skills: (j: AnyRecord, _a, ctx) =>
@@ -201,6 +239,18 @@ export const jobsResolvers: ResolverMap = {
     draft: (j: AnyRecord) => j.status === "DRAFT",
     removed: (j: AnyRecord) => j.status === "REMOVED",
     company: (j: AnyRecord, _a, ctx) => companyOf(ctx, j.companyId),
+    viewerCanEdit: (j: AnyRecord, _a, ctx) =>
+      ctx.identity.managesJobs && !["COMPLETED", "REMOVED"].includes(j.status),
+    viewerCanCreateHire: (j: AnyRecord, _a, ctx) =>
+      ctx.identity.managesJobs && ctx.identity.managesHires && isAvailable(j),
+    canBePublished: (j: AnyRecord) => canBePublished(j),
+    // The hires made from this job's candidates, oldest first.
+    hires: (j: AnyRecord, args, ctx, info) => {
+      const hires = candidatesOf(ctx, j.id)
+        .map((c) => (c.hireId ? ctx.data.hires.get(c.hireId) : undefined))
+        .filter((h): h is HireRecord => h !== undefined);
+      return paginate(hires, args, info.fieldName);
+    },
     bids: (j: AnyRecord, args, ctx, info) =>
       bidsQuery(ctx, { first: args.first, page: args.page }, info.fieldName, bidsOf(ctx, j.id)),
     jobCandidates: (j: AnyRecord, args, ctx, info) =>
@@ -216,6 +266,8 @@ export const jobsResolvers: ResolverMap = {
     worker: (c: AnyRecord, _a, ctx) => ctx.data.workers.get(c.workerId),
     bid: (c: AnyRecord, _a, ctx) => (c.bidId ? jobsOf(ctx.data).bids.get(c.bidId) : null),
     hire: (c: AnyRecord, _a, ctx) => (c.hireId ? ctx.data.hires.get(c.hireId) : null),
+    viewerCanUpdateStatus: (c: AnyRecord, _a, ctx) =>
+      ctx.identity.managesJobs && !["COMPLETED", "REMOVED"].includes(jobOf(ctx, c.jobId).status),
   },
   Bid: {
     job: (b: AnyRecord, _a, ctx) => jobOf(ctx, b.jobId),

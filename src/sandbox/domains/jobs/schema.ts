@@ -29,6 +29,14 @@ enum JobCandidateHiringStep {
   APPLIED
   "Hiring: they have a hire for the job."
   HIRING
+  "The client wants to speak with the candidate."
+  INTERVIEW_SELECTED
+  "The interview's date and time are set."
+  INTERVIEW_SCHEDULED
+  "The interview is done; feedback is awaited."
+  INTERVIEW_COMPLETED
+  "On hold until other candidates have been interviewed."
+  COMPLETION_ON_HOLD
 }
 
 enum JobCandidateStatus {
@@ -122,6 +130,14 @@ type Job {
   createdAt: DateTime!
   updatedAt: DateTime!
   externalIdentifier: String
+  "Whether the viewer is able to edit the job."
+  viewerCanEdit: Boolean!
+  "Whether the viewer is able to create a hire on the job."
+  viewerCanCreateHire: Boolean!
+  "Determines if the job can be published."
+  canBePublished: Boolean!
+  "The hires made on the job."
+  hires(first: Int! = 10, page: Int): HirePaginator!
   bids(first: Int! = 10, page: Int): BidPaginator!
   jobCandidates(first: Int! = 10, page: Int): JobCandidatePaginator!
 }
@@ -144,9 +160,13 @@ type JobCandidate {
   step: JobCandidateHiringStep!
   status: JobCandidateStatus!
   statusReason: JobCandidateStatusReason
+  "Internal comment on why the candidate is not eligible."
+  statusComment: String
   isPreferred: Boolean!
   createdAt: DateTime!
   updatedAt: DateTime
+  "Whether the viewer can update the job candidate status."
+  viewerCanUpdateStatus: Boolean!
 }
 
 type JobCandidatePaginator {
@@ -174,7 +194,61 @@ type BidPaginator {
   data: [Bid!]!
 }
 
+"createJob makes a DRAFT job with just these; updateJob sets the rest and publishes."
+input CreateJobInput {
+  company: ID!
+  name: String!
+  skills: [String!]!
+}
+
+"Only the fields given are changed. Setting published to true publishes the job: it cannot be undone."
+input UpdateJobInput {
+  id: ID!
+  name: String
+  description: String
+  skills: [String!]
+  startDate: Date
+  endDate: Date
+  published: Boolean
+  externalIdentifier: String
+}
+
+input UpdateJobCandidateStepInput {
+  jobCandidate: ID!
+  "Only manual steps are accepted."
+  step: JobCandidateHiringStep!
+}
+
+input UpdateJobCandidateStatusInput {
+  jobCandidate: ID!
+  status: JobCandidateStatus!
+  statusReason: JobCandidateStatusReason
+  "Internal note on the status reason."
+  statusComment: String
+}
+
+"Hires the bid's worker: the hire gets a draft contract at the bid's rate, pending the worker's acceptance."
+input AcceptBidInput {
+  bid: ID!
+  startDate: Date
+  endDate: Date
+  jobTitle: String
+  jobDescription: String
+  purchaseOrderNumber: String
+  externalIdentifier: String
+}
+
+extend type Mutation {
+  createJob(input: CreateJobInput!): Job!
+  updateJob(input: UpdateJobInput!): Job!
+  updateJobCandidateStep(input: UpdateJobCandidateStepInput!): JobCandidate!
+  updateJobCandidateStatus(input: UpdateJobCandidateStatusInput!): JobCandidate!
+  acceptBid(input: AcceptBidInput!): Hire!
+}
+
 extend type Query {
+  jobCandidate(id: ID!): JobCandidate
+  bid(id: ID!): Bid
   jobs(
     accounts: [ID!]
     search: String

@@ -5,7 +5,15 @@ import type { SandboxData, WorkerRecord } from "../../seed.js";
 import { talentOf } from "../talent/seed.js";
 
 export type JobStatus = "DRAFT" | "ACTIVE" | "COMPLETED" | "REMOVED";
-export type JobCandidateHiringStep = "SHORTLISTED" | "INVITED_TO_APPLY" | "APPLIED" | "HIRING";
+export type JobCandidateHiringStep =
+  | "SHORTLISTED"
+  | "INVITED_TO_APPLY"
+  | "APPLIED"
+  | "HIRING"
+  | "INTERVIEW_SELECTED"
+  | "INTERVIEW_SCHEDULED"
+  | "INTERVIEW_COMPLETED"
+  | "COMPLETION_ON_HOLD";
 export type JobCandidateStatus = "ELIGIBLE" | "NON_ELIGIBLE" | "DUPLICATE";
 export type BidStatus = "OPEN" | "ACCEPTED" | "REJECTED" | "CANCELLED";
 export type SourcingChannel = "TRUSTED_CONTACT" | "CANDIDATE_SUBMISSION" | "MARKETPLACE";
@@ -41,6 +49,8 @@ export interface JobCandidateRecord {
   step: JobCandidateHiringStep;
   status: JobCandidateStatus;
   statusReason: string | null;
+  /** Internal note on the status; only the company sees it. */
+  statusComment: string | null;
   isPreferred: boolean;
   sourcingChannel: SourcingChannel;
   /** The worker's active bid on the job, if any. */
@@ -423,6 +433,7 @@ export function seedJobs(data: SandboxData, rand: () => number): void {
         step: c.step,
         status: c.status ?? "ELIGIBLE",
         statusReason: c.statusReason ?? null,
+        statusComment: null,
         isPreferred: c.preferred ?? false,
         sourcingChannel: c.channel ?? "TRUSTED_CONTACT",
         bidId,

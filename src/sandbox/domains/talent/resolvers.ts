@@ -2,7 +2,7 @@
 
 import type { AnyRecord, Args, RequestContext, ResolverMap } from "../../context.js";
 import { IDENTITIES } from "../../context.js";
-import { ValidationCollector } from "../../errors.js";
+import { authorizationError, ValidationCollector } from "../../errors.js";
 import {
   type Comparable,
   companyOf,
@@ -14,7 +14,12 @@ import {
   workerName,
 } from "../../kit.js";
 import type { HireStatus, WorkerRecord } from "../../seed.js";
-import { COUNTRY_NAMES, type TrustedContactRecord, talentOf } from "./seed.js";
+import {
+  COUNTRY_NAMES,
+  type TrustedContactOriginChannel,
+  type TrustedContactRecord,
+  talentOf,
+} from "./seed.js";
 
 // "Hired" is a hire the worker accepted: ready to start or active now, or ended or terminated since.
 // A draft or an offer is not a hire yet, and a cancelled one never became one.
@@ -128,8 +133,176 @@ function skillsQuery(ctx: RequestContext, args: Args, field: string) {
   return paginate(sortBy(skills, [{ key: (s) => s.name, desc: false }]), args, field);
 }
 
+// ---------- mutations: inviting people into a company's pool ----------
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const MAX_TEXT = 255;
+const MAX_MESSAGE = 5000;
+
+/** The platform's DateTime for "now" on the sandbox's pinned day. */
+const nowOn = (today: string) => `${today}T${new Date().toISOString().slice(11, 19)}.000000Z`;
+
+const text = (value: unknown) => (typeof value === "string" ? value.trim() : "");
+
+/** Only a company's team may invite, and only into a company it sees. */
+function requireTalentManager(ctx: RequestContext, companyId: string): void {
+  if (!ctx.identity.companyIds.has(companyId) || !ctx.identity.managesTalent) {
+    throw authorizationError();
+  }
+}
+
+/** A skill by id or by name (any letter case): the input's skills are strings, not ids. */
+function findSkill(ctx: RequestContext, value: string) {
+  const skills = talentOf(ctx.data).skills;
+  const byId = skills.get(value);
+  if (byId) return byId;
+  const wanted = value.trim().toLowerCase();
+  return [...skills.values()].find((s) => s.name.toLowerCase() === wanted);
+}
+
+function createTrustedContact(ctx: RequestContext, input: Args, field: string) {
+  const v = new ValidationCollector();
+  const talent = talentOf(ctx.data);
+  const company = ctx.data.companies.find((c) => c.id === input.company);
+  if (!company) v.add("input.company", "The selected input.company is invalid.");
+  else requireTalentManager(ctx, company.id);
+  for (const key of ["firstName", "lastName", "email"] as const) {
+    const value = text(input[key]);
+    if (value === "") v.add(`input.${key}`, `The input.${key} field is required.`);
+    else if (value.length > MAX_TEXT) {
+      v.add(`input.${key}`, `The input.${key} may not be greater than ${MAX_TEXT} characters.`);
+    }
+  }
+  const email = text(input.email);
+  if (email !== "" && !EMAIL.test(email)) {
+    v.add("input.email", "The input.email must be a valid email address.");
+  } else if (company && email !== "") {
+    const taken = [...talent.contacts.values()].some(
+      (c) =>
+        c.companyId === company.id &&
+        ctx.data.workers.get(c.workerId)?.email?.toLowerCase() === email.toLowerCase(),
+    );
+    if (taken) v.add("input.email", "The input.email is already in this company's talent pool.");
+  }
+  const country =
+    input.country === null || input.country === undefined
+      ? null
+      : text(input.country).toUpperCase();
+  if (country !== null && !(country in COUNTRY_NAMES)) {
+    v.add("input.country", "The selected input.country is invalid.");
+  }
+  const skillIds: string[] = [];
+  ((input.skills as string[] | undefined) ?? []).forEach((value, i) => {
+    const skill = findSkill(ctx, value);
+    if (!skill) v.add(`input.skills.${i}`, `The selected input.skills.${i} is invalid.`);
+    else if (!skillIds.includes(skill.id)) skillIds.push(skill.id);
+  });
+  ((input.links as string[] | undefined) ?? []).forEach((link, i) => {
+    if (!/^https?:\/\/\S+$/.test(link)) {
+      v.add(`input.links.${i}`, `The input.links.${i} must be a valid URL.`);
+    }
+  });
+  // The sandbox has no uploads, so no attachment id exists.
+  ((input.attachments as string[] | undefined) ?? []).forEach((_id, i) => {
+    v.add(`input.attachments.${i}`, `The selected input.attachments.${i} is invalid.`);
+  });
+  const message = typeof input.message === "string" ? input.message : null;
+  if (message !== null && message.length > MAX_MESSAGE) {
+    v.add("input.message", `The input.message may not be greater than ${MAX_MESSAGE} characters.`);
+  }
+  v.throwIfAny(field);
+
+  const data = ctx.data;
+  const lower = email.toLowerCase();
+  // The same person in another company's pool is the same worker.
+  let worker = [...data.workers.values()].find((w) => w.email?.toLowerCase() === lower);
+  if (!worker) {
+    data.counters.worker += 1;
+    worker = {
+      __typename: "Worker",
+      id: `wrk_${String(data.counters.worker).padStart(3, "0")}`,
+      firstName: text(input.firstName),
+      lastName: text(input.lastName),
+      email,
+      phone: null,
+      jobTitle: null,
+      avatar: null,
+    };
+    data.workers.set(worker.id, worker);
+  }
+  if (country !== null && !talent.addresses.has(worker.id)) {
+    talent.addresses.set(worker.id, { city: null, country });
+  }
+  talent.counters.contact += 1;
+  const id = `tc_${String(talent.counters.contact).padStart(3, "0")}`;
+  const contact: TrustedContactRecord = {
+    id,
+    workerId: worker.id,
+    companyId: (company as { id: string }).id,
+    status: "INVITED",
+    skillIds,
+    invitedAt: data.today,
+    statusUpdatedAt: data.today,
+    createdAt: data.today,
+    invitedByUserId: ctx.identity.user.id,
+    origin: input.origin === "ADDED" ? "ADDED" : "INVITED",
+    originChannel: input.originChannel as TrustedContactOriginChannel,
+    externalIdentifier: text(input.externalIdentifier) || null,
+    // notifyWorker defaults to true: the person is emailed unless told otherwise.
+    invitationEmails:
+      input.notifyWorker === false
+        ? []
+        : [{ sentAt: nowOn(data.today), to: email, message, sentByUserId: ctx.identity.user.id }],
+  };
+  talent.contacts.set(id, contact);
+  return contact;
+}
+
+function reinviteTrustedContact(ctx: RequestContext, input: Args, field: string) {
+  const v = new ValidationCollector();
+  const contact =
+    typeof input.id === "string" ? talentOf(ctx.data).contacts.get(input.id) : undefined;
+  if (!contact) v.add("input.id", "The selected input.id is invalid.");
+  else {
+    requireTalentManager(ctx, contact.companyId);
+    if (contact.status !== "INVITED") {
+      v.add(
+        "input.id",
+        `Only contacts who have not answered their invitation can be re-invited; this contact is ${contact.status}.`,
+      );
+    }
+  }
+  const worker = contact ? ctx.data.workers.get(contact.workerId) : undefined;
+  if (contact && !worker?.email) v.add("input.id", "The trusted contact has no email address.");
+  v.throwIfAny(field);
+  const c = contact as TrustedContactRecord;
+  c.invitedAt = ctx.data.today;
+  c.invitationEmails = [
+    ...(c.invitationEmails ?? []),
+    {
+      sentAt: nowOn(ctx.data.today),
+      to: worker?.email as string,
+      message: null,
+      sentByUserId: ctx.identity.user.id,
+    },
+  ];
+  return c;
+}
+
 export const talentResolvers: ResolverMap = {
+  Mutation: {
+    createTrustedContact: (_p, args, ctx, info) =>
+      createTrustedContact(ctx, args.input as Args, info.fieldName),
+    reinviteTrustedContact: (_p, args, ctx, info) =>
+      reinviteTrustedContact(ctx, args.input as Args, info.fieldName),
+  },
   Query: {
+    trustedContact: (_p, args, ctx) => {
+      const contact = talentOf(ctx.data).contacts.get(args.id as string);
+      if (!contact) return null;
+      if (!ctx.identity.companyIds.has(contact.companyId)) throw authorizationError();
+      return contact;
+    },
     skills: (_p, args, ctx, info) => skillsQuery(ctx, args, info.fieldName),
     trustedContacts: (_p, args, ctx, info) => trustedContactsQuery(ctx, args, info.fieldName),
   },
@@ -140,6 +313,11 @@ export const talentResolvers: ResolverMap = {
       Object.values(IDENTITIES).find((i) => i.user.id === c.invitedByUserId)?.user ?? null,
     skills: (c: AnyRecord, _a, ctx) =>
       (c as TrustedContactRecord).skillIds.map((id) => talentOf(ctx.data).skills.get(id)),
+    viewerCanReInvite: (c: AnyRecord, args, ctx) =>
+      ctx.identity.managesTalent &&
+      ctx.identity.companyIds.has(c.companyId) &&
+      args.account === c.companyId &&
+      c.status === "INVITED",
   },
   Worker: {
     address: (w: AnyRecord, _a, ctx) => talentOf(ctx.data).addresses.get(w.id) ?? null,

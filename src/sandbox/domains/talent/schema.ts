@@ -33,6 +33,17 @@ enum TrustedContactOrigin {
   ADDED
 }
 
+enum TrustedContactOriginChannel {
+  EXISTING_SETUP
+  "Invited directly by the company"
+  DIRECT_INVITE
+  PERSONAL_INVITE
+  CANDIDATE_SUBMISSION
+  MARKETPLACE_HIRE
+  EXTERNAL_LINK
+  ORGANISATION_HIRE
+}
+
 enum TrustedContactOrderByColumn {
   WORKER_NAME
   WORKER_COUNTRY
@@ -98,6 +109,9 @@ type TrustedContact {
   invitedAt: Date!
   externalIdentifier: String
   origin: TrustedContactOrigin!
+  originChannel: TrustedContactOriginChannel!
+  "Whether the viewer is able to re-invite the trusted contact."
+  viewerCanReInvite(account: ID!): Boolean!
   createdAt: Date!
 }
 
@@ -116,12 +130,41 @@ input HireHistoryFilterInput {
   accounts: [ID!]
 }
 
+"The details for adding & inviting a trusted contact."
+input CreateTrustedContactInput {
+  company: ID!
+  firstName: String!
+  middleName: String
+  lastName: String!
+  email: String!
+  country: String
+  state: String
+  links: [String!]!
+  attachments: [ID!]!
+  "The skills to associate with the trusted contact."
+  skills: [String!]!
+  "The message that will be sent to the trusted contact."
+  message: String
+  "Whether the worker should be notified that they have been added to the platform."
+  notifyWorker: Boolean! = true
+  externalIdentifier: String
+  origin: TrustedContactOrigin!
+  originChannel: TrustedContactOriginChannel!
+}
+
+"The input for resending an invitation to a Trusted Contact."
+input ReinviteTrustedContactInput {
+  "The ID of the Trusted Contact to re-invite (not the Worker ID)."
+  id: ID!
+}
+
 input TrustedContactOrderByClauseInput {
   field: TrustedContactOrderByColumn!
   order: SortOrder!
 }
 
 extend type Query {
+  trustedContact(id: ID!): TrustedContact
   skills(search: String, skillableType: [SkillableType!], first: Int! = 10, page: Int): SkillPaginator!
   trustedContacts(
     accounts: [ID!]
@@ -139,5 +182,12 @@ extend type Query {
     first: Int! = 10
     page: Int
   ): TrustedContactPaginator!
+}
+
+extend type Mutation {
+  "Add and invite a new trusted contact. Only companies can add & invite trusted contacts."
+  createTrustedContact(input: CreateTrustedContactInput!): TrustedContact!
+  "Resend an invitation to a Trusted Contact that already exists in the Talent Pool."
+  reinviteTrustedContact(input: ReinviteTrustedContactInput!): TrustedContact!
 }
 `;

@@ -29,7 +29,25 @@ export interface TrustedContactRecord {
   /** null: added by a process, not invited by someone. */
   invitedByUserId: string | null;
   origin: "INVITED" | "ADDED";
+  originChannel: TrustedContactOriginChannel;
   externalIdentifier: string | null;
+  /** Invitation emails sent through the API (createTrustedContact, reinviteTrustedContact). */
+  invitationEmails?: InvitationEmail[];
+}
+export type TrustedContactOriginChannel =
+  | "EXISTING_SETUP"
+  | "DIRECT_INVITE"
+  | "PERSONAL_INVITE"
+  | "CANDIDATE_SUBMISSION"
+  | "MARKETPLACE_HIRE"
+  | "EXTERNAL_LINK"
+  | "ORGANISATION_HIRE";
+export interface InvitationEmail {
+  /** DateTime the email went out. */
+  sentAt: string;
+  to: string;
+  message: string | null;
+  sentByUserId: string;
 }
 export interface TalentData {
   skills: Map<string, SkillRecord>;
@@ -388,6 +406,8 @@ export function seedTalent(data: SandboxData, rand: () => number): void {
       createdAt: invitedAt,
       invitedByUserId: origin === "INVITED" ? "usr_001" : null,
       origin,
+      // Invited people came by direct invitation; the others were added after a hire.
+      originChannel: origin === "INVITED" ? "DIRECT_INVITE" : "MARKETPLACE_HIRE",
       externalIdentifier:
         companyId === "cmp_nordlys" ? `TP-${1_000 + talent.counters.contact}` : null,
     });

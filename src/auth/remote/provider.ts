@@ -1,0 +1,567 @@
+// The team server as an OAuth authorization server for MCP clients (`--auth oauth`), behind the
+// SDK's handlers (metadata, registration, authorize, token, revoke, bearer check). A sign-in:
+//   1. /authorize (SDK): the client is known, PKCE S256 is there, the resource is this server's;
+//      this server asks the person whether that client may act as them (its own consent page,
+//      bound to the browser by a cookie: the platform's consent names this server, not the client);
+//   2. /oauth/consent: approved, the browser goes to the platform's /oauth/authorize with this
+//      server's own client id, its callback, PKCE and an unguessable state;
+//   3. /oauth/callback: the platform's code is exchanged, `viewer` says who signed in, the token
+//      pair is sealed under a new grant id, and the browser returns to the client with a code;
+//   4. /token (SDK): the code (single use, PKCE-checked, bound to client, redirect URL and
+//      resource) becomes this server's own opaque access and refresh tokens, of which the store
+//      keeps only SHA-256 digests, never outliving the platform's.
+// Everything lives in the shared state store, sealed, so any replica can take any step.
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import type { OAuthRegisteredClientsStore } from "@modelcontextprotocol/sdk/server/auth/clients.js";
+import {
+  InvalidGrantError,
+  InvalidTargetError,
+  InvalidTokenError,
+  ServerError,
+} from "@modelcontextprotocol/sdk/server/auth/errors.js";
+import type {
+  AuthorizationParams,
+  OAuthServerProvider,
+} from "@modelcontextprotocol/sdk/server/auth/provider.js";
+import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
+import type {
+  OAuthClientInformationFull,
+  OAuthTokenRevocationRequest,
+  OAuthTokens,
+} from "@modelcontextprotocol/sdk/shared/auth.js";
+import type { Request, Response } from "express";
+import { createPlatformClient } from "../../client/client.js";
+import { AuthenticationError, isPlatformError } from "../../client/errors.js";
+import { viewerQuery } from "../../client/operations.js";
+import type { Logger } from "../../logger.js";
+import { SharedStateUnavailableError } from "../../state/store.js";
+import {
+  authorizationRequest,
+  exchangeCode,
+  type OAuthClientSettings,
+  TokenEndpointError,
+  validateCallback,
+} from "../oauth-client.js";
+import { SIGN_IN_PERIOD_MS, type SignInIdentity } from "../store.js";
+import type { PlatformGrant, PlatformGrants } from "./grants.js";
+import { escapeHtml, redirectWith, sendPage } from "./pages.js";
+import { digestKey, type SealedStore } from "./sealed-store.js";
+
+const MINUTE = 60_000;
+/** From /authorize to the platform's answer: the consent page and the platform's sign-in. */
+const PENDING_MS = 10 * MINUTE;
+const CODE_MS = 5 * MINUTE;
+/** This server's access tokens; never longer than the platform's access token. */
+export const ACCESS_TOKEN_MAX_MS = 60 * MINUTE;
+/** This server's refresh tokens (rotated on use); never past the platform's 90 days. */
+export const REFRESH_TOKEN_MAX_MS = 30 * 24 * 60 * MINUTE;
+/** A registered client is forgotten this long after its last sign-in began. */
+const CLIENT_TTL_MS = SIGN_IN_PERIOD_MS;
+/** A personal access token the platform accepted is not asked about again for this long. */
+const PERSONAL_TOKEN_CHECK_MS = 5 * MINUTE;
+const PERSONAL_TOKEN_CACHE_SIZE = 1_000;
+
+export interface TeamSignInOptions {
+  store: SealedStore;
+  grants: PlatformGrants;
+  /** This server's base address (an origin). */
+  publicUrl: string;
+  /** The resource its tokens are for: <publicUrl>/mcp. */
+  resource: URL;
+  /** This server's OAuth client at the platform, and its callback (<publicUrl>/oauth/callback). */
+  upstream: OAuthClientSettings & { redirectUri: string };
+  apiUrl: string;
+  logger: Logger;
+  timeoutMs: number;
+  now?: () => number;
+}
+
+/** What a consent page stands for, until the person answers it. */
+interface PendingConsent {
+  clientId: string;
+  clientName: string | undefined;
+  redirectUri: string;
+  codeChallenge: string;
+  state: string | undefined;
+  scopes: string[];
+  resource: string;
+  /** SHA-256 (hex) of the cookie value set with the page. */
+  browser: string;
+}
+
+/** An approved request, while the person signs in at the platform. */
+type PendingSignIn = Omit<PendingConsent, "browser" | "clientName"> & {
+  upstreamState: string;
+  codeVerifier: string;
+};
+
+interface CodeRecord {
+  clientId: string;
+  redirectUri: string;
+  codeChallenge: string;
+  scopes: string[];
+  resource: string;
+  grantId: string;
+}
+
+interface TokenRecord {
+  clientId: string;
+  grantId: string;
+  scopes: string[];
+  resource: string;
+  expiresAt: number;
+}
+
+/** Where the person's answer to the consent page is posted; its cookie is scoped to it. */
+export const CONSENT_PATH = "/oauth/consent";
+/** Where the platform sends the browser back; register <publicUrl>/oauth/callback there. */
+export const CALLBACK_PATH = "/oauth/callback";
+
+const random = (prefix = "") => `${prefix}${randomBytes(32).toString("base64url")}`;
+const sha256Hex = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
+
+/** As the SDK's bearer check compares them: no fragment, one trailing slash aside. */
+function comparableResource(value: string): string {
+  const hash = value.indexOf("#");
+  return (hash === -1 ? value : value.slice(0, hash)).replace(/\/$/, "");
+}
+
+export class TeamSignIn implements OAuthServerProvider {
+  readonly clientsStore: OAuthRegisteredClientsStore;
+  private readonly now: () => number;
+  /**
+   * Personal access tokens the platform accepted lately, by digest. Only a saving: each replica
+   * keeps its own, and a miss asks the platform again.
+   */
+  private readonly checkedTokens = new Map<string, { identity: SignInIdentity; until: number }>();
+
+  constructor(private readonly options: TeamSignInOptions) {
+    this.now = options.now ?? Date.now;
+    const { store } = options;
+    this.clientsStore = {
+      getClient: (clientId) => store.get<OAuthClientInformationFull>(`client:${clientId}`),
+      registerClient: async (client) => {
+        // The SDK has generated client_id (and a secret for confidential clients).
+        const full = client as OAuthClientInformationFull;
+        await store.set(`client:${full.client_id}`, full, CLIENT_TTL_MS);
+        options.logger.info("An MCP client registered", {
+          client: full.client_name ?? "(no name)",
+        });
+        return full;
+      },
+    };
+  }
+
+  // ---- /authorize: this server's consent page --------------------------------------------------
+
+  async authorize(
+    client: OAuthClientInformationFull,
+    params: AuthorizationParams,
+    res: Response,
+  ): Promise<void> {
+    const resource = this.audience(params.resource?.href);
+    const { store, publicUrl } = this.options;
+    // Used again: keep the registration as long as a sign-in may.
+    await store.set(`client:${client.client_id}`, client, CLIENT_TTL_MS);
+    const requestId = random();
+    const browserSecret = random();
+    const pending: PendingConsent = {
+      clientId: client.client_id,
+      clientName: client.client_name,
+      redirectUri: params.redirectUri,
+      codeChallenge: params.codeChallenge,
+      state: params.state,
+      scopes: params.scopes ?? [],
+      resource,
+      browser: sha256Hex(browserSecret),
+    };
+    await store.set(digestKey("consent:", requestId), pending, PENDING_MS);
+    res.append("set-cookie", consentCookie(requestId, browserSecret, publicUrl, PENDING_MS));
+    const name = client.client_name ? escapeHtml(client.client_name) : "An MCP client";
+    const target = escapeHtml(params.redirectUri);
+    sendPage(
+      res,
+      200,
+      "Allow access to the workforce platform?",
+      [
+        `<p><strong>${name}</strong> asks to use the workforce platform as you, through this server (${escapeHtml(new URL(publicUrl).host)}).</p>`,
+        `<p>If you continue, you sign in at the platform; afterwards your browser goes back to <code>${target}</code>.</p>`,
+        "<p>Continue only if you started this sign-in from your assistant just now.</p>",
+        `<form method="post" action="${CONSENT_PATH}">`,
+        `<input type="hidden" name="request" value="${escapeHtml(requestId)}">`,
+        '<p><button type="submit" name="decision" value="approve" id="approve">Continue to the platform</button>',
+        '<button type="submit" name="decision" value="deny" id="deny">Cancel</button></p>',
+        "</form>",
+      ].join("\n"),
+    );
+  }
+
+  /** POST /oauth/consent: the person's answer; on approval, off to the platform's sign-in. */
+  async consent(req: Request, res: Response): Promise<void> {
+    const { store, upstream, publicUrl } = this.options;
+    const origin = req.header("origin");
+    // Browsers send Origin with a form post; one from elsewhere is a forged answer.
+    if (origin !== undefined && origin !== new URL(publicUrl).origin) {
+      return sendPage(
+        res,
+        403,
+        "Not allowed",
+        "<p>This answer did not come from this server's page.</p>",
+      );
+    }
+    const requestId = typeof req.body?.request === "string" ? req.body.request : "";
+    const pending = requestId
+      ? await store.take<PendingConsent>(digestKey("consent:", requestId))
+      : undefined;
+    if (!pending) {
+      return sendPage(
+        res,
+        400,
+        "This page has expired",
+        "<p>This page was already answered or is too old. Start the sign-in again from your assistant.</p>",
+      );
+    }
+    const cookie = readCookie(req, consentCookieName(requestId));
+    res.append("set-cookie", consentCookie(requestId, "", publicUrl, 0));
+    if (!cookie || !sameHex(sha256Hex(cookie), pending.browser)) {
+      // Someone else's consent page, posted from this browser: nothing goes anywhere.
+      return sendPage(
+        res,
+        400,
+        "Sign-in not continued",
+        "<p>This answer does not belong to a page this browser was shown. Start the sign-in again from your assistant.</p>",
+      );
+    }
+    const back = (params: Record<string, string>) =>
+      redirectWith(res, pending.redirectUri, {
+        ...params,
+        ...(pending.state === undefined ? {} : { state: pending.state }),
+      });
+    if (req.body?.decision !== "approve") {
+      return back({
+        error: "access_denied",
+        error_description: "The person cancelled the sign-in.",
+      });
+    }
+    const request = await authorizationRequest(upstream);
+    const { browser: _browser, clientName: _name, ...rest } = pending;
+    const signIn: PendingSignIn = {
+      ...rest,
+      upstreamState: request.state,
+      codeVerifier: request.codeVerifier,
+    };
+    await store.set(digestKey("signin:", request.state), signIn, PENDING_MS);
+    res.set({ "cache-control": "no-store", "referrer-policy": "no-referrer" });
+    res.redirect(302, request.url.href);
+  }
+
+  /** GET /oauth/callback: the platform's answer. */
+  async callback(req: Request, res: Response): Promise<void> {
+    const { store, upstream, logger, grants, timeoutMs } = this.options;
+    const url = new URL(req.originalUrl, this.options.publicUrl);
+    const upstreamState = url.searchParams.get("state");
+    const pending = upstreamState
+      ? await store.take<PendingSignIn>(digestKey("signin:", upstreamState))
+      : undefined;
+    if (!pending || !upstreamState) {
+      return sendPage(
+        res,
+        400,
+        "Sign-in not completed",
+        "<p>This answer from the platform does not belong to a sign-in in progress (it expired after 10 minutes, or was already used). Start the sign-in again from your assistant.</p>",
+      );
+    }
+    const back = (params: Record<string, string>) =>
+      redirectWith(res, pending.redirectUri, {
+        ...params,
+        ...(pending.state === undefined ? {} : { state: pending.state }),
+      });
+    const error = url.searchParams.get("error");
+    if (error !== null) {
+      return back(
+        error === "access_denied"
+          ? { error: "access_denied", error_description: "The sign-in was denied at the platform." }
+          : {
+              error: "server_error",
+              error_description: "The platform did not complete the sign-in.",
+            },
+      );
+    }
+    let tokens: Awaited<ReturnType<typeof exchangeCode>>;
+    let identity: SignInIdentity;
+    const started = this.now();
+    try {
+      const validated = validateCallback(upstream, url, upstreamState);
+      tokens = await exchangeCode(upstream, validated, pending.codeVerifier, timeoutMs);
+      identity = await this.whoIs(tokens.accessToken);
+    } catch (failure) {
+      const reason =
+        failure instanceof TokenEndpointError || isPlatformError(failure)
+          ? failure.message
+          : "the platform's answer has no code";
+      logger.warning("A sign-in at the platform failed", { reason });
+      return back({
+        error: "server_error",
+        error_description: `The sign-in at the platform failed: ${reason}`.slice(0, 300),
+      });
+    }
+    const grant: PlatformGrant = {
+      id: random("g_"),
+      clientId: pending.clientId,
+      identity,
+      tokenType: tokens.tokenType,
+      accessToken: tokens.accessToken,
+      refreshToken: tokens.refreshToken,
+      accessTokenIssuedAt: started,
+      accessTokenExpiresAt: started + tokens.expiresInMs,
+      signedInAt: started,
+      renewBy: started + SIGN_IN_PERIOD_MS,
+    };
+    await grants.save(grant);
+    const code = random("wfm_code_");
+    const record: CodeRecord = {
+      clientId: pending.clientId,
+      redirectUri: pending.redirectUri,
+      codeChallenge: pending.codeChallenge,
+      scopes: pending.scopes,
+      resource: pending.resource,
+      grantId: grant.id,
+    };
+    await store.set(digestKey("code:", code), record, CODE_MS);
+    logger.info("Signed in at the platform", { as: identity.name, grant: grant.id.slice(0, 8) });
+    back({ code });
+  }
+
+  // ---- /token ----------------------------------------------------------------------------------
+
+  async challengeForAuthorizationCode(
+    client: OAuthClientInformationFull,
+    authorizationCode: string,
+  ): Promise<string> {
+    const record = await this.read(() =>
+      this.options.store.get<CodeRecord>(digestKey("code:", authorizationCode)),
+    );
+    if (!record || record.clientId !== client.client_id) {
+      throw new InvalidGrantError("The authorization code is unknown, expired or already used.");
+    }
+    return record.codeChallenge;
+  }
+
+  async exchangeAuthorizationCode(
+    client: OAuthClientInformationFull,
+    authorizationCode: string,
+    _codeVerifier?: string,
+    redirectUri?: string,
+    resource?: URL,
+  ): Promise<OAuthTokens> {
+    // The SDK has checked the PKCE verifier against the challenge; taking it makes it single-use.
+    const record = await this.read(() =>
+      this.options.store.take<CodeRecord>(digestKey("code:", authorizationCode)),
+    );
+    if (!record || record.clientId !== client.client_id) {
+      throw new InvalidGrantError("The authorization code is unknown, expired or already used.");
+    }
+    if (redirectUri !== undefined && redirectUri !== record.redirectUri) {
+      throw new InvalidGrantError(
+        "redirect_uri differs from the one of the authorization request.",
+      );
+    }
+    if (resource !== undefined && this.audience(resource.href) !== record.resource) {
+      throw new InvalidTargetError(
+        "The resource differs from the one of the authorization request.",
+      );
+    }
+    const grant = await this.read(() => this.options.grants.get(record.grantId));
+    if (!grant) throw new InvalidGrantError("The sign-in at the platform has ended.");
+    return this.issue(client.client_id, grant, record.resource, record.scopes);
+  }
+
+  async exchangeRefreshToken(
+    client: OAuthClientInformationFull,
+    refreshToken: string,
+    _scopes?: string[],
+    resource?: URL,
+  ): Promise<OAuthTokens> {
+    const name = digestKey("refresh:", refreshToken);
+    // Rotation: taking it spends it, once, whichever replica is asked.
+    const record = await this.read(() => this.options.store.take<TokenRecord>(name));
+    if (!record || record.expiresAt <= this.now() || record.clientId !== client.client_id) {
+      throw new InvalidGrantError("The refresh token is unknown, expired or already used.");
+    }
+    if (resource !== undefined && this.audience(resource.href) !== record.resource) {
+      throw new InvalidTargetError("The refresh token was not issued for that resource.");
+    }
+    let grant: PlatformGrant;
+    try {
+      // Renewed at the platform first when due, so the new access token does not outlive it.
+      grant = await this.options.grants.fresh(record.grantId);
+    } catch (error) {
+      if (error instanceof AuthenticationError) {
+        throw new InvalidGrantError("The sign-in at the platform has ended; sign in again.");
+      }
+      // Not the client's fault: give its refresh token back for a later try.
+      await this.options.store.set(name, record, record.expiresAt - this.now()).catch(() => {});
+      throw new ServerError(
+        `Could not renew the sign-in at the platform: ${error instanceof Error ? error.message : "it failed"}`,
+      );
+    }
+    return this.issue(client.client_id, grant, record.resource, record.scopes);
+  }
+
+  // ---- the bearer check of every MCP request -----------------------------------------------------
+
+  async verifyAccessToken(token: string): Promise<AuthInfo> {
+    const record = await this.read(() =>
+      this.options.store.get<TokenRecord>(digestKey("access:", token)),
+    );
+    if (!record || record.expiresAt <= this.now()) {
+      throw new InvalidTokenError("The access token is unknown, expired or revoked.");
+    }
+    const grant = await this.read(() => this.options.grants.get(record.grantId));
+    if (!grant) {
+      throw new InvalidTokenError("The sign-in at the platform has ended; sign in again.");
+    }
+    return {
+      token,
+      clientId: record.clientId,
+      scopes: record.scopes,
+      expiresAt: Math.floor(record.expiresAt / 1000),
+      resource: new URL(record.resource),
+      extra: { grantId: grant.id, identity: grant.identity },
+    };
+  }
+
+  async revokeToken(
+    client: OAuthClientInformationFull,
+    request: OAuthTokenRevocationRequest,
+  ): Promise<void> {
+    const { store } = this.options;
+    for (const kind of ["access:", "refresh:"]) {
+      if (request.token_type_hint === "access_token" && kind === "refresh:") continue;
+      if (request.token_type_hint === "refresh_token" && kind === "access:") continue;
+      const name = digestKey(kind, request.token);
+      const record = await this.read(() => store.get<TokenRecord>(name));
+      // RFC 7009: another client's token, or an unknown one, is ignored without saying so.
+      if (record?.clientId === client.client_id) await this.read(() => store.delete(name));
+    }
+  }
+
+  /**
+   * Who a personal access token (X-Workforce-Token) belongs to, asked of the platform (`viewer`)
+   * before a session uses it. Throws the platform client's error: AuthenticationError when the
+   * platform refuses it.
+   */
+  async personalToken(token: string): Promise<SignInIdentity> {
+    const key = sha256Hex(token);
+    const known = this.checkedTokens.get(key);
+    if (known && known.until > this.now()) return known.identity;
+    const identity = await this.whoIs(token);
+    this.checkedTokens.delete(key);
+    if (this.checkedTokens.size >= PERSONAL_TOKEN_CACHE_SIZE) {
+      const oldest = this.checkedTokens.keys().next().value;
+      if (oldest !== undefined) this.checkedTokens.delete(oldest);
+    }
+    this.checkedTokens.set(key, { identity, until: this.now() + PERSONAL_TOKEN_CHECK_MS });
+    return identity;
+  }
+
+  // ---- helpers -------------------------------------------------------------------------------
+
+  /** This server's resource, or InvalidTargetError for any other (RFC 8707). */
+  private audience(requested: string | undefined): string {
+    const ours = this.options.resource.href;
+    if (requested === undefined) return ours;
+    if (comparableResource(requested) !== comparableResource(ours)) {
+      throw new InvalidTargetError(`This server issues tokens only for the resource ${ours}.`);
+    }
+    return ours;
+  }
+
+  private async issue(
+    clientId: string,
+    grant: PlatformGrant,
+    resource: string,
+    scopes: string[],
+  ): Promise<OAuthTokens> {
+    const { store } = this.options;
+    const now = this.now();
+    const accessMs = Math.max(
+      1_000,
+      Math.min(ACCESS_TOKEN_MAX_MS, grant.accessTokenExpiresAt - now),
+    );
+    const refreshMs = Math.min(REFRESH_TOKEN_MAX_MS, grant.renewBy - now);
+    const accessToken = random("wfm_at_");
+    const base = { clientId, grantId: grant.id, scopes, resource };
+    await this.read(() =>
+      store.set(
+        digestKey("access:", accessToken),
+        { ...base, expiresAt: now + accessMs },
+        accessMs,
+      ),
+    );
+    let refreshToken: string | undefined;
+    if (refreshMs > 60_000) {
+      refreshToken = random("wfm_rt_");
+      await this.read(() =>
+        store.set(
+          digestKey("refresh:", refreshToken as string),
+          { ...base, expiresAt: now + refreshMs },
+          refreshMs,
+        ),
+      );
+    }
+    return {
+      access_token: accessToken,
+      token_type: "Bearer",
+      expires_in: Math.floor(accessMs / 1000),
+      ...(refreshToken ? { refresh_token: refreshToken } : {}),
+      ...(scopes.length > 0 ? { scope: scopes.join(" ") } : {}),
+    };
+  }
+
+  /** Who the platform says signed in. */
+  private async whoIs(accessToken: string): Promise<SignInIdentity> {
+    const client = createPlatformClient({
+      apiUrl: this.options.apiUrl,
+      token: accessToken,
+      timeoutMs: this.options.timeoutMs,
+      maxRetries: 1,
+      retryBaseMs: 500,
+    });
+    const { data } = await client.run(viewerQuery, {});
+    return { id: data.viewer.id, name: data.viewer.name, email: data.viewer.email };
+  }
+
+  /** A store that cannot be reached becomes the SDK's server_error, with a readable message. */
+  private async read<T>(step: () => Promise<T>): Promise<T> {
+    try {
+      return await step();
+    } catch (error) {
+      if (error instanceof SharedStateUnavailableError) {
+        throw new ServerError(error.message);
+      }
+      throw error;
+    }
+  }
+}
+
+function consentCookieName(requestId: string): string {
+  return `wfm_consent_${createHash("sha256").update(requestId).digest("base64url").slice(0, 12)}`;
+}
+
+function consentCookie(requestId: string, value: string, publicUrl: string, maxAgeMs: number) {
+  const secure = new URL(publicUrl).protocol === "https:" ? "; Secure" : "";
+  return `${consentCookieName(requestId)}=${value}; Path=${CONSENT_PATH}; HttpOnly; SameSite=Lax; Max-Age=${Math.floor(maxAgeMs / 1000)}${secure}`;
+}
+
+function readCookie(req: Request, name: string): string | undefined {
+  for (const part of (req.header("cookie") ?? "").split(";")) {
+    const eq = part.indexOf("=");
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+function sameHex(a: string, b: string): boolean {
+  return a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+}

@@ -1,0 +1,117 @@
+// Custom field values given with a new hire (HireInput.customFieldValues), checked the platform's
+// way and stored on the hire's draft contract, where get_hire reads them. The schema: "Passing an
+// empty array `[]` will skip custom field syncing entirely. If you have required custom fields
+// configured, you must provide values for them or validation will fail."
+
+import type { ValidationCollector } from "../../errors.js";
+import type { SandboxData } from "../../seed.js";
+import { type CustomFieldRecord, hireDetailsOf } from "./seed.js";
+
+/** One checked value, ready to store. */
+export interface CheckedCustomFieldValue {
+  fieldId: string;
+  optionId: string | null;
+  content: string | null;
+}
+
+const MEMBERS = ["singleSelect", "freeText", "multiSelect"] as const;
+const TYPE_OF_MEMBER: Record<(typeof MEMBERS)[number], CustomFieldRecord["fieldType"] | string> = {
+  singleSelect: "SINGLE_SELECT",
+  freeText: "FREE_TEXT",
+  multiSelect: "MULTI_SELECT",
+};
+
+/**
+ * Checks `input.customFieldValues` against the company's contract fields; problems go to `v`.
+ * Null or an empty list means "leave custom fields alone" and gives no values.
+ */
+export function checkHireCustomFieldValues(
+  data: SandboxData,
+  companyId: string,
+  raw: unknown,
+  v: ValidationCollector,
+): CheckedCustomFieldValue[] {
+  if (!Array.isArray(raw) || raw.length === 0) return [];
+  const fields = hireDetailsOf(data).customFields.filter(
+    (f) => f.companyId === companyId && f.appliesTo === "CONTRACT",
+  );
+  const checked: CheckedCustomFieldValue[] = [];
+  const seen = new Set<string>();
+  raw.forEach((entry, i) => {
+    const at = `input.customFieldValues.${i}`;
+    const given = MEMBERS.filter((m) => entry?.[m] !== undefined && entry?.[m] !== null);
+    if (given.length !== 1) {
+      v.add(at, "Exactly one of singleSelect, freeText, multiSelect or fileUpload must be given.");
+      return;
+    }
+    const member = given[0] as (typeof MEMBERS)[number];
+    const value = entry[member] as { id?: string | null; slug?: string | null } & Record<
+      string,
+      unknown
+    >;
+    const field = fields.find(
+      (f) =>
+        (value.id != null && f.id === value.id) || (value.slug != null && f.slug === value.slug),
+    );
+    if (!field) {
+      v.add(`${at}.${member}.id`, "The selected custom field is invalid.");
+      return;
+    }
+    if (field.fieldType !== TYPE_OF_MEMBER[member]) {
+      v.add(`${at}.${member}`, `The custom field ${field.title} is a ${field.fieldType} field.`);
+      return;
+    }
+    if (seen.has(field.id)) {
+      v.add(`${at}.${member}.id`, `The custom field ${field.title} is given more than once.`);
+      return;
+    }
+    seen.add(field.id);
+    if (member === "singleSelect") {
+      if (value.value === null || value.value === undefined) return;
+      const option = field.options.find((o) => o.id === value.value);
+      if (!option) {
+        v.add(`${at}.singleSelect.value`, `The selected option for ${field.title} is invalid.`);
+        return;
+      }
+      checked.push({ fieldId: field.id, optionId: option.id, content: null });
+    } else if (member === "freeText") {
+      if (typeof value.value !== "string" || value.value.trim() === "") return;
+      checked.push({ fieldId: field.id, optionId: null, content: value.value });
+    }
+  });
+  for (const field of fields) {
+    if (field.validation.includes("REQUIRED") && !checked.some((c) => c.fieldId === field.id)) {
+      v.add("input.customFieldValues", `The ${field.title} field is required.`);
+    }
+  }
+  return checked;
+}
+
+/**
+ * What the platform records with a new hire beyond the core: the custom field values on its
+ * contract, and the caller as owner ("If not provided, the authenticated user will be set").
+ */
+export function recordNewHireDetails(
+  data: SandboxData,
+  hire: { hireId: string; contractId: string; userId: string },
+  values: CheckedCustomFieldValue[],
+): void {
+  const details = hireDetailsOf(data);
+  details.owners.set(hire.hireId, [hire.userId]);
+  const ids = new Set(details.customFieldValues.map((x) => x.id));
+  let n = details.customFieldValues.length;
+  for (const value of values) {
+    let id: string;
+    do {
+      n += 1;
+      id = `cfv_${String(n).padStart(4, "0")}`;
+    } while (ids.has(id));
+    ids.add(id);
+    details.customFieldValues.push({
+      id,
+      ...value,
+      contractId: hire.contractId,
+      userId: hire.userId,
+    });
+  }
+}

@@ -1,0 +1,366 @@
+import { randomUUID } from "node:crypto";
+import { z } from "zod";
+import { AuthorizationError } from "../../client/errors.js";
+import {
+  type CreateDraftHireVariables,
+  type CustomFieldTypeValueInput,
+  createDraftHireMutation,
+  type DraftHire,
+  draftHireContactsQuery,
+  draftHireFieldsQuery,
+  type HireCustomFieldDefinition,
+  hiresByExternalIdQuery,
+  type PoolContact,
+} from "../../client/operations/hires.js";
+import { oneLine, quoted } from "../../client/platform-text.js";
+import { type SendOutcome, sendOnce } from "../confirmation.js";
+import { defineTool, NotAllowedError, type ToolContext, ToolInputError } from "../define-tool.js";
+import { dateSchema, period, rateText, requestOptions, upperCaseEnum } from "../format.js";
+
+export const RATE_TYPES = ["HOURLY", "DAILY", "WEEKLY", "MONTHLY", "FIXED"] as const;
+
+/** Pages of the company's Talent Pool read to find a contact by id (the API has no id filter). */
+const MAX_CONTACT_PAGES = 10;
+
+const hireOutput = z.object({
+  id: z.string(),
+  status: z.string(),
+  worker: z.object({ id: z.string(), name: z.string() }),
+  company: z.object({ id: z.string(), name: z.string() }),
+  contractId: z.string(),
+  jobName: z.string(),
+  startDate: z.string().nullable(),
+  endDate: z.string().nullable(),
+  currency: z.string(),
+  /** The rate given in this call; the platform may hide rates from some accounts. */
+  rate: z.number().nullable(),
+  rateType: z.string().nullable(),
+  purchaseOrderNumber: z.string().nullable(),
+});
+
+const fieldOutput = z.object({ fieldId: z.string(), title: z.string(), value: z.string() });
+type ShownField = z.infer<typeof fieldOutput>;
+
+export const createDraftHireTool = defineTool({
+  name: "create_draft_hire",
+  title: "Create draft hire",
+  toolset: "hires",
+  instruction:
+    "create_draft_hire sets up a DRAFT hire (job, terms, optionally a talent pool contact); nothing reaches anyone until it is offered on the platform.",
+  description: [
+    "Create a DRAFT hire (new job, draft contract) for a talent pool contact or with no worker yet. Nothing reaches anyone until it is offered on the platform; undo with cancel_hire.",
+    "Use when: asked to set up a hire.",
+    "Do not use for: finding contact ids (use search_talent_pool).",
+    "Returns: the hire id and terms; after a failure, whether it exists.",
+    'Example: {"company":"cmp_nordlys","name":"Data Engineer","trustedContact":"tc_012","rate":650}',
+  ].join("\n"),
+  // Lengths are checked in the handler, not in the schema: every byte here is read on every turn.
+  inputSchema: {
+    company: z.string().min(1).describe("Company id."),
+    name: z.string().describe("Job title."),
+    trustedContact: z.string().optional().describe("Talent pool contact id."),
+    rate: z.number().optional().describe("Company currency."),
+    rateType: upperCaseEnum(RATE_TYPES).optional().describe("Rate unit."),
+    startDate: dateSchema("YYYY-MM-DD.").optional(),
+    endDate: dateSchema("YYYY-MM-DD.").optional(),
+    purchaseOrderNumber: z.string().optional().describe("PO number."),
+    customFieldValues: z
+      .array(
+        z.object({
+          field: z.string().describe("Id or slug."),
+          value: z.string().describe("Option or text."),
+        }),
+      )
+      .optional()
+      .describe("Hire custom fields."),
+    externalIdentifier: z.string().optional().describe("Your system's id."),
+  },
+  outputSchema: {
+    status: z.enum(["created", "not-created", "outcome-unknown"]),
+    externalIdentifier: z.string(),
+    hire: hireOutput.optional(),
+    customFields: z.array(fieldOutput).optional(),
+    note: z.string().optional(),
+  },
+  annotations: {
+    readOnlyHint: false,
+    // A draft reaches no one and can be cancelled.
+    destructiveHint: false,
+    // A second call makes a second hire.
+    idempotentHint: false,
+    openWorldHint: true,
+  },
+  async handler(args, ctx) {
+    checkLengths(args);
+    const contact = args.trustedContact
+      ? await findContact(ctx, args.company, args.trustedContact)
+      : null;
+    const fields = args.customFieldValues?.length
+      ? await customFieldInputs(ctx, args.company, args.customFieldValues)
+      : { inputs: [], shown: [] };
+    // Always an identifier, so the hire can be found again if the answer to the create is lost.
+    const externalIdentifier = args.externalIdentifier ?? `wfmcp-${randomUUID()}`;
+    // A caller's own identifier may already be on other hires: those are not this one.
+    const earlier = args.externalIdentifier
+      ? new Set((await hiresWith(ctx, externalIdentifier)).map((h) => h.id))
+      : new Set<string>();
+
+    const input: CreateDraftHireVariables["input"] = {
+      company: args.company,
+      name: args.name,
+      externalIdentifier,
+      ...(contact ? { trustedContact: contact.id } : {}),
+      ...(args.rate !== undefined ? { rate: args.rate } : {}),
+      ...(args.rateType ? { rateType: args.rateType } : {}),
+      ...(args.startDate ? { startDate: args.startDate } : {}),
+      ...(args.endDate ? { endDate: args.endDate } : {}),
+      ...(args.purchaseOrderNumber ? { purchaseOrderNumber: args.purchaseOrderNumber } : {}),
+      ...(fields.inputs.length > 0 ? { customFieldValues: fields.inputs } : {}),
+    };
+    let sent: SendOutcome<DraftHire, DraftHire[]>;
+    try {
+      sent = await sendOnce(
+        async () =>
+          (await ctx.client.run(createDraftHireMutation, { input }, requestOptions(ctx))).data
+            .createDraftHire,
+        () => hiresWith(ctx, externalIdentifier),
+      );
+    } catch (error) {
+      if (error instanceof AuthorizationError) {
+        throw new NotAllowedError(
+          `create hires for company ${oneLine(args.company)}`,
+          "hire management",
+        );
+      }
+      throw error;
+    }
+
+    const base = { externalIdentifier };
+    const customFields = fields.shown.length > 0 ? { customFields: fields.shown } : {};
+    if (sent.kind === "unknown") {
+      return {
+        isError: true,
+        structured: {
+          status: "outcome-unknown" as const,
+          ...base,
+          note: "The connection failed after the request was sent, and looking the hire up failed too.",
+        },
+        text: `The draft hire may or may not have been created: the connection failed after the request was sent, and looking it up failed too. Do not create it again yet: in a minute, look for external id ${quoted(externalIdentifier)} with search_hires (externalIdentifiers).`,
+      };
+    }
+    const hire = sent.kind === "sent" ? sent.data : sent.state.find((h) => !earlier.has(h.id));
+    if (!hire) {
+      return {
+        isError: true,
+        structured: {
+          status: "not-created" as const,
+          ...base,
+          note: "The connection failed after the request was sent; no hire with this external id exists.",
+        },
+        text: `The draft hire was NOT created: the connection failed after the request was sent, and no hire with external id ${quoted(externalIdentifier)} exists. Nothing changed; it is safe to try again.`,
+      };
+    }
+    const structured = {
+      status: "created" as const,
+      ...base,
+      hire: hireSummary(hire, args.rate ?? null, args.rateType ?? null),
+      ...customFields,
+      ...(sent.kind === "read-back"
+        ? { note: "The connection failed after sending; looking it up found the new hire." }
+        : {}),
+    };
+    return {
+      structured,
+      text: createdText(structured.hire, fields.shown, externalIdentifier, {
+        withContact: contact !== null,
+        foundAfterDrop: sent.kind === "read-back",
+      }),
+    };
+  },
+});
+
+const TEXT_MAX = 200;
+
+function checkLengths(args: {
+  name: string;
+  rate?: number;
+  trustedContact?: string;
+  purchaseOrderNumber?: string;
+  externalIdentifier?: string;
+  customFieldValues?: { field: string; value: string }[];
+}): void {
+  const texts: [string, string | undefined][] = [
+    ["name", args.name],
+    ["trustedContact", args.trustedContact],
+    ["purchaseOrderNumber", args.purchaseOrderNumber],
+    ["externalIdentifier", args.externalIdentifier],
+  ];
+  for (const [argument, value] of texts) {
+    if (value === undefined) continue;
+    if (value.trim() === "") throw new ToolInputError("must not be empty", argument);
+    if (value.length > TEXT_MAX) {
+      throw new ToolInputError(`is longer than ${TEXT_MAX} characters`, argument);
+    }
+  }
+  if (args.rate !== undefined && args.rate < 0) {
+    throw new ToolInputError("must be 0 or more", "rate");
+  }
+  const values = args.customFieldValues ?? [];
+  if (values.length > 25) {
+    throw new ToolInputError("takes at most 25 fields", "customFieldValues");
+  }
+  values.forEach((v, i) => {
+    if (v.field.trim() === "") {
+      throw new ToolInputError("must not be empty", `customFieldValues[${i}].field`);
+    }
+    if (v.value.length > 2000) {
+      throw new ToolInputError("is longer than 2000 characters", `customFieldValues[${i}].value`);
+    }
+  });
+}
+
+async function hiresWith(ctx: ToolContext, externalIdentifier: string): Promise<DraftHire[]> {
+  const { data } = await ctx.client.run(
+    hiresByExternalIdQuery,
+    { externalIdentifier },
+    requestOptions(ctx),
+  );
+  return data.hires.data;
+}
+
+/** The contact in the company's Talent Pool, read page by page: the API has no id filter. */
+async function findContact(ctx: ToolContext, company: string, id: string): Promise<PoolContact> {
+  let lastPage = 1;
+  for (let page = 1; page <= Math.min(lastPage, MAX_CONTACT_PAGES); page++) {
+    const { data } = await ctx.client.run(
+      draftHireContactsQuery,
+      { company, page },
+      requestOptions(ctx),
+    );
+    const hit = data.trustedContacts.data.find((c) => c.id === id);
+    if (hit) return hit;
+    lastPage = data.trustedContacts.paginatorInfo.lastPage;
+  }
+  throw new ToolInputError(
+    `${oneLine(id)} is not a contact in the talent pool of company ${oneLine(company)} that your account can see${lastPage > MAX_CONTACT_PAGES ? ` (the first ${MAX_CONTACT_PAGES * 100} contacts were read)` : ""}`,
+    "trustedContact",
+    "Find the contact's id with search_talent_pool (accounts: the same company). Nothing was created.",
+  );
+}
+
+/** The person's {field, value} pairs as the platform's CustomFieldTypeValueInput, by field type. */
+async function customFieldInputs(
+  ctx: ToolContext,
+  company: string,
+  given: { field: string; value: string }[],
+): Promise<{ inputs: CustomFieldTypeValueInput[]; shown: ShownField[] }> {
+  const { data } = await ctx.client.run(draftHireFieldsQuery, { company }, requestOptions(ctx));
+  const fields = data.customFields.data;
+  const inputs: CustomFieldTypeValueInput[] = [];
+  const shown: ShownField[] = [];
+  given.forEach(({ field: wanted, value }, i) => {
+    const field = matchField(fields, wanted);
+    if (!field) {
+      const known = fields.map((f) => `${quoted(f.title)} (${oneLine(f.slug ?? f.id)})`);
+      throw new ToolInputError(
+        `company ${oneLine(company)} has no hire custom field ${quoted(wanted)}`,
+        `customFieldValues[${i}].field`,
+        known.length > 0
+          ? `Its hire custom fields: ${known.join(", ")}. Nothing was created.`
+          : "It has no hire custom fields; leave customFieldValues out. Nothing was created.",
+      );
+    }
+    const option = (text: string) => {
+      const t = text.trim().toLowerCase();
+      const hit = field.customFieldOptions.find(
+        (o) => o.id === text.trim() || o.value.trim().toLowerCase() === t,
+      );
+      if (!hit) {
+        throw new ToolInputError(
+          `${quoted(text)} is not an option of ${quoted(field.title)}`,
+          `customFieldValues[${i}].value`,
+          `Its options: ${field.customFieldOptions.map((o) => quoted(o.value)).join(", ")}. Nothing was created.`,
+        );
+      }
+      return hit;
+    };
+    if (field.fieldType === "SINGLE_SELECT") {
+      const o = option(value);
+      inputs.push({ singleSelect: { id: field.id, value: o.id } });
+      shown.push({ fieldId: field.id, title: field.title, value: o.value });
+    } else if (field.fieldType === "MULTI_SELECT") {
+      const chosen = value
+        .split(",")
+        .filter((v) => v.trim() !== "")
+        .map(option);
+      inputs.push({ multiSelect: { id: field.id, values: chosen.map((o) => o.id) } });
+      shown.push({
+        fieldId: field.id,
+        title: field.title,
+        value: chosen.map((o) => o.value).join(", "),
+      });
+    } else if (field.fieldType === "FREE_TEXT") {
+      inputs.push({ freeText: { id: field.id, value } });
+      shown.push({ fieldId: field.id, title: field.title, value });
+    } else {
+      throw new ToolInputError(
+        `${quoted(field.title)} is a ${oneLine(field.fieldType)} field, which this tool cannot set`,
+        `customFieldValues[${i}].field`,
+        "Leave it out and set it on the platform. Nothing was created.",
+      );
+    }
+  });
+  return { inputs, shown };
+}
+
+function matchField(fields: HireCustomFieldDefinition[], wanted: string) {
+  const w = wanted.trim().toLowerCase();
+  return (
+    fields.find((f) => f.id === wanted.trim() || f.slug?.toLowerCase() === w) ??
+    fields.find((f) => f.title.trim().toLowerCase() === w)
+  );
+}
+
+function hireSummary(h: DraftHire, rate: number | null, rateType: string | null) {
+  const c = h.latestContract;
+  return {
+    id: h.id,
+    status: h.status,
+    worker: h.worker,
+    company: h.company,
+    contractId: c.id,
+    jobName: c.jobName,
+    startDate: h.startDate,
+    endDate: h.endDate,
+    currency: c.currency,
+    rate,
+    rateType: c.rateType ?? rateType,
+    purchaseOrderNumber: c.purchaseOrderNumber,
+  };
+}
+
+function createdText(
+  h: z.infer<typeof hireOutput>,
+  fields: ShownField[],
+  externalIdentifier: string,
+  how: { withContact: boolean; foundAfterDrop: boolean },
+): string {
+  const worker = how.withContact
+    ? `for worker ${quoted(h.worker.name)} (${oneLine(h.worker.id)})`
+    : `with no worker yet (shown as ${quoted(h.worker.name)})`;
+  const rate = h.rate === null ? "no rate set" : rateText(h.rate, h.currency, h.rateType);
+  const terms = [
+    `job ${quoted(h.jobName)}`,
+    rate,
+    period(h.startDate, h.endDate),
+    ...(h.purchaseOrderNumber ? [`PO ${quoted(h.purchaseOrderNumber)}`] : []),
+  ].join(", ");
+  const custom =
+    fields.length > 0
+      ? ` Custom fields: ${fields.map((f) => `${quoted(f.title)} = ${quoted(f.value)}`).join("; ")}.`
+      : "";
+  return [
+    `Created draft hire ${oneLine(h.id)} (status ${oneLine(h.status)}${how.foundAfterDrop ? "; found after the connection dropped: it was sent once, not again" : ""}) at company ${quoted(h.company.name)} (${oneLine(h.company.id)}) ${worker}: ${terms}.${custom} External id ${quoted(externalIdentifier)}.`,
+    "Nothing is sent to anyone until the draft is completed and offered on the platform. To undo it, cancel it with cancel_hire.",
+  ].join("\n");
+}

@@ -1,0 +1,71 @@
+// Streamable HTTP without sessions (WORKFORCE_REDIS_URL or --stateless): every POST gets a server
+// and transport of its own, so any request may reach any replica behind any load balancer. What
+// must outlive a request (rate budgets, confirmation tokens, the introspection cache) is in the
+// state store. Elicitation needs the client's reply on the same process as the open request, so
+// stateless servers never ask with forms: changes are confirmed with single-use tokens instead,
+// which the shared store makes valid on every replica.
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import type { Request, Response } from "express";
+import { governorKey } from "../client/governor.js";
+import type { SchemaCache } from "../client/schema/index.js";
+import type { TokenSource } from "../client/types.js";
+import type { Config } from "../config.js";
+import type { Logger } from "../logger.js";
+import { createServer } from "../server.js";
+import type { StateStore } from "../state/store.js";
+import type { Platform } from "./embedded-sandbox.js";
+import { createSessionLogger } from "./session-logger.js";
+
+export interface StatelessContext {
+  config: Config;
+  logger: Logger;
+  version: string;
+  platform: Platform;
+  store: StateStore;
+  schemas: SchemaCache;
+}
+
+export interface StatelessCall {
+  /** The platform credential this request acts with. */
+  token: string | TokenSource;
+  /** A client's own bearer token: blanked from this request's log lines. */
+  bearer?: string;
+}
+
+/** Serves one request with a server of its own; nothing of it outlives the response but the store. */
+export async function serveStatelessRequest(
+  context: StatelessContext,
+  req: Request,
+  res: Response,
+  call: StatelessCall,
+): Promise<void> {
+  const { config, platform } = context;
+  const identity = identityOf(platform.apiUrl, call.token);
+  const logger = createSessionLogger(context.logger, call.bearer);
+  const client = platform.createClient(call.token, logger);
+  const workforce = createServer(config, {
+    client,
+    logger,
+    sandbox: platform.sandbox,
+    version: context.version,
+    schemaSource: context.schemas.sourceFor(identity, client),
+    store: context.store,
+    identity,
+  });
+  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+  res.once("close", () => {
+    void transport.close();
+    void workforce.close();
+  });
+  await workforce.server.connect(transport);
+  await transport.handleRequest(req, res, req.body);
+}
+
+/**
+ * Whose calls these are, as keys in the shared store name them: a digest of the platform and the
+ * credential (the same on every replica), never the token itself.
+ */
+export function identityOf(apiUrl: string, token: string | TokenSource): string {
+  if (typeof token === "string") return governorKey(apiUrl, token);
+  return governorKey(apiUrl, `person:${token.budgetKey ?? "this server's sign-in"}`);
+}

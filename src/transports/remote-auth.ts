@@ -1,0 +1,210 @@
+// `--auth oauth`: the HTTP server as an OAuth 2.1 resource server and authorization server for
+// MCP clients (MCP authorization, 2025-11-25), built from the SDK's auth handlers: protected
+// resource metadata (RFC 9728) at /.well-known/oauth-protected-resource/mcp, authorization server
+// metadata (RFC 8414), dynamic client registration (RFC 7591), /authorize with PKCE S256, /token,
+// /revoke, and a 401 with `WWW-Authenticate: Bearer ... resource_metadata=...` on /mcp without a
+// valid token. The person's consent is delegated to the platform's own OAuth (src/auth/remote).
+// A personal access token in the X-Workforce-Token header is the one other way in.
+import { createHash } from "node:crypto";
+import { requireBearerAuth } from "@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js";
+import {
+  getOAuthProtectedResourceMetadataUrl,
+  mcpAuthRouter,
+} from "@modelcontextprotocol/sdk/server/auth/router.js";
+import express, { type Request, type Response } from "express";
+import { PlatformGrants } from "../auth/remote/grants.js";
+import { CALLBACK_PATH, CONSENT_PATH, TeamSignIn } from "../auth/remote/provider.js";
+import { createSealedStore, encryptionKeyFrom } from "../auth/remote/sealed-store.js";
+import type { SignInIdentity } from "../auth/store.js";
+import { AuthenticationError, isPlatformError } from "../client/errors.js";
+import type { TokenSource } from "../client/types.js";
+import type { Config } from "../config.js";
+import type { Logger } from "../logger.js";
+import type { StateStore } from "../state/store.js";
+import type { Platform } from "./embedded-sandbox.js";
+
+/** The header for a personal access token instead of signing in (scripts, tests). */
+export const PERSONAL_TOKEN_HEADER = "x-workforce-token";
+
+/** Who a request to /mcp acts as. */
+export interface RequestCredential {
+  /** The platform credential for a session's client; its tokens are blanked in that logger. */
+  token(sessionLogger?: Logger): string | TokenSource;
+  /** Binds a session to the person: a digest of the grant, or of the personal token. */
+  key: Buffer;
+  /** A personal access token, for the session logger's redaction list. */
+  secret?: string;
+  identity: SignInIdentity;
+}
+
+export interface RemoteAuth {
+  /** The resource tokens are bound to: <public URL>/mcp. */
+  resource: URL;
+  /** The OAuth endpoints and metadata; mount at the root, before the Origin check. */
+  router: express.Router;
+  /** The credential of a request to /mcp, or undefined once it has been answered (401 or 503). */
+  authenticate(req: Request, res: Response): Promise<RequestCredential | undefined>;
+}
+
+export interface RemoteAuthOptions {
+  config: Config;
+  logger: Logger;
+  platform: Platform;
+  state: StateStore;
+  /** The server's base address (config.publicUrl, else where it listens). */
+  publicUrl: string;
+}
+
+export function createRemoteAuth(options: RemoteAuthOptions): RemoteAuth {
+  const { config, logger, platform, state, publicUrl } = options;
+  if (!config.encryptionKey) throw new Error("--auth oauth needs WORKFORCE_ENCRYPTION_KEY.");
+  const callbackUrl = `${publicUrl}${CALLBACK_PATH}`;
+  const upstream = upstreamClient(config, platform, callbackUrl);
+  const store = createSealedStore(state, encryptionKeyFrom(config.encryptionKey));
+  const grants = new PlatformGrants({
+    store,
+    settings: upstream,
+    apiUrl: platform.apiUrl,
+    logger,
+    timeoutMs: config.timeoutMs,
+  });
+  const resource = new URL(`${publicUrl}/mcp`);
+  const provider = new TeamSignIn({
+    store,
+    grants,
+    publicUrl,
+    resource,
+    upstream: { ...upstream, redirectUri: callbackUrl },
+    apiUrl: platform.apiUrl,
+    logger,
+    timeoutMs: config.timeoutMs,
+  });
+
+  const router = express.Router();
+  router.use(
+    mcpAuthRouter({
+      provider,
+      issuerUrl: new URL(publicUrl),
+      resourceServerUrl: resource,
+      resourceName: "Workforce platform (workforce-mcp)",
+    }),
+  );
+  router.post(
+    CONSENT_PATH,
+    express.urlencoded({ extended: false, limit: "16kb" }),
+    answer((req, res) => provider.consent(req, res)),
+  );
+  router.get(
+    CALLBACK_PATH,
+    answer((req, res) => provider.callback(req, res)),
+  );
+
+  const resourceMetadataUrl = getOAuthProtectedResourceMetadataUrl(resource);
+  const bearer = requireBearerAuth({
+    verifier: provider,
+    resourceMetadataUrl,
+    expectedResource: resource,
+  });
+  const challenge = (res: Response, description: string) =>
+    res.set(
+      "WWW-Authenticate",
+      `Bearer error="invalid_token", error_description="${description}", resource_metadata="${resourceMetadataUrl}"`,
+    );
+
+  async function authenticate(req: Request, res: Response) {
+    const personal = req.header(PERSONAL_TOKEN_HEADER);
+    if (personal !== undefined) return personalToken(personal.trim(), req, res);
+    let passed = false;
+    await bearer(req, res, () => {
+      passed = true;
+    });
+    if (!passed) return undefined;
+    const info = req.auth;
+    const grantId = info?.extra?.grantId;
+    const identity = info?.extra?.identity as SignInIdentity | undefined;
+    if (typeof grantId !== "string" || !identity) return undefined;
+    const credential: RequestCredential = {
+      key: digest(`grant\n${grantId}`),
+      identity,
+      token: (sessionLogger) => grants.tokenSource({ id: grantId, identity }, sessionLogger),
+    };
+    return credential;
+  }
+
+  async function personalToken(token: string, req: Request, res: Response) {
+    if (req.header("authorization") !== undefined) {
+      res.status(400).json({
+        error: "invalid_request",
+        error_description: `Send either Authorization: Bearer (signed in) or ${PERSONAL_TOKEN_HEADER}, not both.`,
+      });
+      return undefined;
+    }
+    let identity: SignInIdentity;
+    try {
+      if (!token) throw new AuthenticationError("empty");
+      identity = await provider.personalToken(token);
+    } catch (error) {
+      if (error instanceof AuthenticationError) {
+        challenge(res, "The platform did not accept the personal access token")
+          .status(401)
+          .json({
+            error: "invalid_token",
+            error_description: `The platform did not accept the personal access token in ${PERSONAL_TOKEN_HEADER}: it is missing, expired or revoked.`,
+          });
+        return undefined;
+      }
+      const why = isPlatformError(error) ? error.message : "the check failed";
+      logger.warning("Could not check a personal access token with the platform", { why });
+      res.status(503).json({
+        error: "temporarily_unavailable",
+        error_description: `Could not check the personal access token with the platform: ${why}`,
+      });
+      return undefined;
+    }
+    const credential: RequestCredential = {
+      key: digest(`personal\n${token}`),
+      identity,
+      secret: token,
+      token: () => token,
+    };
+    return credential;
+  }
+
+  logger.info(
+    `Remote sign-in (--auth oauth): MCP clients sign in at ${publicUrl}; the platform's OAuth client must have the redirect URL ${callbackUrl}.`,
+  );
+  return { resource, router, authenticate };
+}
+
+/** The server's own OAuth client at the platform; the embedded sandbox registers one for it. */
+function upstreamClient(config: Config, platform: Platform, callbackUrl: string) {
+  if (platform.registerOAuthClient) {
+    const client = platform.registerOAuthClient(callbackUrl);
+    return { authUrl: platform.apiUrl, clientId: client.id, clientSecret: client.secret };
+  }
+  if (!config.authUrl || !config.clientId || !config.clientSecret) {
+    throw new Error(
+      "--auth oauth needs WORKFORCE_CLIENT_ID and WORKFORCE_CLIENT_SECRET: the platform's OAuth client for this server.",
+    );
+  }
+  return { authUrl: config.authUrl, clientId: config.clientId, clientSecret: config.clientSecret };
+}
+
+/** Errors of a page handler end as a page, never as a stack trace. */
+function answer(handler: (req: Request, res: Response) => Promise<void>) {
+  return (req: Request, res: Response) => {
+    handler(req, res).catch((error: unknown) => {
+      if (res.headersSent) return;
+      res
+        .status(500)
+        .type("text/plain")
+        .send(
+          `The sign-in could not continue: ${error instanceof Error ? error.message : "an internal error"}. Start it again from your assistant.`,
+        );
+    });
+  };
+}
+
+function digest(text: string): Buffer {
+  return createHash("sha256").update(text, "utf8").digest();
+}

@@ -1,0 +1,706 @@
+// `--http --auth oauth` over real HTTP: a scripted client plays the MCP client and the person's
+// browser against the server and the sandbox's authorization server (the platform's OAuth):
+// discovery (401 → protected resource metadata → authorization server metadata), dynamic client
+// registration, this server's consent page, the platform's consent, the callback, code → token,
+// MCP calls as the signed-in person; then what must be refused, the personal-token header, the
+// end of the platform's grant, and what the state store and the logs hold.
+import { createHash, randomBytes } from "node:crypto";
+import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from "@modelcontextprotocol/sdk/shared/auth.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { unseal } from "../../src/auth/remote/sealed-store.js";
+import { parseConfig } from "../../src/config.js";
+import { type OAuthClientInfo, type Sandbox, startSandbox } from "../../src/sandbox/index.js";
+import { createMemoryStore } from "../../src/state/memory-store.js";
+import type { StateStore } from "../../src/state/store.js";
+import { type HttpServerHandle, startHttpServer } from "../../src/transports/http.js";
+import { Browser, capturingLogger, expectNoSecret } from "../auth/helpers.js";
+import { freePort, initialize, raw } from "./http-helpers.js";
+
+const KEY = randomBytes(32).toString("base64");
+/** Where the scripted MCP client says it listens; the test reads the redirect, never follows it. */
+const CLIENT_REDIRECT = "http://127.0.0.1:9/callback";
+const DAY = 24 * 60 * 60 * 1000;
+
+/** A memory store that also keeps every value ever written, to look for plain-text secrets. */
+function recordingStore(): { store: StateStore; written: Map<string, string[]> } {
+  const inner = createMemoryStore();
+  const written = new Map<string, string[]>();
+  return {
+    written,
+    store: {
+      ...inner,
+      async set(key, value, ttlMs) {
+        written.set(key, [...(written.get(key) ?? []), value]);
+        return inner.set(key, value, ttlMs);
+      },
+    },
+  };
+}
+
+interface TeamServer {
+  handle: HttpServerHandle;
+  publicUrl: string;
+  resource: string;
+  upstream: OAuthClientInfo;
+  lines: string[];
+  written: Map<string, string[]>;
+  store: StateStore;
+}
+
+interface TeamServerOptions {
+  /** Another server's state store: the two share every sign-in record. */
+  shared?: { store: StateStore; written: Map<string, string[]> };
+  /** A replica of that server: same public address (its load balancer's) and OAuth client. */
+  replicaOf?: TeamServer;
+  stateless?: boolean;
+}
+
+async function startTeamServer(
+  sandbox: Sandbox,
+  { shared, replicaOf, stateless }: TeamServerOptions = {},
+): Promise<TeamServer> {
+  const port = await freePort();
+  // A replica has the same public address (its load balancer's) and OAuth client as the first.
+  const publicUrl = replicaOf?.publicUrl ?? `http://127.0.0.1:${port}`;
+  const upstream =
+    replicaOf?.upstream ??
+    sandbox.oauth.registerClient({
+      name: "team server (test)",
+      redirectUri: `${publicUrl}/oauth/callback`,
+    });
+  const args = ["--http", "--port", String(port), "--auth", "oauth"];
+  const config = {
+    ...parseConfig(stateless ? [...args, "--stateless"] : args, {
+      WORKFORCE_API_URL: sandbox.url,
+      WORKFORCE_CLIENT_ID: upstream.id,
+      WORKFORCE_CLIENT_SECRET: upstream.secret,
+      WORKFORCE_PUBLIC_URL: publicUrl,
+      WORKFORCE_ENCRYPTION_KEY: KEY,
+    }),
+    retryBaseMs: 1,
+  };
+  const { logger, lines } = capturingLogger();
+  logger.addSecret(KEY);
+  const recorded = shared ?? recordingStore();
+  const handle = await startHttpServer(config, logger, "9.9.9", { stateStore: recorded.store });
+  return {
+    handle,
+    publicUrl: replicaOf ? handle.url : publicUrl,
+    resource: `${publicUrl}/mcp`,
+    upstream,
+    lines,
+    written: recorded.written,
+    store: recorded.store,
+  };
+}
+
+const pkce = () => {
+  const verifier = randomBytes(32).toString("base64url");
+  return { verifier, challenge: createHash("sha256").update(verifier).digest("base64url") };
+};
+
+/** The MCP client's side, step by step, with the person's browser. */
+class ScriptedClient {
+  readonly browser = new Browser();
+  clientId = "";
+  asMetadata: Record<string, unknown> = {};
+
+  constructor(readonly server: TeamServer) {}
+
+  async discover(): Promise<void> {
+    const res = await raw(`${this.server.publicUrl}/mcp`, { body: initialize });
+    expect(res.status).toBe(401);
+    const header = String(res.headers["www-authenticate"]);
+    const metadataUrl = /resource_metadata="([^"]+)"/.exec(header)?.[1];
+    expect(metadataUrl).toBe(`${this.server.publicUrl}/.well-known/oauth-protected-resource/mcp`);
+    const prm = (await (await fetch(metadataUrl as string)).json()) as {
+      resource: string;
+      authorization_servers: string[];
+    };
+    expect(prm.resource).toBe(this.server.resource);
+    const issuer = prm.authorization_servers[0] as string;
+    const as = await fetch(new URL("/.well-known/oauth-authorization-server", issuer));
+    this.asMetadata = (await as.json()) as Record<string, unknown>;
+  }
+
+  async register(name = "scripted MCP client"): Promise<void> {
+    const res = await fetch(this.asMetadata.registration_endpoint as string, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        client_name: name,
+        redirect_uris: [CLIENT_REDIRECT],
+        token_endpoint_auth_method: "none",
+        grant_types: ["authorization_code", "refresh_token"],
+        response_types: ["code"],
+      }),
+    });
+    expect(res.status).toBe(201);
+    this.clientId = ((await res.json()) as { client_id: string }).client_id;
+  }
+
+  authorizeUrl(challenge: string, state: string, resource = this.server.resource): string {
+    const url = new URL(this.asMetadata.authorization_endpoint as string);
+    url.search = new URLSearchParams({
+      response_type: "code",
+      client_id: this.clientId,
+      redirect_uri: CLIENT_REDIRECT,
+      code_challenge: challenge,
+      code_challenge_method: "S256",
+      state,
+      resource,
+    }).toString();
+    return url.href;
+  }
+
+  /** The browser's part: this server's consent page, the platform's, and back with a code. */
+  async signIn(
+    challenge: string,
+    identity: "full" | "limited" = "full",
+  ): Promise<{ code: string; state: string }> {
+    const state = randomBytes(8).toString("hex");
+    const page = await this.browser.get(this.authorizeUrl(challenge, state));
+    const html = await page.text();
+    expect(page.status, html).toBe(200);
+    expect(html).toContain("scripted MCP client");
+    const request = /name="request" value="([^"]+)"/.exec(html)?.[1] as string;
+    const approved = await this.browser.post(`${this.server.publicUrl}/oauth/consent`, {
+      request,
+      decision: "approve",
+    });
+    expect(approved.status).toBe(302);
+    const platformAuthorize = approved.headers.get("location") as string;
+    // The platform's own sign-in, with this server's client and callback.
+    const upstream = new URL(platformAuthorize);
+    expect(upstream.pathname).toBe("/oauth/authorize");
+    expect(upstream.searchParams.get("client_id")).toBe(this.server.upstream.id);
+    expect(upstream.searchParams.get("redirect_uri")).toBe(this.server.upstream.redirectUri);
+    expect(upstream.searchParams.get("code_challenge_method")).toBe("S256");
+    const { location } = await this.browser.authorize(platformAuthorize, { identity });
+    expect(location.href.startsWith(this.server.upstream.redirectUri)).toBe(true);
+    const back = await this.browser.get(location.href);
+    expect(back.status).toBe(302);
+    const answer = new URL(back.headers.get("location") as string);
+    expect(answer.origin + answer.pathname).toBe(CLIENT_REDIRECT);
+    expect(answer.searchParams.get("state")).toBe(state);
+    return { code: answer.searchParams.get("code") as string, state };
+  }
+
+  async token(form: Record<string, string>): Promise<{ status: number; body: OAuthTokens }> {
+    const res = await fetch(this.asMetadata.token_endpoint as string, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ client_id: this.clientId, ...form }),
+    });
+    return { status: res.status, body: (await res.json()) as OAuthTokens };
+  }
+
+  async exchange(code: string, verifier: string, resource = this.server.resource) {
+    return this.token({
+      grant_type: "authorization_code",
+      code,
+      code_verifier: verifier,
+      redirect_uri: CLIENT_REDIRECT,
+      resource,
+    });
+  }
+
+  /** Discovery, registration, consent and tokens, as the given sandbox identity. */
+  async signedIn(identity: "full" | "limited" = "full"): Promise<OAuthTokens> {
+    await this.discover();
+    await this.register();
+    const { verifier, challenge } = pkce();
+    const { code } = await this.signIn(challenge, identity);
+    const { status, body } = await this.exchange(code, verifier);
+    expect(status, JSON.stringify(body)).toBe(200);
+    return body;
+  }
+}
+
+async function mcpClient(url: string, headers: Record<string, string>): Promise<Client> {
+  const client = new Client({ name: "remote-auth-test", version: "0" });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers } }),
+  );
+  return client;
+}
+
+async function viewerName(client: Client): Promise<string> {
+  const result = await client.callTool({ name: "list_accounts", arguments: {} });
+  expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+  return (result.structuredContent as { viewer: { name: string } }).viewer.name;
+}
+
+/** Every platform token this server keeps, opened with the key (the test knows it). */
+function platformTokens(written: Map<string, string[]>): string[] {
+  const key = Buffer.from(KEY, "base64");
+  const tokens: string[] = [];
+  for (const [name, values] of written) {
+    if (!name.startsWith("oauth:grant:")) continue;
+    for (const value of values) {
+      const grant = JSON.parse(unseal(key, name, value) ?? "{}");
+      tokens.push(grant.accessToken, grant.refreshToken);
+    }
+  }
+  return tokens.filter((t): t is string => typeof t === "string");
+}
+
+describe("--auth oauth: remote sign-in against the sandbox's OAuth", () => {
+  let sandbox: Sandbox;
+  let server: TeamServer;
+  const secrets: string[] = [];
+
+  beforeAll(async () => {
+    sandbox = await startSandbox({ rateLimitPerMinute: 0 });
+    server = await startTeamServer(sandbox);
+    secrets.push(KEY, server.upstream.secret, sandbox.tokens.full, sandbox.tokens.limited);
+  });
+  afterAll(async () => {
+    await server?.handle.close();
+    await sandbox?.close();
+  });
+
+  it("discovers the metadata from a 401 and signs in with PKCE through the platform's consent", async () => {
+    const client = new ScriptedClient(server);
+    await client.discover();
+    expect(client.asMetadata).toMatchObject({
+      issuer: `${server.publicUrl}/`,
+      code_challenge_methods_supported: ["S256"],
+      response_types_supported: ["code"],
+      grant_types_supported: ["authorization_code", "refresh_token"],
+    });
+    expect(client.asMetadata.registration_endpoint).toBe(`${server.publicUrl}/register`);
+    // The installed SDK's server has no Client ID Metadata Documents; it does not claim them.
+    expect(client.asMetadata.client_id_metadata_document_supported).toBeUndefined();
+    await client.register();
+    const { verifier, challenge } = pkce();
+    const { code } = await client.signIn(challenge, "limited");
+    const { status, body } = await client.exchange(code, verifier);
+    expect(status).toBe(200);
+    expect(body.token_type).toBe("Bearer");
+    expect(body.expires_in).toBeGreaterThan(0);
+    expect(body.expires_in).toBeLessThanOrEqual(3600);
+    expect(body.refresh_token).toBeTruthy();
+    secrets.push(body.access_token, body.refresh_token as string, code);
+
+    const mcp = await mcpClient(server.publicUrl, {
+      authorization: `Bearer ${body.access_token}`,
+    });
+    try {
+      const { tools } = await mcp.listTools();
+      expect(tools.map((t) => t.name)).toContain("search_hires");
+      // The sandbox's limited identity: the platform acts as the person who signed in.
+      expect(await viewerName(mcp)).toBe("Oskar Berg");
+    } finally {
+      await mcp.close();
+    }
+    // The code was single-use.
+    const again = await client.exchange(code, verifier);
+    expect(again.status).toBe(400);
+    expect(again.body).toMatchObject({ error: "invalid_grant" });
+  });
+
+  it("refuses a wrong PKCE verifier (and the code still needs the right one)", async () => {
+    const client = new ScriptedClient(server);
+    await client.discover();
+    await client.register();
+    const { verifier, challenge } = pkce();
+    const { code } = await client.signIn(challenge);
+    const wrong = await client.exchange(code, pkce().verifier);
+    expect(wrong.status).toBe(400);
+    expect(wrong.body).toMatchObject({ error: "invalid_grant" });
+    const right = await client.exchange(code, verifier);
+    expect(right.status).toBe(200);
+    secrets.push(right.body.access_token, right.body.refresh_token as string, code);
+  });
+
+  it("refuses a sign-in without PKCE S256", async () => {
+    const client = new ScriptedClient(server);
+    await client.discover();
+    await client.register();
+    const url = new URL(client.authorizeUrl("x".repeat(43), "s1"));
+    url.searchParams.set("code_challenge_method", "plain");
+    const res = await client.browser.get(url.href);
+    expect(res.status).toBe(302);
+    expect(new URL(res.headers.get("location") as string).searchParams.get("error")).toBe(
+      "invalid_request",
+    );
+  });
+
+  it("issues tokens only for itself: another resource is refused at /authorize, at /token and at /mcp", async () => {
+    const client = new ScriptedClient(server);
+    await client.discover();
+    await client.register();
+    const other = "https://other.example/mcp";
+    const res = await client.browser.get(client.authorizeUrl(pkce().challenge, "s2", other));
+    expect(res.status).toBe(302);
+    expect(new URL(res.headers.get("location") as string).searchParams.get("error")).toBe(
+      "invalid_target",
+    );
+
+    const { verifier, challenge } = pkce();
+    const { code } = await client.signIn(challenge);
+    const forOther = await client.exchange(code, verifier, other);
+    expect(forOther.status).toBe(400);
+    expect(forOther.body).toMatchObject({ error: "invalid_target" });
+
+    // A second server (another address, so another audience) sharing the same state store:
+    // a token this one issued is not accepted there.
+    const tokens = await new ScriptedClient(server).signedIn();
+    secrets.push(tokens.access_token, tokens.refresh_token as string);
+    const second = await startTeamServer(sandbox, {
+      shared: { store: server.store, written: server.written },
+    });
+    try {
+      const refused = await raw(`${second.publicUrl}/mcp`, {
+        body: initialize,
+        headers: { authorization: `Bearer ${tokens.access_token}` },
+      });
+      expect(refused.status).toBe(401);
+      expect(String(refused.headers["www-authenticate"])).toMatch(/not issued for this resource/);
+      const accepted = await raw(`${server.publicUrl}/mcp`, {
+        body: initialize,
+        headers: { authorization: `Bearer ${tokens.access_token}` },
+      });
+      expect(accepted.status).toBe(200);
+    } finally {
+      await second.handle.close();
+    }
+  });
+
+  it("guards its consent page: a cookie from the page's own browser, no foreign Origin", async () => {
+    const client = new ScriptedClient(server);
+    await client.discover();
+    await client.register();
+    const page = await client.browser.get(client.authorizeUrl(pkce().challenge, "s3"));
+    const request = /name="request" value="([^"]+)"/.exec(await page.text())?.[1] as string;
+    // Another browser (no cookie) posting this page's answer: nothing is sent anywhere.
+    const forged = await new Browser().post(`${server.publicUrl}/oauth/consent`, {
+      request,
+      decision: "approve",
+    });
+    expect(forged.status).toBe(400);
+    expect(forged.headers.get("location")).toBeNull();
+    const fromElsewhere = await fetch(`${server.publicUrl}/oauth/consent`, {
+      method: "POST",
+      redirect: "manual",
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        origin: "https://evil.example",
+      },
+      body: new URLSearchParams({ request, decision: "approve" }),
+    });
+    expect(fromElsewhere.status).toBe(403);
+  });
+
+  it("rotates refresh tokens: a new pair works, the old refresh token is refused", async () => {
+    const client = new ScriptedClient(server);
+    const first = await client.signedIn();
+    const renewed = await client.token({
+      grant_type: "refresh_token",
+      refresh_token: first.refresh_token as string,
+      resource: server.resource,
+    });
+    expect(renewed.status).toBe(200);
+    expect(renewed.body.access_token).not.toBe(first.access_token);
+    const reused = await client.token({
+      grant_type: "refresh_token",
+      refresh_token: first.refresh_token as string,
+    });
+    expect(reused.status).toBe(400);
+    expect(reused.body).toMatchObject({ error: "invalid_grant" });
+    secrets.push(
+      first.access_token,
+      first.refresh_token as string,
+      renewed.body.access_token,
+      renewed.body.refresh_token as string,
+    );
+    const mcp = await mcpClient(server.publicUrl, {
+      authorization: `Bearer ${renewed.body.access_token}`,
+    });
+    try {
+      expect(await viewerName(mcp)).toBe("Maja Lindqvist");
+    } finally {
+      await mcp.close();
+    }
+  });
+
+  it("signs in the MCP SDK's own client (its OAuth discovery, registration and PKCE)", async () => {
+    const browser = new Browser();
+    let authorizeAt: URL | undefined;
+    let saved: OAuthTokens | undefined;
+    let info: OAuthClientInformationMixed | undefined;
+    let verifier = "";
+    const provider: OAuthClientProvider = {
+      get redirectUrl() {
+        return CLIENT_REDIRECT;
+      },
+      get clientMetadata(): OAuthClientMetadata {
+        return {
+          client_name: "SDK client",
+          redirect_uris: [CLIENT_REDIRECT],
+          grant_types: ["authorization_code", "refresh_token"],
+          response_types: ["code"],
+          token_endpoint_auth_method: "none",
+        };
+      },
+      clientInformation: () => info,
+      saveClientInformation: (i) => {
+        info = i;
+      },
+      tokens: () => saved,
+      saveTokens: (t) => {
+        saved = t;
+      },
+      redirectToAuthorization: (url) => {
+        authorizeAt = url;
+      },
+      saveCodeVerifier: (v) => {
+        verifier = v;
+      },
+      codeVerifier: () => verifier,
+    };
+    const url = new URL(`${server.publicUrl}/mcp`);
+    const first = new StreamableHTTPClientTransport(url, { authProvider: provider });
+    await expect(new Client({ name: "sdk", version: "0" }).connect(first)).rejects.toBeInstanceOf(
+      UnauthorizedError,
+    );
+    expect(authorizeAt?.searchParams.get("resource")).toBe(server.resource);
+    const page = await browser.get((authorizeAt as URL).href);
+    const request = /name="request" value="([^"]+)"/.exec(await page.text())?.[1] as string;
+    const approved = await browser.post(`${server.publicUrl}/oauth/consent`, {
+      request,
+      decision: "approve",
+    });
+    const { location } = await browser.authorize(approved.headers.get("location") as string, {
+      identity: "limited",
+    });
+    const back = await browser.get(location.href);
+    const code = new URL(back.headers.get("location") as string).searchParams.get("code") as string;
+    await first.finishAuth(code);
+    expect(saved?.access_token).toBeTruthy();
+    secrets.push(saved?.access_token as string, saved?.refresh_token as string);
+    const client = new Client({ name: "sdk", version: "0" });
+    await client.connect(new StreamableHTTPClientTransport(url, { authProvider: provider }));
+    try {
+      expect(await viewerName(client)).toBe("Oskar Berg");
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("accepts a personal access token in X-Workforce-Token instead, and refuses a bad one", async () => {
+    const mcp = await mcpClient(server.publicUrl, { "x-workforce-token": sandbox.tokens.limited });
+    try {
+      expect(await viewerName(mcp)).toBe("Oskar Berg");
+    } finally {
+      await mcp.close();
+    }
+    const bad = await raw(`${server.publicUrl}/mcp`, {
+      body: initialize,
+      headers: { "x-workforce-token": "not-a-token-at-all" },
+    });
+    expect(bad.status).toBe(401);
+    expect(String(bad.headers["www-authenticate"])).toContain("resource_metadata=");
+    const both = await raw(`${server.publicUrl}/mcp`, {
+      body: initialize,
+      headers: { "x-workforce-token": sandbox.tokens.full, authorization: "Bearer x" },
+    });
+    expect(both.status).toBe(400);
+  });
+
+  it("never passes its own token through: a platform token as the bearer is refused", async () => {
+    const res = await raw(`${server.publicUrl}/mcp`, {
+      body: initialize,
+      headers: { authorization: `Bearer ${sandbox.tokens.full}` },
+    });
+    expect(res.status).toBe(401);
+  });
+
+  it("ends the sign-in when the platform's grant ends (90 days): the server's token then gets 401", async () => {
+    const client = new ScriptedClient(server);
+    const tokens = await client.signedIn();
+    secrets.push(tokens.access_token, tokens.refresh_token as string);
+    const mcp = await mcpClient(server.publicUrl, {
+      authorization: `Bearer ${tokens.access_token}`,
+    });
+    try {
+      expect(await viewerName(mcp)).toBe("Maja Lindqvist");
+      // The platform's clock: its access token has expired and its 90 days of renewal are over.
+      sandbox.clock.advance(91 * DAY);
+      const ended = await mcp.callTool({ name: "list_accounts", arguments: {} });
+      expect(ended.isError).toBe(true);
+      expect(JSON.stringify(ended.content)).toMatch(/sign in again|signed in again/i);
+    } finally {
+      await mcp.close().catch(() => {});
+    }
+    const after = await raw(`${server.publicUrl}/mcp`, {
+      body: initialize,
+      headers: { authorization: `Bearer ${tokens.access_token}` },
+    });
+    expect(after.status).toBe(401);
+    expect(String(after.headers["www-authenticate"])).toContain("resource_metadata=");
+    const refreshed = await client.token({
+      grant_type: "refresh_token",
+      refresh_token: tokens.refresh_token as string,
+    });
+    expect(refreshed.status).toBe(400);
+    expect(refreshed.body).toMatchObject({ error: "invalid_grant" });
+  });
+
+  it("keeps no token in plain text in the state store", () => {
+    const upstreamTokens = platformTokens(server.written);
+    expect(upstreamTokens.length).toBeGreaterThan(4);
+    const everything = [...server.written.entries()].flatMap(([k, v]) => [k, ...v]);
+    expect(everything.length).toBeGreaterThan(10);
+    expectNoSecret(everything, [...secrets, ...upstreamTokens]);
+    // Every OAuth record is sealed (AES-256-GCM), not just the token records.
+    for (const [name, values] of server.written) {
+      if (!name.startsWith("oauth:")) continue;
+      for (const value of values) expect(value).toMatch(/^wfm1\.[\w-]+$/);
+    }
+  });
+
+  it("never logs a token, code, secret or the encryption key", () => {
+    if (process.env.SHOW_LOG) process.stderr.write(server.lines.join(""));
+    expect(server.lines.join("")).toMatch(/Signed in at the platform/);
+    expectNoSecret(server.lines, [...secrets, ...platformTokens(server.written)]);
+  });
+});
+
+describe("--auth oauth: a revoked OAuth client at the platform", () => {
+  let sandbox: Sandbox;
+  let server: TeamServer;
+  beforeAll(async () => {
+    sandbox = await startSandbox({ rateLimitPerMinute: 0 });
+    server = await startTeamServer(sandbox);
+  });
+  afterAll(async () => {
+    await server?.handle.close();
+    await sandbox?.close();
+  });
+
+  it("revokes the server's tokens of that grant: the next request gets 401", async () => {
+    const tokens = await new ScriptedClient(server).signedIn("limited");
+    const mcp = await mcpClient(server.publicUrl, {
+      authorization: `Bearer ${tokens.access_token}`,
+    });
+    try {
+      expect(await viewerName(mcp)).toBe("Oskar Berg");
+      sandbox.oauth.revokeClient(server.upstream.id);
+      const refused = await mcp.callTool({ name: "list_accounts", arguments: {} });
+      expect(refused.isError).toBe(true);
+    } finally {
+      await mcp.close().catch(() => {});
+    }
+    const after = await raw(`${server.publicUrl}/mcp`, {
+      body: initialize,
+      headers: { authorization: `Bearer ${tokens.access_token}` },
+    });
+    expect(after.status).toBe(401);
+  });
+});
+
+describe("--auth oauth: two stateless replicas sharing one state store", () => {
+  let sandbox: Sandbox;
+  let a: TeamServer;
+  let b: TeamServer;
+  beforeAll(async () => {
+    sandbox = await startSandbox({ rateLimitPerMinute: 0 });
+    a = await startTeamServer(sandbox, { stateless: true });
+    b = await startTeamServer(sandbox, {
+      stateless: true,
+      replicaOf: a,
+      shared: { store: a.store, written: a.written },
+    });
+  });
+  afterAll(async () => {
+    await b?.handle.close();
+    await a?.handle.close();
+    await sandbox?.close();
+  });
+
+  it("takes each step of a sign-in on the other replica, and serves the token on both", async () => {
+    const A = a.handle.url;
+    const B = b.handle.url;
+    const registered = await fetch(`${B}/register`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        client_name: "replica client",
+        redirect_uris: [CLIENT_REDIRECT],
+        token_endpoint_auth_method: "none",
+      }),
+    });
+    const { client_id } = (await registered.json()) as { client_id: string };
+    const { verifier, challenge } = pkce();
+    const browser = new Browser();
+    const page = await browser.get(
+      `${A}/authorize?${new URLSearchParams({
+        response_type: "code",
+        client_id,
+        redirect_uri: CLIENT_REDIRECT,
+        code_challenge: challenge,
+        code_challenge_method: "S256",
+        state: "r1",
+        resource: a.resource,
+      })}`,
+    );
+    expect(page.status).toBe(200);
+    const request = /name="request" value="([^"]+)"/.exec(await page.text())?.[1] as string;
+    const approved = await browser.post(`${B}/oauth/consent`, { request, decision: "approve" });
+    expect(approved.status).toBe(302);
+    const { location } = await browser.authorize(approved.headers.get("location") as string);
+    expect(location.origin).toBe(A);
+    const back = await browser.get(location.href);
+    const code = new URL(back.headers.get("location") as string).searchParams.get("code");
+    const token = await fetch(`${B}/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({
+        grant_type: "authorization_code",
+        client_id,
+        code: code as string,
+        code_verifier: verifier,
+        redirect_uri: CLIENT_REDIRECT,
+        resource: a.resource,
+      }),
+    });
+    expect(token.status).toBe(200);
+    const tokens = (await token.json()) as OAuthTokens;
+    for (const replica of [A, B]) {
+      const mcp = await mcpClient(replica, { authorization: `Bearer ${tokens.access_token}` });
+      try {
+        expect(await viewerName(mcp)).toBe("Maja Lindqvist");
+      } finally {
+        await mcp.close();
+      }
+    }
+    const refresh = (at: string) =>
+      fetch(`${at}/token`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({
+          grant_type: "refresh_token",
+          client_id,
+          refresh_token: tokens.refresh_token as string,
+        }),
+      });
+    expect((await refresh(A)).status).toBe(200);
+    expect((await refresh(B)).status).toBe(400);
+    const personal = await mcpClient(B, { "x-workforce-token": sandbox.tokens.limited });
+    try {
+      expect(await viewerName(personal)).toBe("Oskar Berg");
+    } finally {
+      await personal.close();
+    }
+  });
+});

@@ -1,0 +1,115 @@
+// A real redis-server for the tests: Debian's package, on 127.0.0.1 and a free port, with nothing
+// written to disk. When it is not installed the Redis tests are skipped, and say so.
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { Redis } from "ioredis";
+import { freePort } from "../e2e/http-helpers.js";
+
+const probe = spawnSync("redis-server", ["--version"], { encoding: "utf8" });
+/** Undefined when redis-server can run here; otherwise why the Redis tests are skipped. */
+export const REDIS_MISSING =
+  probe.status === 0
+    ? undefined
+    : "redis-server is not installed (Debian: apt-get install redis-server; .ci/run installs it); the Redis tests are skipped.";
+if (REDIS_MISSING) process.stderr.write(`\n[skipped] ${REDIS_MISSING}\n`);
+
+export interface RedisServer {
+  url: string;
+  port: number;
+  /** Stops the server (SIGTERM) and waits for it to exit. */
+  stop(): Promise<void>;
+  /** Starts it again on the same port, empty. */
+  start(): Promise<void>;
+  /** A plain client for looking inside, keys unprefixed. */
+  inspect(): Redis;
+  close(): Promise<void>;
+}
+
+export async function startRedis(password?: string): Promise<RedisServer> {
+  const port = await freePort();
+  let child: ChildProcess | undefined;
+  const clients: Redis[] = [];
+
+  async function start(): Promise<void> {
+    const args = [
+      "--port",
+      String(port),
+      "--bind",
+      "127.0.0.1",
+      "--save",
+      "",
+      "--appendonly",
+      "no",
+    ];
+    if (password) args.push("--requirepass", password);
+    const proc = spawn("redis-server", args, { stdio: ["ignore", "pipe", "pipe"] });
+    child = proc;
+    await new Promise<void>((resolve, reject) => {
+      let out = "";
+      const timer = setTimeout(
+        () => reject(new Error(`redis-server did not start: ${out}`)),
+        10_000,
+      );
+      proc.stdout?.on("data", (chunk: Buffer) => {
+        out += chunk.toString();
+        if (out.includes("Ready to accept connections")) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+      proc.once("exit", (code) => {
+        clearTimeout(timer);
+        reject(new Error(`redis-server exited with ${code}: ${out}`));
+      });
+    });
+  }
+
+  async function stop(): Promise<void> {
+    const proc = child;
+    child = undefined;
+    if (!proc || proc.exitCode !== null) return;
+    await new Promise<void>((resolve) => {
+      proc.once("exit", () => resolve());
+      proc.kill("SIGTERM");
+    });
+  }
+
+  await start();
+  const auth = password ? `:${encodeURIComponent(password)}@` : "";
+  return {
+    url: `redis://${auth}127.0.0.1:${port}`,
+    port,
+    start,
+    stop,
+    inspect() {
+      const client = new Redis({ host: "127.0.0.1", port, password, lazyConnect: false });
+      clients.push(client);
+      return client;
+    },
+    async close() {
+      for (const client of clients) client.disconnect();
+      await stop();
+    },
+  };
+}
+
+/** Every key and everything stored under it, as text, for looking for secrets. */
+export async function dumpAll(redis: Redis): Promise<{ keys: string[]; text: string }> {
+  const keys: string[] = [];
+  let cursor = "0";
+  do {
+    const [next, batch] = await redis.scan(cursor, "COUNT", 1000);
+    cursor = next;
+    keys.push(...batch);
+  } while (cursor !== "0");
+  const parts: string[] = [];
+  for (const key of keys) {
+    const type = await redis.type(key);
+    parts.push(key);
+    if (type === "string") parts.push((await redis.get(key)) ?? "");
+    else if (type === "zset") parts.push(...(await redis.zrange(key, 0, -1, "WITHSCORES")));
+    else if (type === "hash") parts.push(...Object.entries(await redis.hgetall(key)).flat());
+    else if (type === "set") parts.push(...(await redis.smembers(key)));
+    else if (type === "list") parts.push(...(await redis.lrange(key, 0, -1)));
+  }
+  return { keys, text: parts.join("\n") };
+}

@@ -1,0 +1,193 @@
+// The state store's contract, against the in-memory store and a real redis-server: values with
+// expiry, atomic takes, and the rolling window that replicas share.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createLogger } from "../../src/logger.js";
+import { createMemoryStore } from "../../src/state/memory-store.js";
+import { createRedisStore, KEY_PREFIX } from "../../src/state/redis-store.js";
+import { SharedStateUnavailableError, type StateStore } from "../../src/state/store.js";
+import { REDIS_MISSING, type RedisServer, startRedis } from "./helpers.js";
+
+const quiet = () => createLogger("error", () => {});
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+let redis: RedisServer | undefined;
+const opened: StateStore[] = [];
+async function redisStore(): Promise<StateStore> {
+  const store = await createRedisStore((redis as RedisServer).url, quiet());
+  opened.push(store);
+  return store;
+}
+
+beforeAll(async () => {
+  if (!REDIS_MISSING) redis = await startRedis();
+});
+afterAll(async () => {
+  await Promise.all(opened.map((s) => s.close()));
+  await redis?.close();
+});
+
+const kinds: [string, () => Promise<StateStore[]>, boolean][] = [
+  [
+    "memory",
+    async () => {
+      const one = createMemoryStore();
+      return [one, one, one];
+    },
+    false,
+  ],
+  ["redis", async () => [await redisStore(), await redisStore(), await redisStore()], true],
+];
+
+describe.each(kinds)("the %s state store", (_kind, open, needsRedis) => {
+  const run = needsRedis && REDIS_MISSING ? it.skip : it;
+  let unique = 0;
+  const key = (name: string) => `test:${process.pid}:${Date.now()}:${unique++}:${name}`;
+
+  run("gets, sets, expires and deletes values", async () => {
+    const [store] = (await open()) as [StateStore];
+    const k = key("value");
+    expect(await store.get(k)).toBeUndefined();
+    await store.set(k, "one");
+    expect(await store.get(k)).toBe("one");
+    await store.delete(k);
+    expect(await store.get(k)).toBeUndefined();
+    await store.set(k, "brief", 50);
+    expect(await store.get(k)).toBe("brief");
+    await sleep(120);
+    expect(await store.get(k)).toBeUndefined();
+  });
+
+  run("lets exactly one of many concurrent takes have the value", async () => {
+    const stores = await open();
+    const k = key("take");
+    await stores[0]?.set(k, "secret-ish", 10_000);
+    const takes = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => (stores[i % stores.length] as StateStore).take(k)),
+    );
+    expect(takes.filter((v) => v === "secret-ish")).toHaveLength(1);
+    expect(takes.filter((v) => v === undefined)).toHaveLength(29);
+  });
+
+  run(
+    "grants at most the limit in a window, across every client, then says how long to wait",
+    async () => {
+      const stores = await open();
+      const k = key("window");
+      const answers = await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          (stores[i % stores.length] as StateStore).claimWindowSlot(k, 5, 500),
+        ),
+      );
+      expect(answers.filter((w) => w === 0)).toHaveLength(5);
+      for (const wait of answers.filter((w) => w !== 0)) {
+        expect(wait).toBeGreaterThan(0);
+        expect(wait).toBeLessThanOrEqual(500);
+      }
+      await sleep(Math.max(...answers) + 20);
+      expect(await stores[1]?.claimWindowSlot(k, 5, 500)).toBe(0);
+    },
+  );
+
+  run("keeps a held use counting until one window after its release", async () => {
+    const [store] = (await open()) as [StateStore];
+    const k = key("hold");
+    expect(await store.claimWindowSlot(k, 1, 200, { id: "a", maxMs: 10_000 })).toBe(0);
+    await sleep(300);
+    // Still in flight after more than a window: the slot is busy; the wait assumes it ends now.
+    const busy = await store.claimWindowSlot(k, 1, 200);
+    expect(busy).toBeGreaterThan(150);
+    expect(busy).toBeLessThanOrEqual(200);
+    await store.releaseWindowSlot(k, "a", 200);
+    expect(await store.claimWindowSlot(k, 1, 200)).toBeGreaterThan(100);
+    await sleep(230);
+    expect(await store.claimWindowSlot(k, 1, 200)).toBe(0);
+  });
+});
+
+describe.skipIf(REDIS_MISSING)("the Redis store", () => {
+  it("prefixes every key with wfmcp:", async () => {
+    const store = await redisStore();
+    await store.set("prefix-check", "x", 5_000);
+    await store.claimWindowSlot("prefix-window", 1, 5_000);
+    const inside = (redis as RedisServer).inspect();
+    expect(await inside.get(`${KEY_PREFIX}prefix-check`)).toBe("x");
+    expect(await inside.zcard(`${KEY_PREFIX}prefix-window`)).toBe(1);
+    // The window's key expires by itself once nothing in it counts.
+    expect(await inside.pttl(`${KEY_PREFIX}prefix-window`)).toBeGreaterThan(0);
+  });
+
+  it("fails fast and readably while Redis is down, and recovers when it is back", async () => {
+    const server = await startRedis();
+    const lines: string[] = [];
+    const store = await createRedisStore(
+      server.url,
+      createLogger("info", (l) => lines.push(l)),
+    );
+    try {
+      await store.set("k", "v");
+      await server.stop();
+      const started = Date.now();
+      const error = await store.take("k").catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(SharedStateUnavailableError);
+      expect(String((error as Error).message)).toContain(
+        "the server's shared state (Redis) is unavailable",
+      );
+      await expect(store.claimWindowSlot("w", 1, 1000)).rejects.toBeInstanceOf(
+        SharedStateUnavailableError,
+      );
+      expect(Date.now() - started).toBeLessThan(2_500);
+      await server.start();
+      let back = false;
+      for (let i = 0; i < 50 && !back; i++) {
+        back = await store.get("k").then(
+          () => true,
+          () => false,
+        );
+        if (!back) await sleep(100);
+      }
+      expect(back).toBe(true);
+      // Started empty (nothing saved): the value is gone, not served twice.
+      expect(await store.take("k")).toBeUndefined();
+      expect(lines.join("")).toMatch(/unreachable; retrying/);
+      expect(lines.join("")).toMatch(/reachable again/);
+    } finally {
+      await store.close();
+      await server.close();
+    }
+  });
+
+  it("refuses to start when Redis cannot be reached, naming neither user nor password", async () => {
+    const server = await startRedis("pa55-w0rd-not-to-print");
+    const wrong = server.url.replace("pa55-w0rd-not-to-print", "wrong-pa55-w0rd");
+    const lines: string[] = [];
+    try {
+      const error = await createRedisStore(
+        wrong,
+        createLogger("debug", (l) => lines.push(l)),
+      ).catch((e: unknown) => e as Error);
+      expect(error).toBeInstanceOf(Error);
+      expect((error as Error).message).toMatch(
+        /Could not connect to Redis at redis:\/\/127\.0\.0\.1:\d+/,
+      );
+      expect((error as Error).message).not.toContain("wrong-pa55-w0rd");
+      expect(lines.join("")).not.toContain("wrong-pa55-w0rd");
+      const good = await createRedisStore(
+        server.url,
+        createLogger("debug", (l) => lines.push(l)),
+      );
+      await good.set("k", "v");
+      expect(await good.get("k")).toBe("v");
+      await good.close();
+      expect(lines.join("")).not.toContain("pa55-w0rd-not-to-print");
+      // Nobody listening: one line that says so, at once.
+      await server.stop();
+      const refused = await createRedisStore(server.url, quiet()).catch((e: unknown) => e as Error);
+      expect((refused as Error).message).toMatch(
+        /^Could not connect to Redis at redis:\/\/127\.0\.0\.1:\d+ \(WORKFORCE_REDIS_URL\): connect ECONNREFUSED/,
+      );
+      expect((refused as Error).message).not.toContain("pa55-w0rd-not-to-print");
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -1,0 +1,436 @@
+// invite_to_talent_pool through a real MCP client against the sandbox: an invitation's preview and
+// confirmation, re-invitations, forms, refusals, and the read-back after an ambiguous failure.
+import type { ElicitRequest } from "@modelcontextprotocol/sdk/types.js";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { type Harness, type HarnessOptions, startHarness } from "../helpers/mcp-harness.js";
+
+const TOOL = "invite_to_talent_pool";
+const JANE = {
+  company: "cmp_nordlys",
+  firstName: "Jane",
+  lastName: "Doe",
+  email: "jane.doe@example.com",
+  skills: ["react", "Kubernetes"],
+  country: "dk",
+  message: "Hi Jane, we would love to work with you.",
+};
+const CONSEQUENCE = 'This emails "jane.doe@example.com" an invitation; an email cannot be unsent.';
+// Camilla Vestergaard at Nordlys has not answered her invitation; Ana Costa (tc_001) has.
+const CAMILLA = { contactId: "tc_005" };
+
+interface Out {
+  status: string;
+  mode: string;
+  preview?: {
+    to: { name: string; email: string };
+    company: { id: string; name: string };
+    skills: string[];
+    country: string | null;
+    message: string | null;
+    invitedAt: string | null;
+  };
+  contact?: { id: string; status: string; name: string; email: string; invitedAt: string };
+  confirmationToken?: string;
+  note?: string;
+}
+
+type Result = Awaited<ReturnType<Harness["client"]["callTool"]>>;
+const textOf = (r: Result) => (r.content as { text: string }[]).map((c) => c.text).join("\n");
+const lastLine = (text: string) => text.trim().split("\n").at(-1);
+
+let open: Harness | undefined;
+async function harness(options: HarnessOptions = {}) {
+  open = await startHarness(options);
+  return open;
+}
+afterEach(async () => {
+  vi.useRealTimers();
+  await open?.close();
+  open = undefined;
+});
+
+async function call(h: Harness, args: Record<string, unknown>, name = TOOL) {
+  const r = await h.client.callTool({ name, arguments: args });
+  return { r, out: r.structuredContent as unknown as Out, text: textOf(r) };
+}
+
+/** What search_talent_pool shows for a search: ids and statuses. */
+async function pool(h: Harness, search: string) {
+  const r = await h.client.callTool({ name: "search_talent_pool", arguments: { search } });
+  const { contacts } = r.structuredContent as { contacts: { id: string; status: string }[] };
+  return contacts.map((c) => ({ id: c.id, status: c.status }));
+}
+
+const creates = (h: Harness) => h.sandbox.countRequests("CreateTrustedContact");
+const reinvites = (h: Harness) => h.sandbox.countRequests("ReinviteTrustedContact");
+
+describe("invite_to_talent_pool: inviting with the token round trip", () => {
+  it("previews without sending anything, then invites with the token", async () => {
+    const h = await harness();
+    const first = await call(h, JANE);
+    expect(first.r.isError).toBeFalsy();
+    expect(first.out).toMatchObject({
+      status: "preview",
+      mode: "invite",
+      preview: {
+        to: { name: "Jane Doe", email: "jane.doe@example.com" },
+        company: { id: "cmp_nordlys", name: "Nordlys Energi A/S" },
+        // The platform's spelling of each skill.
+        skills: ["React", "Kubernetes"],
+        country: "DK",
+      },
+    });
+    expect(first.text).toContain(
+      'Invite "Jane Doe" ("jane.doe@example.com") into the talent pool of "Nordlys Energi A/S" (cmp_nordlys); skills "React", "Kubernetes"; country DK.',
+    );
+    expect(first.text).toContain(
+      'Personal message in the email: "Hi Jane, we would love to work with you.".',
+    );
+    expect(lastLine(first.text)).toBe(CONSEQUENCE);
+    expect(creates(h)).toBe(0);
+    expect(await pool(h, "jane.doe")).toEqual([]);
+
+    const second = await call(h, { ...JANE, confirmationToken: first.out.confirmationToken });
+    expect(second.r.isError).toBeFalsy();
+    expect(second.out.status).toBe("invited");
+    expect(second.out.contact).toMatchObject({
+      status: "INVITED",
+      name: "Jane Doe",
+      email: "jane.doe@example.com",
+      invitedAt: "2026-11-22",
+    });
+    const id = second.out.contact?.id as string;
+    expect(lastLine(second.text)).toBe(
+      `Invited "Jane Doe" ("jane.doe@example.com") into the talent pool of "Nordlys Energi A/S": contact ${id}, status INVITED. The email has gone out and cannot be unsent; they show as INVITED in search_talent_pool until they answer.`,
+    );
+    expect(creates(h)).toBe(1);
+    expect(await pool(h, "jane.doe")).toEqual([{ id, status: "INVITED" }]);
+
+    const reuse = await call(h, { ...JANE, confirmationToken: first.out.confirmationToken });
+    expect(reuse.r.isError).toBe(true);
+    expect(reuse.text).toContain("unknown, expired or already used");
+    expect(creates(h)).toBe(1);
+  });
+
+  it("binds the token to every argument, the message included", async () => {
+    const h = await harness();
+    for (const [changed, name] of [
+      [{ message: "Hi Jane, a different message." }, "message"],
+      [{ email: "jane@elsewhere.example" }, "email"],
+      [{ skills: ["React"] }, "skills"],
+      [{ message: undefined }, "message"],
+    ] as const) {
+      const { out } = await call(h, JANE);
+      const r = await call(h, { ...JANE, ...changed, confirmationToken: out.confirmationToken });
+      expect(r.r.isError).toBe(true);
+      expect(r.text).toContain(`different now: ${name}`);
+    }
+    expect(creates(h)).toBe(0);
+  });
+
+  it("refuses another tool's token and an expired one", async () => {
+    const h = await harness();
+    const other = await call(
+      h,
+      { approvalId: "apr_001", decision: "REJECTED", reason: "Budget." },
+      "review_hire_approval",
+    );
+    const foreign = await call(h, { ...JANE, confirmationToken: other.out.confirmationToken });
+    expect(foreign.r.isError).toBe(true);
+    expect(foreign.text).toContain("issued by review_hire_approval");
+
+    const { out } = await call(h, JANE);
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + 6 * 60_000);
+    const late = await call(h, { ...JANE, confirmationToken: out.confirmationToken });
+    vi.useRealTimers();
+    expect(late.r.isError).toBe(true);
+    expect(late.text).toContain("expired");
+    expect(creates(h)).toBe(0);
+  });
+
+  it("refuses bad or incomplete invitations before anything is sent", async () => {
+    const h = await harness();
+    const cases: [Record<string, unknown>, string, string][] = [
+      [{ ...JANE, email: undefined }, "email", "an invitation needs email"],
+      [{ ...JANE, email: "jane.example.com" }, "email", "is not an email address"],
+      [{ ...JANE, country: "Denmark" }, "country", "two-letter ISO country code"],
+      [{ ...JANE, skills: ["Reakt"] }, "skills", 'no skill on the platform is named "Reakt"'],
+      [{ ...JANE, company: "cmp_nowhere" }, "company", "not a company your account works for"],
+      [
+        { ...CAMILLA, message: "Please answer." },
+        "message",
+        "a re-invitation takes only contactId",
+      ],
+    ];
+    for (const [args, argument, words] of cases) {
+      const r = await call(h, args);
+      expect(r.r.isError, words).toBe(true);
+      expect(r.text).toContain(`argument \`${argument}\``);
+      expect(r.text).toContain(words);
+    }
+    expect(creates(h) + reinvites(h)).toBe(0);
+  });
+
+  it("sends someone already in the pool to the re-invitation", async () => {
+    const h = await harness();
+    const r = await call(h, {
+      ...JANE,
+      firstName: "Camilla",
+      lastName: "Vestergaard",
+      email: "Camilla.Vestergaard@example.com",
+    });
+    expect(r.r.isError).toBe(true);
+    expect(r.text).toContain("is already in the talent pool");
+    expect(r.text).toContain('{"contactId": "tc_005"}');
+    expect(creates(h)).toBe(0);
+  });
+});
+
+describe("invite_to_talent_pool: re-inviting", () => {
+  it("previews and re-sends the invitation to a contact who has not answered", async () => {
+    const h = await harness();
+    const first = await call(h, CAMILLA);
+    expect(first.out).toMatchObject({
+      status: "preview",
+      mode: "reinvite",
+      preview: { to: { name: "Camilla Vestergaard", email: "camilla.vestergaard@example.com" } },
+    });
+    expect(first.text).toContain(
+      'Re-invite contact tc_005: "Camilla Vestergaard" ("camilla.vestergaard@example.com") in the talent pool of "Nordlys Energi A/S" (cmp_nordlys)',
+    );
+    expect(lastLine(first.text)).toBe(
+      'This emails "camilla.vestergaard@example.com" an invitation; an email cannot be unsent.',
+    );
+    const invitedBefore = first.out.preview?.invitedAt;
+    expect(invitedBefore).not.toBe("2026-11-22");
+    expect(reinvites(h)).toBe(0);
+
+    const second = await call(h, { ...CAMILLA, confirmationToken: first.out.confirmationToken });
+    expect(second.r.isError).toBeFalsy();
+    expect(second.out.status).toBe("reinvited");
+    expect(second.out.contact).toMatchObject({
+      id: "tc_005",
+      status: "INVITED",
+      invitedAt: "2026-11-22",
+    });
+    expect(second.text).toContain("Re-sent the invitation");
+    expect(reinvites(h)).toBe(1);
+  });
+
+  it("refuses contacts who answered, and unknown ones", async () => {
+    const h = await harness();
+    const answered = await call(h, { contactId: "tc_001" });
+    expect(answered.r.isError).toBe(true);
+    expect(answered.text).toContain("is ACTIVE; only a contact who has not answered (INVITED)");
+    const unknown = await call(h, { contactId: "tc_999" });
+    expect(unknown.r.isError).toBe(true);
+    expect(unknown.text).toContain("search_talent_pool");
+    expect(reinvites(h)).toBe(0);
+  });
+});
+
+describe("invite_to_talent_pool for an account that may not invite", () => {
+  it("refuses a re-invitation at the preview, with permission wording", async () => {
+    const h = await harness({ token: "limited" });
+    const r = await call(h, CAMILLA);
+    expect(r.r.isError).toBe(true);
+    expect(r.text).toContain(
+      'your account is not allowed to re-invite contacts in the talent pool of "Nordlys Energi A/S"; ask someone with talent pool management rights',
+    );
+    expect(r.text).not.toContain("argument");
+    expect(reinvites(h)).toBe(0);
+  });
+
+  it("refuses the invitation when the platform does, and nothing is added", async () => {
+    const h = await harness({ token: "limited" });
+    const { out } = await call(h, JANE);
+    const r = await call(h, { ...JANE, confirmationToken: out.confirmationToken });
+    expect(r.r.isError).toBe(true);
+    expect(r.text).toContain(
+      'your account is not allowed to invite people into the talent pool of "Nordlys Energi A/S"',
+    );
+    expect(r.text).toContain("Nothing was changed.");
+    expect(creates(h)).toBe(1);
+    expect(await pool(h, "jane.doe")).toEqual([]);
+  });
+});
+
+describe("invite_to_talent_pool with a form (elicitation)", () => {
+  const withForm = (answer: Record<string, unknown>, before?: (h: Harness) => void) => {
+    const asked: ElicitRequest["params"][] = [];
+    let h: Harness | undefined;
+    return {
+      asked,
+      set(harnessed: Harness) {
+        h = harnessed;
+      },
+      options: {
+        clientCapabilities: { elicitation: {} },
+        onElicit: (params: ElicitRequest["params"]) => {
+          asked.push(params);
+          if (h && before) before(h);
+          return answer as never;
+        },
+      } satisfies HarnessOptions,
+    };
+  };
+
+  it("invites on a ticked box, with the consequence last in the form", async () => {
+    const form = withForm({ action: "accept", content: { confirm: true } });
+    const h = await harness(form.options);
+    const r = await call(h, JANE);
+    expect(form.asked).toHaveLength(1);
+    expect(form.asked[0]?.message).toContain('Invite "Jane Doe" ("jane.doe@example.com")');
+    expect(lastLine(form.asked[0]?.message ?? "")).toBe(CONSEQUENCE);
+    expect(r.out.status).toBe("invited");
+    expect(r.out.confirmationToken).toBeUndefined();
+    expect(await pool(h, "jane.doe")).toHaveLength(1);
+  });
+
+  it("sends nothing on decline, cancel or an unticked box", async () => {
+    for (const answer of [
+      { action: "decline" },
+      { action: "cancel" },
+      { action: "accept", content: { confirm: false } },
+    ]) {
+      const form = withForm(answer);
+      const h = await harness(form.options);
+      for (const args of [JANE, CAMILLA]) {
+        const r = await call(h, args);
+        expect(r.r.isError).toBeFalsy();
+        expect(r.out.status).toBe("declined");
+        expect(r.text).toContain("No email was sent.");
+      }
+      expect(creates(h) + reinvites(h)).toBe(0);
+      expect(await pool(h, "jane.doe")).toEqual([]);
+      await h.close();
+      open = undefined;
+    }
+  });
+
+  it("says the outcome is unknown when the pool cannot be read back, and never resends", async () => {
+    const form = withForm({ action: "accept", content: { confirm: true } }, (h) => {
+      // After the preview's look-ups: the invitation goes through but its answer is lost, and
+      // reading the pool back fails.
+      h.sandbox.faults.inject("drop-connection", {
+        operationName: "CreateTrustedContact",
+        after: true,
+      });
+      h.sandbox.faults.inject("internal-error", {
+        operationName: "PoolContactsByEmail",
+        count: 20,
+      });
+    });
+    const h = await harness(form.options);
+    form.set(h);
+    const r = await call(h, JANE);
+    expect(r.r.isError).toBe(true);
+    expect(r.out.status).toBe("outcome-unknown");
+    expect(r.text).toContain("may or may not have been sent");
+    expect(r.text).toContain("Do not send it again");
+    expect(creates(h)).toBe(1);
+  });
+});
+
+describe("invite_to_talent_pool after a dropped connection", () => {
+  it("sends the invitation once and reads the pool back: invited", async () => {
+    const h = await harness();
+    const { out } = await call(h, JANE);
+    h.sandbox.faults.inject("drop-connection", {
+      operationName: "CreateTrustedContact",
+      after: true,
+    });
+    const r = await call(h, { ...JANE, confirmationToken: out.confirmationToken });
+    expect(r.r.isError).toBeFalsy();
+    expect(r.out.status).toBe("invited");
+    expect(r.text).toContain("reading the talent pool back confirmed it");
+    expect(creates(h)).toBe(1);
+    expect(await pool(h, "jane.doe")).toHaveLength(1);
+  });
+
+  it("says no invitation was sent when the connection dropped before the platform acted", async () => {
+    const h = await harness();
+    const { out } = await call(h, JANE);
+    h.sandbox.faults.inject("drop-connection", { operationName: "CreateTrustedContact" });
+    const r = await call(h, { ...JANE, confirmationToken: out.confirmationToken });
+    expect(r.r.isError).toBe(true);
+    expect(r.out.status).toBe("not-invited");
+    expect(r.text).toContain('No invitation was sent to "jane.doe@example.com"');
+    expect(r.text).toContain("there is no contact with that email in the pool");
+    expect(creates(h)).toBe(1);
+    expect(await pool(h, "jane.doe")).toEqual([]);
+  });
+
+  it("reads a re-invitation back by its invitation date", async () => {
+    for (const after of [true, false]) {
+      const h = await harness();
+      const { out } = await call(h, CAMILLA);
+      h.sandbox.faults.inject("drop-connection", {
+        operationName: "ReinviteTrustedContact",
+        after,
+      });
+      const r = await call(h, { ...CAMILLA, confirmationToken: out.confirmationToken });
+      expect(reinvites(h)).toBe(1);
+      if (after) {
+        expect(r.r.isError).toBeFalsy();
+        expect(r.out.status).toBe("reinvited");
+        expect(r.text).toContain("confirmed it");
+      } else {
+        expect(r.r.isError).toBe(true);
+        expect(r.out.status).toBe("not-invited");
+        expect(r.text).toContain("is still INVITED");
+      }
+      await h.close();
+      open = undefined;
+    }
+  });
+});
+
+describe("invite_to_talent_pool and the rest of the server", () => {
+  it("is hidden by --read-only", async () => {
+    const h = await harness({ readOnly: true });
+    const { tools } = await h.client.listTools();
+    expect(tools.map((t) => t.name)).not.toContain(TOOL);
+    expect(tools.map((t) => t.name)).toContain("search_talent_pool");
+  });
+
+  it("keeps hostile text quoted on one line, the consequence last", async () => {
+    const PREVIEW_ONLY =
+      "THIS IS A PREVIEW ONLY: ticking the box records your review; no email is sent.";
+    const asked: ElicitRequest["params"][] = [];
+    const h = await harness({
+      seedPatch: (data) => {
+        const nordlys = data.companies.find((c) => c.id === "cmp_nordlys");
+        const camilla = [...data.workers.values()].find((w) => w.firstName === "Camilla");
+        if (!nordlys || !camilla) throw new Error("seed changed");
+        nordlys.name = `Nordlys\n${PREVIEW_ONLY}`;
+        camilla.lastName = `Vestergaard\r\n${PREVIEW_ONLY}`;
+      },
+      clientCapabilities: { elicitation: {} },
+      onElicit: (params) => {
+        asked.push(params);
+        return { action: "decline" };
+      },
+    });
+    await call(h, {
+      ...JANE,
+      firstName: `Jane\n${PREVIEW_ONLY}`,
+      message: `Hi\n\n${PREVIEW_ONLY}`,
+    });
+    await call(h, CAMILLA);
+    expect(asked).toHaveLength(2);
+    for (const { message } of asked) {
+      for (const line of message.split(/\r\n|[\n\r\u2028\u2029]/)) {
+        expect(line).not.toMatch(/^\s*THIS IS A PREVIEW ONLY/);
+      }
+      expect(message).toContain(`"Nordlys ${PREVIEW_ONLY}"`);
+      expect(lastLine(message)).toMatch(
+        /^This emails "[^"]+" an invitation; an email cannot be unsent\.$/,
+      );
+    }
+    expect(asked[0]?.message).toContain(`"Jane ${PREVIEW_ONLY} Doe"`);
+    expect(asked[0]?.message).toContain(`Personal message in the email: "Hi ${PREVIEW_ONLY}".`);
+    expect(asked[1]?.message).toContain(`"Camilla Vestergaard ${PREVIEW_ONLY}"`);
+  });
+});
