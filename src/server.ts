@@ -1,6 +1,7 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import {
+  CallToolRequestSchema,
   type CallToolResult,
   type ElicitRequestFormParams,
   ListToolsRequestSchema,
@@ -10,8 +11,10 @@ import {
   type ServerRequest,
   SetLevelRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv-provider.js";
+import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import { z } from "zod";
-import { createSchemaSource, type SchemaSource } from "./client/schema/index.js";
+import { createSchemaSource, type SchemaSource } from "./client/schema/introspection.js";
 import type { PlatformClient } from "./client/types.js";
 import type { Config } from "./config.js";
 import type { Logger, LogLevel } from "./logger.js";
@@ -19,10 +22,11 @@ import { registerResources } from "./resources/index.js";
 import { createMemoryStore } from "./state/memory-store.js";
 import type { StateStore } from "./state/store.js";
 import { fitAnswer } from "./tools/answer-budget.js";
+import { type CatalogEntry, catalogOf, embeddedCatalog, selectEntries } from "./tools/catalog.js";
 import type { ElicitResult, ToolContext } from "./tools/define-tool.js";
-import { type AnyToolDefinition, selectTools } from "./tools/registry.js";
+import { toolLoaders } from "./tools/loaders.js";
+import type { AnyToolDefinition } from "./tools/registry.js";
 import { toToolErrorResult } from "./tools/tool-error.js";
-import { buildToolList } from "./tools/tool-list.js";
 
 export interface SandboxInfo {
   /** One line per sandbox token: who it acts as, for the instructions. */
@@ -34,8 +38,13 @@ export interface ServerDeps {
   logger: Logger;
   /** Present when the platform is the embedded sandbox. */
   sandbox?: SandboxInfo;
-  /** Defaults to the registry's tools, filtered by `config.toolsets` and `config.readOnly`. */
+  /** Exactly these tools, already loaded (tests of the wrapper itself). */
   tools?: readonly AnyToolDefinition[];
+  /**
+   * Every tool's catalog entry, filtered here by `config.toolsets` and `config.readOnly`; tools load
+   * on their first call. Defaults to the catalog the bundle embeds (see loadCatalog).
+   */
+  catalog?: readonly CatalogEntry[];
   version?: string;
   /** Shared introspection cache; HTTP sessions on the same platform and token share one. */
   schemaSource?: SchemaSource;
@@ -66,12 +75,15 @@ const MCP_LEVEL_RANK: Record<LoggingLevel, number> = Object.fromEntries(
 
 export function createServer(config: Config, deps: ServerDeps): WorkforceServer {
   const { client, logger } = deps;
-  const tools = deps.tools ?? selectTools(config);
+  const catalog = deps.tools ? catalogOf(deps.tools) : (deps.catalog ?? embeddedCatalog());
+  if (!catalog) throw new Error("createServer needs tools or a tool catalog (see loadCatalog).");
+  const entries = deps.tools ? catalog : selectEntries(catalog, config);
   const server = new McpServer(
     { name: "workforce-mcp", title: "Workforce platform", version: deps.version ?? "0.0.0" },
     {
       capabilities: { logging: {}, tools: {}, resources: {}, completions: {} },
-      instructions: buildInstructions(tools, config, deps.sandbox),
+      instructions: buildInstructions(entries, config, deps.sandbox),
+      jsonSchemaValidator: lazySchemaValidator(),
     },
   );
   const state = new Map<string, unknown>();
@@ -81,11 +93,8 @@ export function createServer(config: Config, deps: ServerDeps): WorkforceServer 
   // One introspection cache for the resources and the tools that read the schema.
   const schemaSource = deps.schemaSource ?? createSchemaSource(client);
 
-  for (const tool of tools) {
-    registerTool(server, tool, { config, deps, state, store, identity, notice, schemaSource });
-  }
-  // Replaces the SDK's listing (same tools, same order) with the compact one, converted lazily.
-  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: buildToolList(tools) }));
+  const options = { config, deps, state, store, identity, notice, schemaSource };
+  registerTools(server, entries, loaderFor(deps.tools), options);
   registerResources(server, { client, logger, schemaSource });
 
   const removeSink = forwardLogs(server, logger);
@@ -97,6 +106,20 @@ export function createServer(config: Config, deps: ServerDeps): WorkforceServer 
       closed = true;
       removeSink();
       await server.close();
+    },
+  };
+}
+
+/**
+ * The SDK's own validator (ajv), built on first use: only an answer to a confirmation form needs
+ * it, and building it at every start costs a few milliseconds a session.
+ */
+function lazySchemaValidator(): jsonSchemaValidator {
+  let ajv: AjvJsonSchemaValidator | undefined;
+  return {
+    getValidator(schema) {
+      ajv ??= new AjvJsonSchemaValidator();
+      return ajv.getValidator(schema);
     },
   };
 }
@@ -113,11 +136,77 @@ interface RegisterOptions {
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
+/** How a tool's definition is found: among the given ones, or loaded on its first call. */
+function loaderFor(tools: readonly AnyToolDefinition[] | undefined) {
+  if (tools) return async (name: string) => tools.find((tool) => tool.name === name);
+  return async (name: string) => toolLoaders[name]?.();
+}
+
+/**
+ * `tools/list` from the catalog and `tools/call` through one wrapper, registered on the SDK's
+ * low-level server: a tool's module, zod schemas and validators load on its first call, not at
+ * start. Arguments and results are checked against the tool's zod schemas as McpServer would.
+ */
+function registerTools(
+  server: McpServer,
+  entries: readonly CatalogEntry[],
+  load: (name: string) => Promise<AnyToolDefinition | undefined>,
+  options: RegisterOptions,
+): void {
+  const listed = { tools: entries.map((entry) => entry.listEntry) };
+  const offered = new Set(entries.map((entry) => entry.name));
+  const runners = new Map<string, Promise<ToolRunner | undefined>>();
+  const runnerFor = (name: string) => {
+    let runner = runners.get(name);
+    if (!runner) {
+      runner = load(name).then((tool) => (tool ? toolRunner(server, tool, options) : undefined));
+      runners.set(name, runner);
+    }
+    return runner;
+  };
+  server.server.setRequestHandler(ListToolsRequestSchema, () => listed);
+  server.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const { name } = request.params;
+    const run = offered.has(name) ? await runnerFor(name) : undefined;
+    if (!run) return toolError(`Tool ${name} not found`);
+    return run(request.params.arguments ?? {}, extra);
+  });
+}
+
+type ToolRunner = (args: Record<string, unknown>, extra: Extra) => Promise<CallToolResult>;
+
+function toolError(text: string): CallToolResult {
+  return { isError: true, content: [{ type: "text", text }] };
+}
+
+function issuesText(error: z.ZodError): string {
+  return error.issues
+    .map((issue) =>
+      issue.path.length ? `${issue.message} at ${issue.path.join(".")}` : issue.message,
+    )
+    .join("\n");
+}
+
 /** The one wrapper every tool goes through: context in, text + structured content or an error out. */
-function registerTool(server: McpServer, tool: AnyToolDefinition, options: RegisterOptions): void {
+function toolRunner(
+  server: McpServer,
+  tool: AnyToolDefinition,
+  options: RegisterOptions,
+): ToolRunner {
   const { config, deps, state, store, identity, notice, schemaSource } = options;
   const { logger } = deps;
-  const callback = async (args: Record<string, unknown>, extra: Extra): Promise<CallToolResult> => {
+  const inputValidator = z.object(tool.inputSchema);
+  const callback = async (
+    input: Record<string, unknown>,
+    extra: Extra,
+  ): Promise<CallToolResult> => {
+    const parsed = inputValidator.safeParse(input);
+    if (!parsed.success) {
+      return toolError(
+        `Input validation error: Invalid arguments for tool ${tool.name}: ${issuesText(parsed.error)}`,
+      );
+    }
+    const args = parsed.data;
     const started = Date.now();
     const context: ToolContext = {
       client: deps.client,
@@ -141,6 +230,18 @@ function registerTool(server: McpServer, tool: AnyToolDefinition, options: Regis
       const fitted = fitAnswer(logger.redact(text), json, config.maxAnswerBytes, {
         validate: (value) => outputValidator().safeParse(value).success,
       });
+      // As McpServer would: a result that does not fit the output schema is a bug here, not data.
+      if (!output.isError && !fitted.cut) {
+        const checked = outputValidator().safeParse(fitted.structured);
+        if (!checked.success) {
+          logger.error(`${tool.name} returned content that does not fit its output schema`, {
+            issues: issuesText(checked.error),
+          });
+          return toolError(
+            `Output validation error: Invalid structured content for tool ${tool.name}: ${issuesText(checked.error)}`,
+          );
+        }
+      }
       if (fitted.cut) {
         logger.info(`${tool.name} answer cut to fit WORKFORCE_MAX_ANSWER_BYTES`, {
           bytes: fitted.originalBytes,
@@ -160,7 +261,7 @@ function registerTool(server: McpServer, tool: AnyToolDefinition, options: Regis
       return fitError(toToolErrorResult(error, tool.name, { logger, prefix: notice }));
     }
   };
-  // Built only when an answer has to be shortened, to check it still fits the output schema.
+  // Built on the first answer, to check results against the output schema.
   let validator: z.ZodType | undefined;
   const outputValidator = () => {
     validator ??= z.object(tool.outputSchema);
@@ -174,17 +275,7 @@ function registerTool(server: McpServer, tool: AnyToolDefinition, options: Regis
     });
     return fitted.cut ? { ...result, content: [{ type: "text", text: fitted.text }] } : result;
   };
-  server.registerTool(
-    tool.name,
-    {
-      title: tool.title,
-      description: tool.description,
-      inputSchema: tool.inputSchema,
-      outputSchema: tool.outputSchema,
-      annotations: { title: tool.title, ...tool.annotations },
-    },
-    callback as never,
-  );
+  return callback;
 }
 
 function progressReporter(extra: Extra, logger: Logger): ToolContext["reportProgress"] {
@@ -252,7 +343,7 @@ function forwardLogs(server: McpServer, logger: Logger): () => void {
 }
 
 function buildInstructions(
-  tools: readonly AnyToolDefinition[],
+  tools: readonly { instruction: string }[],
   config: Pick<Config, "readOnly">,
   sandbox: SandboxInfo | undefined,
 ): string {

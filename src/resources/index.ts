@@ -2,15 +2,8 @@ import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/serv
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { isPlatformError } from "../client/errors.js";
 import { quoted } from "../client/platform-text.js";
-import {
-  completeTypeName,
-  createSchemaSource,
-  renderSchemaIndex,
-  renderType,
-  SCHEMA_INDEX_URI,
-  SCHEMA_TYPE_TEMPLATE,
-  type SchemaSource,
-} from "../client/schema/index.js";
+import { createSchemaSource, type SchemaSource } from "../client/schema/introspection.js";
+import { SCHEMA_INDEX_URI, SCHEMA_TYPE_TEMPLATE } from "../client/schema/uris.js";
 import {
   TIMESHEET_PAYLOAD_SCHEMA_URI,
   timesheetPayloadSchema,
@@ -22,7 +15,10 @@ import type { Logger } from "../logger.js";
 const RESOURCE_NOT_FOUND = -32002;
 
 // The introspection cache lives in src/client/schema/ so the platform tools can share it.
-export { createSchemaSource, type SchemaSource } from "../client/schema/index.js";
+export { createSchemaSource, type SchemaSource } from "../client/schema/introspection.js";
+
+// Rendering needs graphql (~0.4 MB): loaded with the first schema read, not when the server starts.
+const render = () => import("../client/schema/render.js");
 
 export interface ResourceDeps {
   client: PlatformClient;
@@ -56,7 +52,9 @@ export function registerResources(server: McpServer, deps: ResourceDeps): void {
         {
           uri: uri.href,
           mimeType: "text/plain",
-          text: redact(renderSchemaIndex(await schema(SCHEMA_INDEX_URI, extra.signal))),
+          text: redact(
+            (await render()).renderSchemaIndex(await schema(SCHEMA_INDEX_URI, extra.signal)),
+          ),
         },
       ],
     }),
@@ -69,7 +67,7 @@ export function registerResources(server: McpServer, deps: ResourceDeps): void {
       complete: {
         name: async (value) => {
           try {
-            return completeTypeName(await source.get(), value ?? "");
+            return (await render()).completeTypeName(await source.get(), value ?? "");
           } catch {
             return [];
           }
@@ -85,7 +83,7 @@ export function registerResources(server: McpServer, deps: ResourceDeps): void {
     async (uri, variables, extra) => {
       const raw = variables.name;
       const name = decodeURIComponent((Array.isArray(raw) ? raw[0] : raw) ?? "");
-      const sdl = renderType(await schema(uri.href, extra.signal), name);
+      const sdl = (await render()).renderType(await schema(uri.href, extra.signal), name);
       if (sdl === undefined) {
         throw new McpError(
           RESOURCE_NOT_FOUND,

@@ -1,4 +1,4 @@
-import { createPlatformClient } from "../client/index.js";
+import { createLazyPlatformClient as createPlatformClient } from "../client/lazy-client.js";
 import type { PlatformClient, TokenSource } from "../client/types.js";
 import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";

@@ -4,6 +4,7 @@
 // state store. Elicitation needs the client's reply on the same process as the open request, so
 // stateless servers never ask with forms: changes are confirmed with single-use tokens instead,
 // which the shared store makes valid on every replica.
+
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { Request, Response } from "express";
 import { governorKey } from "../client/governor.js";
@@ -13,6 +14,7 @@ import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
 import { createServer } from "../server.js";
 import type { StateStore } from "../state/store.js";
+import { loadCatalog } from "../tools/catalog.js";
 import type { Platform } from "./embedded-sandbox.js";
 import { createSessionLogger } from "./session-logger.js";
 
@@ -51,6 +53,7 @@ export async function serveStatelessRequest(
     schemaSource: context.schemas.sourceFor(identity, client),
     store: context.store,
     identity,
+    catalog: await loadCatalog(),
   });
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
   res.once("close", () => {

@@ -5,13 +5,14 @@ import { hostHeaderValidation } from "@modelcontextprotocol/sdk/server/middlewar
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import express, { type NextFunction, type Request, type Response } from "express";
-import { createSchemaCache, createSchemaSource } from "../client/schema/index.js";
+import { createSchemaCache, createSchemaSource } from "../client/schema/introspection.js";
 import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
 import { createServer } from "../server.js";
 import { createStateStore } from "../state/index.js";
 import { createMemoryStore } from "../state/memory-store.js";
 import type { StateStore } from "../state/store.js";
+import { loadCatalog } from "../tools/catalog.js";
 import { openPlatform } from "./embedded-sandbox.js";
 import { type HttpSession, SessionRegistry } from "./http-sessions.js";
 import { type StatelessContext, serveStatelessRequest } from "./http-stateless.js";
@@ -54,6 +55,8 @@ export async function startHttpServer(
       : config.stateless || config.auth === "oauth"
         ? createMemoryStore()
         : undefined);
+  // Every session lists the same tools: read the catalog once for the process.
+  const catalog = await loadCatalog();
   const platform = await openPlatform(config, logger, {
     stateStore: config.redisUrl ? store : undefined,
     rateLimitWindowMs: options.rateLimitWindowMs,
@@ -230,6 +233,7 @@ export async function startHttpServer(
       sandbox: platform.sandbox,
       version,
       schemaSource: sharedSchema,
+      catalog,
     });
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),

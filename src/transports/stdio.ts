@@ -3,6 +3,7 @@ import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
 import { createServer } from "../server.js";
 import { createStateStore } from "../state/index.js";
+import { loadCatalog } from "../tools/catalog.js";
 import { openPlatform } from "./embedded-sandbox.js";
 import { INVALID_REQUEST, MAX_STDIO_MESSAGE_BYTES, StdinLineGuard } from "./stdio-guard.js";
 
@@ -17,6 +18,7 @@ export async function serveStdio(config: Config, logger: Logger, version: string
     logger,
     sandbox: platform.sandbox,
     version,
+    catalog: await loadCatalog(),
   });
   // The SDK closes the session on a line over its buffer cap; the guard answers it instead.
   const guard = new StdinLineGuard(MAX_STDIO_MESSAGE_BYTES, ({ bytes, id }) => {

@@ -15,6 +15,7 @@ import { type Config, parseConfig } from "../../src/config.js";
 import { createLogger, type Logger } from "../../src/logger.js";
 import { type SandboxOptions, startSandbox } from "../../src/sandbox/index.js";
 import { createServer, type WorkforceServer } from "../../src/server.js";
+import { loadCatalog } from "../../src/tools/catalog.js";
 import type { AnyToolDefinition } from "../../src/tools/registry.js";
 import { sandboxInfo } from "../../src/transports/embedded-sandbox.js";
 
@@ -96,6 +97,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       sandbox: options.sandboxMode === false ? undefined : sandboxInfo(),
       version: "0.0.0-test",
       tools: options.tools,
+      catalog: options.tools ? undefined : await loadCatalog(),
     });
 
     const client = new Client(

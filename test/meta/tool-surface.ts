@@ -7,6 +7,7 @@ import type { PlatformClient } from "../../src/client/types.js";
 import { parseConfig } from "../../src/config.js";
 import { createLogger } from "../../src/logger.js";
 import { createServer } from "../../src/server.js";
+import { loadCatalog } from "../../src/tools/catalog.js";
 
 const unusedPlatform: PlatformClient = {
   request() {
@@ -21,6 +22,7 @@ export async function listToolsAsClientSees(): Promise<Tool[]> {
     client: unusedPlatform,
     logger: createLogger("error", () => {}),
     version: "0.0.0-meta",
+    catalog: await loadCatalog(),
   });
   const client = new Client({ name: "meta-tests", version: "0.0.0" });
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();

@@ -157,10 +157,14 @@ describe.skipIf(REDIS_MISSING)("three replicas sharing Redis", () => {
       expect(r.isError).toBeFalsy();
     }
     const introspections = sandbox.countRequests("IntrospectionQuery") - before;
+    const inside = redis.inspect();
+    const [key] = await inside.keys("wfmcp:schema:*");
+    const bytes = key ? await inside.strlen(key) : 0;
     print(
-      `introspection cache: 3 replicas answered describe_schema with ${introspections} introspection`,
+      `introspection cache: 3 replicas answered describe_schema with ${introspections} introspection; stored gzipped in ${Math.round(bytes / 1024)} KB`,
     );
     expect(introspections).toBe(1);
+    expect(bytes).toBeGreaterThan(0);
   });
 
   it("a confirmation minted on replica A is accepted once on B and refused on C", async () => {

@@ -1,11 +1,11 @@
 // What the server knows of the platform's schema: introspected once, shared by the schema
 // resources (src/resources/) and the platform tools (src/tools/platform/).
+export { schemaFromIntrospection } from "./build.js";
 export {
   createSchemaCache,
   createSchemaSource,
   type SchemaCache,
   type SchemaSource,
-  schemaFromIntrospection,
 } from "./introspection.js";
 export {
   argumentText,

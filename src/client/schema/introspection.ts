@@ -1,18 +1,10 @@
-import { buildClientSchema, type GraphQLSchema, type IntrospectionQuery } from "graphql";
+import { gunzipSync, gzipSync } from "node:zlib";
+import type { GraphQLSchema } from "graphql";
 import type { StateStore } from "../../state/store.js";
 import type { PlatformClient } from "../types.js";
 
-/** The platform's schema from an introspection answer (with or without the `data` wrapper). */
-export function schemaFromIntrospection(raw: unknown): GraphQLSchema {
-  const data =
-    raw && typeof raw === "object" && "data" in raw && !("__schema" in raw)
-      ? (raw as { data: unknown }).data
-      : raw;
-  if (!data || typeof data !== "object" || !("__schema" in data)) {
-    throw new Error("The platform's introspection answer has no __schema.");
-  }
-  return buildClientSchema(data as IntrospectionQuery);
-}
+// graphql (~0.4 MB) loads with the first schema built, not when the server starts.
+const build = () => import("./build.js");
 
 /**
  * The platform's schema, introspected once on first use and then kept. Resources and tools share
@@ -27,7 +19,9 @@ export function createSchemaSource(client: PlatformClient): SchemaSource {
   return {
     get(signal) {
       if (!pending) {
-        pending = client.introspect({ signal }).then(schemaFromIntrospection);
+        pending = Promise.all([client.introspect({ signal }), build()]).then(([raw, m]) =>
+          m.schemaFromIntrospection(raw),
+        );
         // A failure is not cached: the next read asks the platform again.
         pending.catch(() => {
           pending = undefined;
@@ -40,8 +34,10 @@ export function createSchemaSource(client: PlatformClient): SchemaSource {
 
 /** How long a schema introspected by one replica serves the others (and this one) before a fresh look. */
 export const SCHEMA_CACHE_TTL_MS = 60 * 60_000;
-/** How many platforms and credentials one process keeps a built schema for. */
-const SCHEMA_CACHE_ENTRIES = 100;
+/** How many platforms and credentials one process keeps a built schema for (a few MB each). */
+const SCHEMA_CACHE_ENTRIES = 16;
+/** Marks a stored introspection answer as gzipped JSON in base64. */
+const GZIP_BASE64 = "gzip:";
 
 export interface SchemaCache {
   /**
@@ -66,16 +62,19 @@ export function createSchemaCache(
 
   async function load(key: string, client: PlatformClient, signal?: AbortSignal) {
     const stored = await store?.get(`schema:${key}`).catch(() => undefined);
-    if (stored !== undefined) {
+    if (stored?.startsWith(GZIP_BASE64)) {
       try {
-        return schemaFromIntrospection(JSON.parse(stored));
+        const json = gunzipSync(Buffer.from(stored.slice(GZIP_BASE64.length), "base64"));
+        return (await build()).schemaFromIntrospection(JSON.parse(json.toString("utf8")));
       } catch {
         // Unreadable: introspect again and overwrite it.
       }
     }
     const data = await client.introspect({ signal });
-    const schema = schemaFromIntrospection(data);
-    await store?.set(`schema:${key}`, JSON.stringify(data), ttlMs).catch(() => {});
+    const schema = (await build()).schemaFromIntrospection(data);
+    // A schema's JSON is large (the sandbox's: 180 KB) and repetitive: gzip makes it a tenth.
+    const packed = GZIP_BASE64 + gzipSync(JSON.stringify(data)).toString("base64");
+    await store?.set(`schema:${key}`, packed, ttlMs).catch(() => {});
     return schema;
   }
 

@@ -9,8 +9,9 @@ import {
   printType,
 } from "graphql";
 
-export const SCHEMA_INDEX_URI = "workforce://schema";
-export const SCHEMA_TYPE_TEMPLATE = "workforce://schema/types/{name}";
+export { SCHEMA_INDEX_URI, SCHEMA_TYPE_TEMPLATE } from "./uris.js";
+
+import { SCHEMA_TYPE_TEMPLATE } from "./uris.js";
 
 /**
  * Every query and mutation on one line each, so an assistant can find the right operation without

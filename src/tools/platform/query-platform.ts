@@ -5,7 +5,7 @@ import { oneLine, quoted } from "../../client/platform-text.js";
 import { cutAtLine } from "../answer-budget.js";
 import { defineTool } from "../define-tool.js";
 import { hiddenFields, hiddenLine, requestOptions } from "../format.js";
-import { checkQuery, OPERATION_NAME, pathText, QUERY_LIMITS } from "./query-checks.js";
+import { checkQuery, OPERATION_NAME, pathText } from "./query-checks.js";
 
 /** Most text one answer carries; a larger answer is cut with a note on how to narrow the query. */
 export const MAX_QUERY_ANSWER_BYTES = 24 * 1024;

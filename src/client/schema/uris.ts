@@ -1,0 +1,3 @@
+/** The schema resources' addresses: known at start, before any schema is built. */
+export const SCHEMA_INDEX_URI = "workforce://schema";
+export const SCHEMA_TYPE_TEMPLATE = "workforce://schema/types/{name}";
