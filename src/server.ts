@@ -226,9 +226,12 @@ function toolRunner(
       logger.debug(`${tool.name} answered`, { ms: Date.now() - started });
       const text = notice ? `${notice}\n${output.text}` : output.text;
       // Round trip through the redactor: nothing a tool returns may carry the token.
-      const json = logger.redact(JSON.stringify(output.structured));
+      const raw = JSON.stringify(output.structured);
+      const json = logger.redact(raw);
       const fitted = fitAnswer(logger.redact(text), json, config.maxAnswerBytes, {
         validate: (value) => outputValidator().safeParse(value).success,
+        // Nothing was redacted: the object itself can go out, without parsing it back.
+        parsed: json === raw ? output.structured : undefined,
       });
       // As McpServer would: a result that does not fit the output schema is a bug here, not data.
       if (!output.isError && !fitted.cut) {

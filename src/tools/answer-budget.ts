@@ -33,6 +33,8 @@ export function fitAnswer(
   options: {
     /** Whether shortened structured content still fits the tool's output schema. */
     validate?: (value: unknown) => boolean;
+    /** `json` already parsed, when the caller has it: used as is when nothing is cut. */
+    parsed?: unknown;
     /** What the note tells the assistant to do. */
     advice?: string;
   } = {},
@@ -46,7 +48,7 @@ export function fitAnswer(
   if (originalBytes <= budget) {
     return {
       text,
-      structured: json === undefined ? undefined : JSON.parse(json),
+      structured: json === undefined ? undefined : (options.parsed ?? JSON.parse(json)),
       cut: false,
       originalBytes,
       finalBytes: originalBytes,

@@ -4,7 +4,7 @@
 // registration, this server's consent page, the platform's consent, the callback, code → token,
 // MCP calls as the signed-in person; then what must be refused, the personal-token header, the
 // end of the platform's grant, and what the state store and the logs hold.
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -15,7 +15,6 @@ import type {
   OAuthTokens,
 } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { unseal } from "../../src/auth/remote/sealed-store.js";
 import { parseConfig } from "../../src/config.js";
 import { type OAuthClientInfo, type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { createMemoryStore } from "../../src/state/memory-store.js";
@@ -23,10 +22,15 @@ import type { StateStore } from "../../src/state/store.js";
 import { type HttpServerHandle, startHttpServer } from "../../src/transports/http.js";
 import { Browser, capturingLogger, expectNoSecret } from "../auth/helpers.js";
 import { freePort, initialize, raw } from "./http-helpers.js";
+import {
+  CLIENT_REDIRECT,
+  mcpClient,
+  pkce,
+  platformTokensIn,
+  viewerName,
+} from "./remote-auth-helpers.js";
 
 const KEY = randomBytes(32).toString("base64");
-/** Where the scripted MCP client says it listens; the test reads the redirect, never follows it. */
-const CLIENT_REDIRECT = "http://127.0.0.1:9/callback";
 const DAY = 24 * 60 * 60 * 1000;
 
 /** A memory store that also keeps every value ever written, to look for plain-text secrets. */
@@ -101,11 +105,6 @@ async function startTeamServer(
     store: recorded.store,
   };
 }
-
-const pkce = () => {
-  const verifier = randomBytes(32).toString("base64url");
-  return { verifier, challenge: createHash("sha256").update(verifier).digest("base64url") };
-};
 
 /** The MCP client's side, step by step, with the person's browser. */
 class ScriptedClient {
@@ -225,32 +224,12 @@ class ScriptedClient {
   }
 }
 
-async function mcpClient(url: string, headers: Record<string, string>): Promise<Client> {
-  const client = new Client({ name: "remote-auth-test", version: "0" });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers } }),
-  );
-  return client;
-}
-
-async function viewerName(client: Client): Promise<string> {
-  const result = await client.callTool({ name: "list_accounts", arguments: {} });
-  expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
-  return (result.structuredContent as { viewer: { name: string } }).viewer.name;
-}
-
 /** Every platform token this server keeps, opened with the key (the test knows it). */
 function platformTokens(written: Map<string, string[]>): string[] {
-  const key = Buffer.from(KEY, "base64");
-  const tokens: string[] = [];
-  for (const [name, values] of written) {
-    if (!name.startsWith("oauth:grant:")) continue;
-    for (const value of values) {
-      const grant = JSON.parse(unseal(key, name, value) ?? "{}");
-      tokens.push(grant.accessToken, grant.refreshToken);
-    }
-  }
-  return tokens.filter((t): t is string => typeof t === "string");
+  return platformTokensIn(
+    KEY,
+    [...written].flatMap(([name, values]) => values.map((v): [string, string] => [name, v])),
+  );
 }
 
 describe("--auth oauth: remote sign-in against the sandbox's OAuth", () => {

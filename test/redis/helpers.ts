@@ -92,8 +92,13 @@ export async function startRedis(password?: string): Promise<RedisServer> {
   };
 }
 
-/** Every key and everything stored under it, as text, for looking for secrets. */
-export async function dumpAll(redis: Redis): Promise<{ keys: string[]; text: string }> {
+/** Every key and everything stored under it, as text (and by key), for looking for secrets. */
+export async function dumpAll(redis: Redis): Promise<{
+  keys: string[];
+  text: string;
+  /** Each key's type and what it holds (a string's value, a zset's members and scores, ...). */
+  entries: Map<string, { type: string; values: string[] }>;
+}> {
   const keys: string[] = [];
   let cursor = "0";
   do {
@@ -102,14 +107,17 @@ export async function dumpAll(redis: Redis): Promise<{ keys: string[]; text: str
     keys.push(...batch);
   } while (cursor !== "0");
   const parts: string[] = [];
+  const entries = new Map<string, { type: string; values: string[] }>();
   for (const key of keys) {
     const type = await redis.type(key);
-    parts.push(key);
-    if (type === "string") parts.push((await redis.get(key)) ?? "");
-    else if (type === "zset") parts.push(...(await redis.zrange(key, 0, -1, "WITHSCORES")));
-    else if (type === "hash") parts.push(...Object.entries(await redis.hgetall(key)).flat());
-    else if (type === "set") parts.push(...(await redis.smembers(key)));
-    else if (type === "list") parts.push(...(await redis.lrange(key, 0, -1)));
+    const values: string[] = [];
+    if (type === "string") values.push((await redis.get(key)) ?? "");
+    else if (type === "zset") values.push(...(await redis.zrange(key, 0, -1, "WITHSCORES")));
+    else if (type === "hash") values.push(...Object.entries(await redis.hgetall(key)).flat());
+    else if (type === "set") values.push(...(await redis.smembers(key)));
+    else if (type === "list") values.push(...(await redis.lrange(key, 0, -1)));
+    entries.set(key, { type, values });
+    parts.push(key, ...values);
   }
-  return { keys, text: parts.join("\n") };
+  return { keys, text: parts.join("\n"), entries };
 }
