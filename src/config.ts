@@ -29,71 +29,67 @@ const intRange = (name: string, min: number, max: number) =>
     .max(max, `${name} must be a whole number from ${min} to ${max}`);
 
 /**
- * The platform's address: http or https only, and no user name or password in it. The URL itself
- * is never echoed in the message, since it may carry credentials.
+ * A URL setting: `invalid` when the value is no URL, else the first problem `check` finds (a whole
+ * message), else `normalize`'s form of it. The URL itself is never echoed in a message, since it
+ * may carry credentials.
  */
-const apiUrlSchema = z.string().transform((raw, ctx) => {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    ctx.addIssue({
-      code: "custom",
-      message: "WORKFORCE_API_URL must be a URL such as https://api.example.com",
-    });
-    return z.NEVER;
-  }
-  if (url.protocol !== "https:" && url.protocol !== "http:") {
-    ctx.addIssue({
-      code: "custom",
-      message: `WORKFORCE_API_URL must start with https:// or http://, not ${url.protocol}//`,
-    });
-    return z.NEVER;
-  }
-  if (url.username || url.password) {
-    ctx.addIssue({
-      code: "custom",
-      message:
-        "WORKFORCE_API_URL must not contain a user name or password; the platform takes its token from WORKFORCE_TOKEN. Remove the credentials from the URL.",
-    });
-    return z.NEVER;
-  }
-  if (url.search || url.hash) {
-    ctx.addIssue({
-      code: "custom",
-      message: "WORKFORCE_API_URL must not have a query string or #fragment.",
-    });
-    return z.NEVER;
-  }
-  return `${url.origin}${url.pathname}`.replace(/\/+$/, "").replace(/\/graphql$/, "");
-});
+function urlSetting(
+  invalid: string,
+  check: (url: URL) => string | undefined,
+  normalize: (url: URL, raw: string) => string,
+) {
+  return z.string().transform((raw, ctx) => {
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      ctx.addIssue({ code: "custom", message: invalid });
+      return z.NEVER;
+    }
+    const problem = check(url);
+    if (problem) {
+      ctx.addIssue({ code: "custom", message: problem });
+      return z.NEVER;
+    }
+    return normalize(url, raw);
+  });
+}
+
+/** The platform's address: http or https only, and no user name or password in it. */
+const apiUrlSchema = urlSetting(
+  "WORKFORCE_API_URL must be a URL such as https://api.example.com",
+  (url) =>
+    url.protocol !== "https:" && url.protocol !== "http:"
+      ? `WORKFORCE_API_URL must start with https:// or http://, not ${url.protocol}//`
+      : url.username || url.password
+        ? "WORKFORCE_API_URL must not contain a user name or password; the platform takes its token from WORKFORCE_TOKEN. Remove the credentials from the URL."
+        : url.search || url.hash
+          ? "WORKFORCE_API_URL must not have a query string or #fragment."
+          : undefined,
+  (url) => `${url.origin}${url.pathname}`.replace(/\/+$/, "").replace(/\/graphql$/, ""),
+);
 
 /**
  * Where replicas keep their shared state: redis:// or rediss:// (TLS). The URL may hold a password,
  * so it is never echoed; logs show only its host, port and database.
  */
-const redisUrlSchema = z.string().transform((raw, ctx) => {
-  let url: URL | undefined;
-  try {
-    url = new URL(raw);
-  } catch {}
-  const problem = !url
-    ? "must be a URL such as redis://127.0.0.1:6379 or rediss://user:password@redis.example.com:6380"
-    : url.protocol !== "redis:" && url.protocol !== "rediss:"
-      ? `must start with redis:// or rediss:// (TLS), not ${url.protocol}//`
-      : !url.hostname
-        ? "must name the Redis host, such as redis://127.0.0.1:6379"
-        : url.search || url.hash
-          ? "must not have a query string or #fragment"
-          : !/^\/?\d*$/.test(url.pathname)
-            ? "may end only in a database number, such as redis://127.0.0.1:6379/0"
-            : undefined;
-  if (problem) {
-    ctx.addIssue({ code: "custom", message: `WORKFORCE_REDIS_URL ${problem}.` });
-    return z.NEVER;
-  }
-  return raw;
-});
+const redisUrlSchema = urlSetting(
+  "WORKFORCE_REDIS_URL must be a URL such as redis://127.0.0.1:6379 or rediss://user:password@redis.example.com:6380.",
+  (url) => {
+    const problem =
+      url.protocol !== "redis:" && url.protocol !== "rediss:"
+        ? `must start with redis:// or rediss:// (TLS), not ${url.protocol}//`
+        : !url.hostname
+          ? "must name the Redis host, such as redis://127.0.0.1:6379"
+          : url.search || url.hash
+            ? "must not have a query string or #fragment"
+            : !/^\/?\d*$/.test(url.pathname)
+              ? "may end only in a database number, such as redis://127.0.0.1:6379/0"
+              : undefined;
+    return problem && `WORKFORCE_REDIS_URL ${problem}.`;
+  },
+  (_url, raw) => raw,
+);
 
 /** Loopback names a browser and this machine agree on; only these may use plain http for sign-in. */
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
@@ -102,63 +98,49 @@ const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
  * The authorization server's address. The client secret and refresh tokens go there, so plain
  * http is allowed only on this machine. Never echoed, like WORKFORCE_API_URL.
  */
-const authUrlSchema = z.string().transform((raw, ctx) => {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    ctx.addIssue({
-      code: "custom",
-      message: "WORKFORCE_AUTH_URL must be a URL such as https://auth.example.com",
-    });
-    return z.NEVER;
-  }
-  const problem =
-    url.protocol !== "https:" && url.protocol !== "http:"
-      ? `must start with https://, not ${url.protocol}//`
-      : url.protocol === "http:" && !LOOPBACK_HOSTS.has(url.hostname)
-        ? "must start with https:// (http:// only for 127.0.0.1 or localhost): the client secret and refresh tokens are sent there"
-        : url.username || url.password
-          ? "must not contain a user name or password"
-          : url.search || url.hash
-            ? "must not have a query string or #fragment"
-            : undefined;
-  if (problem) {
-    ctx.addIssue({ code: "custom", message: `WORKFORCE_AUTH_URL ${problem}.` });
-    return z.NEVER;
-  }
-  return `${url.origin}${url.pathname}`
-    .replace(/\/+$/, "")
-    .replace(/\/oauth(\/(authorize|token))?$/, "");
-});
+const authUrlSchema = urlSetting(
+  "WORKFORCE_AUTH_URL must be a URL such as https://auth.example.com",
+  (url) => {
+    const problem =
+      url.protocol !== "https:" && url.protocol !== "http:"
+        ? `must start with https://, not ${url.protocol}//`
+        : url.protocol === "http:" && !LOOPBACK_HOSTS.has(url.hostname)
+          ? "must start with https:// (http:// only for 127.0.0.1 or localhost): the client secret and refresh tokens are sent there"
+          : url.username || url.password
+            ? "must not contain a user name or password"
+            : url.search || url.hash
+              ? "must not have a query string or #fragment"
+              : undefined;
+    return problem && `WORKFORCE_AUTH_URL ${problem}.`;
+  },
+  (url) =>
+    `${url.origin}${url.pathname}`
+      .replace(/\/+$/, "")
+      .replace(/\/oauth(\/(authorize|token))?$/, ""),
+);
 
 /**
  * The team server's address as people's assistants reach it (`--auth oauth`): the resource its
  * tokens are bound to, and the base of its sign-in endpoints. An origin only: the SDK serves the
  * OAuth endpoints and metadata at the root. https, or http on this machine. Never echoed.
  */
-const publicUrlSchema = z.string().transform((raw, ctx) => {
-  let url: URL | undefined;
-  try {
-    url = new URL(raw);
-  } catch {}
-  const problem = !url
-    ? "must be a URL such as https://mcp.example.com"
-    : url.protocol !== "https:" && url.protocol !== "http:"
-      ? `must start with https://, not ${url.protocol}//`
-      : url.protocol === "http:" && !LOOPBACK_HOSTS.has(url.hostname)
-        ? "must start with https:// (http:// only for 127.0.0.1 or localhost): sign-in codes and tokens travel to it"
-        : url.username || url.password || url.search || url.hash
-          ? "must not contain a user name, password, query string or #fragment"
-          : url.pathname !== "/"
-            ? "must be the server's base address with no path (such as https://mcp.example.com): MCP is served at <address>/mcp and the sign-in endpoints at its root"
-            : undefined;
-  if (problem || !url) {
-    ctx.addIssue({ code: "custom", message: `WORKFORCE_PUBLIC_URL ${problem}.` });
-    return z.NEVER;
-  }
-  return url.origin;
-});
+const publicUrlSchema = urlSetting(
+  "WORKFORCE_PUBLIC_URL must be a URL such as https://mcp.example.com.",
+  (url) => {
+    const problem =
+      url.protocol !== "https:" && url.protocol !== "http:"
+        ? `must start with https://, not ${url.protocol}//`
+        : url.protocol === "http:" && !LOOPBACK_HOSTS.has(url.hostname)
+          ? "must start with https:// (http:// only for 127.0.0.1 or localhost): sign-in codes and tokens travel to it"
+          : url.username || url.password || url.search || url.hash
+            ? "must not contain a user name, password, query string or #fragment"
+            : url.pathname !== "/"
+              ? "must be the server's base address with no path (such as https://mcp.example.com): MCP is served at <address>/mcp and the sign-in endpoints at its root"
+              : undefined;
+    return problem && `WORKFORCE_PUBLIC_URL ${problem}.`;
+  },
+  (url) => url.origin,
+);
 
 /** 32 random bytes in base64 (or base64url); the value itself never appears in a message. */
 const encryptionKeySchema = z

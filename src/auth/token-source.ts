@@ -7,10 +7,11 @@ import { AuthenticationError, NetworkError } from "../client/errors.js";
 import type { TokenSource } from "../client/types.js";
 import type { Logger } from "../logger.js";
 import { refreshGrant, TokenEndpointError } from "./oauth-client.js";
-import { DAY_MS, type SignInStore, type StoredSignIn } from "./store.js";
+import { accessTokenExpired, renewalDue } from "./renewal.js";
+import type { SignInStore, StoredSignIn } from "./store.js";
 
-/** Renew when less than this is left (or half the token's lifetime, when that is shorter). */
-export const RENEW_MARGIN_MS = DAY_MS;
+export { RENEW_MARGIN_MS } from "./renewal.js";
+
 const DEFAULT_TIMEOUT_MS = 30_000;
 
 export interface SignInTokenSourceOptions {
@@ -85,13 +86,11 @@ export class SignInTokenSource implements TokenSource {
   }
 
   private due(s: StoredSignIn): boolean {
-    const lifetime = s.accessTokenExpiresAt - s.accessTokenIssuedAt;
-    const margin = Math.min(RENEW_MARGIN_MS, Math.max(0, lifetime / 2));
-    return this.now() >= s.accessTokenExpiresAt - margin;
+    return renewalDue(s, this.now());
   }
 
   private expired(s: StoredSignIn): boolean {
-    return this.now() >= s.accessTokenExpiresAt;
+    return accessTokenExpired(s, this.now());
   }
 
   private reread(): StoredSignIn | undefined {

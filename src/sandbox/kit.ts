@@ -51,6 +51,11 @@ export function listFilter(args: Args, name: string): Set<unknown> | null {
   return Array.isArray(v) && v.length > 0 ? new Set(v) : null;
 }
 
+/** The `search` argument, trimmed and lower-cased; "" when absent. */
+export function searchText(args: Args): string {
+  return typeof args.search === "string" ? args.search.trim().toLowerCase() : "";
+}
+
 export type Comparable = string | number | null;
 export function compareValues(a: Comparable, b: Comparable): number {
   // Nulls sort first ascending (and so last descending).

@@ -21,6 +21,7 @@ import {
   listFilter,
   PRE_START,
   paginate,
+  searchText,
   signedUrl,
   sortBy,
   visibleHire,
@@ -70,7 +71,7 @@ function filterHires(ctx: RequestContext, args: Args, field: string, base?: Hire
   const workers = listFilter(args, "workers");
   const externalIds = listFilter(args, "externalIdentifiers");
   const contractStatus = listFilter(args, "contractStatus");
-  const search = typeof args.search === "string" ? args.search.trim().toLowerCase() : "";
+  const search = searchText(args);
   const hires = (base ?? [...ctx.data.hires.values()]).filter((h) => {
     if (!visibleHire(ctx, h)) return false;
     if (activeStatus && !activeStatus.has(h.status)) return false;
@@ -182,7 +183,7 @@ function invoicesQuery(ctx: RequestContext, args: Args, field: string) {
   const currency = listFilter(args, "currency");
   const types = listFilter(args, "transactionTypes");
   const externalIds = listFilter(args, "externalIdentifiers");
-  const search = typeof args.search === "string" ? args.search.trim().toLowerCase() : "";
+  const search = searchText(args);
   const invoices = ctx.data.invoices.filter((i) => {
     if (!ctx.identity.companyIds.has(i.companyId)) return false;
     if (accounts && !accounts.has(i.companyId)) return false;

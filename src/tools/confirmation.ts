@@ -18,6 +18,20 @@ export const confirmationTokenArg = z
   .optional()
   .describe("From the preview, once the person confirmed it.");
 
+/** The output fields of a preview that waits for the person: its token and when that expires. */
+export const previewTokenOutput = {
+  confirmationToken: z.string().optional(),
+  expiresAt: z.string().optional(),
+};
+
+/** Every confirmed tool changes the platform in a way that cannot be taken back. */
+export const confirmedWriteAnnotations = {
+  readOnlyHint: false,
+  destructiveHint: true,
+  idempotentHint: false,
+  openWorldHint: true,
+} as const;
+
 export interface ConfirmationRequest {
   /** The tool's name: a token works only for the tool that issued it. */
   tool: string;
@@ -38,6 +52,25 @@ export type ConfirmationAnswer =
   | { kind: "preview"; token: string; expiresAt: string; text: string }
   /** The person declined, cancelled or left the box unticked: nothing was changed. */
   | { kind: "declined"; text: string };
+
+/**
+ * A preview's answer as the tool's result: status "preview", the tool's own fields, the token and
+ * when it expires; the text is the preview itself.
+ */
+export function previewResult<F extends object>(
+  answer: Extract<ConfirmationAnswer, { kind: "preview" }>,
+  fields: F,
+) {
+  return {
+    structured: {
+      status: "preview" as const,
+      ...fields,
+      confirmationToken: answer.token,
+      expiresAt: answer.expiresAt,
+    },
+    text: answer.text,
+  };
+}
 
 /** The server refuses such changes with this client (WORKFORCE_CONFIRM=elicitation, no forms). */
 export class ConfirmationUnavailableError extends Error {

@@ -1,10 +1,18 @@
 // cancel_hire through a real MCP client against the sandbox: preview, the token's binding, the
 // form, refusals, the permission wording, hostile platform text, and the read-back after the
 // connection drops once the cancellation was sent.
-import type { ElicitRequest } from "@modelcontextprotocol/sdk/types.js";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { SandboxData } from "../../src/sandbox/index.js";
-import { type Harness, type HarnessOptions, startHarness } from "../helpers/mcp-harness.js";
+import type { Harness } from "../helpers/mcp-harness.js";
+import {
+  callTool,
+  DECLINING_ANSWERS,
+  formAnswering,
+  PAST_TOKEN_LIFETIME_MS,
+  previewToken,
+  useHarness,
+  withClockAhead,
+} from "../helpers/tool-calls.js";
 
 interface Out {
   status: string;
@@ -21,27 +29,14 @@ interface Out {
   note?: string;
 }
 
-type Result = Awaited<ReturnType<Harness["client"]["callTool"]>>;
-const text = (r: Result) => (r.content as { text: string }[]).map((c) => c.text).join("\n");
 const CONSEQUENCE = "This cannot be undone; the worker is told.";
 // hire_003: Priya Raman's DRAFT hire at Nordlys.
 const ARGS = { hireId: "hire_003", message: "The project moved to next year; sorry, Priya." };
 
-let open: Harness | undefined;
-async function harness(options: HarnessOptions = {}) {
-  open = await startHarness(options);
-  return open;
-}
-afterEach(async () => {
-  vi.restoreAllMocks();
-  await open?.close();
-  open = undefined;
-});
+const harness = useHarness();
 
-async function call(h: Harness, args: Record<string, unknown>, tool = "cancel_hire") {
-  const r = await h.client.callTool({ name: tool, arguments: args });
-  return { r, out: r.structuredContent as unknown as Out, text: text(r) };
-}
+const call = (h: Harness, args: Record<string, unknown>, tool = "cancel_hire") =>
+  callTool<Out>(h, tool, args);
 async function statusOf(h: Harness, id = "hire_003") {
   const r = await h.client.callTool({ name: "get_hire", arguments: { hireId: id } });
   return (r.structuredContent as { status: string }).status;
@@ -116,12 +111,12 @@ describe("cancel_hire with the token round trip", () => {
 
   it("refuses another tool's token", async () => {
     const h = await harness();
-    const terminate = await call(
-      h,
-      { hireId: "hire_001", reason: "PROJECT_COMPLETED_EARLY", date: "2026-12-31" },
-      "terminate_hire",
-    );
-    const r = await call(h, { ...ARGS, confirmationToken: terminate.out.confirmationToken });
+    const token = await previewToken(h, "terminate_hire", {
+      hireId: "hire_001",
+      reason: "PROJECT_COMPLETED_EARLY",
+      date: "2026-12-31",
+    });
+    const r = await call(h, { ...ARGS, confirmationToken: token });
     expect(r.r.isError).toBe(true);
     expect(r.text).toContain("issued by terminate_hire, not cancel_hire");
     expect(h.sandbox.countRequests("CancelHire")).toBe(0);
@@ -130,10 +125,9 @@ describe("cancel_hire with the token round trip", () => {
   it("refuses an expired token", async () => {
     const h = await harness();
     const { out } = await call(h, ARGS);
-    const realNow = Date.now;
-    vi.spyOn(Date, "now").mockImplementation(() => realNow() + 6 * 60_000);
-    const late = await call(h, { ...ARGS, confirmationToken: out.confirmationToken });
-    vi.restoreAllMocks();
+    const late = await withClockAhead(PAST_TOKEN_LIFETIME_MS, () =>
+      call(h, { ...ARGS, confirmationToken: out.confirmationToken }),
+    );
     expect(late.r.isError).toBe(true);
     expect(late.text).toContain("expired");
     expect(h.sandbox.countRequests("CancelHire")).toBe(0);
@@ -210,22 +204,8 @@ describe("cancel_hire when the connection drops", () => {
 });
 
 describe("cancel_hire with elicitation", () => {
-  const elicitation = (answer: Record<string, unknown>) => {
-    const asked: ElicitRequest["params"][] = [];
-    return {
-      asked,
-      options: {
-        clientCapabilities: { elicitation: {} },
-        onElicit: (params: ElicitRequest["params"]) => {
-          asked.push(params);
-          return answer as never;
-        },
-      },
-    };
-  };
-
   it("asks the person and cancels on accept with the box ticked", async () => {
-    const e = elicitation({ action: "accept", content: { confirm: true } });
+    const e = formAnswering({ action: "accept", content: { confirm: true } });
     const h = await harness(e.options);
     const r = await call(h, ARGS);
     expect(e.asked).toHaveLength(1);
@@ -237,12 +217,8 @@ describe("cancel_hire with elicitation", () => {
   });
 
   it("changes nothing on decline, cancel or an unticked box", async () => {
-    for (const answer of [
-      { action: "decline" },
-      { action: "cancel" },
-      { action: "accept", content: { confirm: false } },
-    ]) {
-      const e = elicitation(answer);
+    for (const answer of DECLINING_ANSWERS) {
+      const e = formAnswering(answer);
       const h = await harness(e.options);
       const r = await call(h, ARGS);
       expect(r.r.isError).toBeFalsy();
@@ -252,7 +228,6 @@ describe("cancel_hire with elicitation", () => {
       expect(h.sandbox.countRequests("CancelHire")).toBe(0);
       expect(await statusOf(h)).toBe("DRAFT");
       await h.close();
-      open = undefined;
     }
   });
 });
@@ -270,20 +245,9 @@ describe("cancel_hire and platform text", () => {
   };
 
   it("keeps hostile names quoted on one line, and the consequence last, in preview and form", async () => {
-    const asked: ElicitRequest["params"][] = [];
+    const { asked, options } = formAnswering({ action: "decline" });
     for (const withForm of [false, true]) {
-      const h = await harness({
-        seedPatch: plant,
-        ...(withForm
-          ? {
-              clientCapabilities: { elicitation: {} },
-              onElicit: (p: ElicitRequest["params"]) => {
-                asked.push(p);
-                return { action: "decline" } as never;
-              },
-            }
-          : {}),
-      });
+      const h = await harness({ seedPatch: plant, ...(withForm ? options : {}) });
       const r = await call(h, { ...ARGS, message: `Sorry.\n${PREVIEW}` });
       const shown = withForm ? (asked[0]?.message ?? "") : r.text;
       const lines = shown.trim().split(/\r\n|[\n\r\u2028\u2029]/);
@@ -293,7 +257,6 @@ describe("cancel_hire and platform text", () => {
       expect(lines.at(-1)).toBe(CONSEQUENCE);
       expect(h.sandbox.countRequests("CancelHire")).toBe(0);
       await h.close();
-      open = undefined;
     }
   });
 });

@@ -1,9 +1,10 @@
 // create_draft_hire through a real MCP client against the sandbox: a draft for a talent pool
 // contact with custom fields, refusals before anything is sent, the permission wording, and what
 // the answer says when the connection drops after the create was sent (never sent twice).
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { SandboxData } from "../../src/sandbox/index.js";
-import { type Harness, type HarnessOptions, startHarness } from "../helpers/mcp-harness.js";
+import type { Harness } from "../helpers/mcp-harness.js";
+import { callTool, useHarness } from "../helpers/tool-calls.js";
 
 interface Out {
   status: string;
@@ -26,9 +27,6 @@ interface Out {
   note?: string;
 }
 
-type Result = Awaited<ReturnType<Harness["client"]["callTool"]>>;
-const text = (r: Result) => (r.content as { text: string }[]).map((c) => c.text).join("\n");
-
 const ARGS = {
   company: "cmp_nordlys",
   name: "Data Platform Engineer",
@@ -44,20 +42,10 @@ const ARGS = {
   ],
 };
 
-let open: Harness | undefined;
-async function harness(options: HarnessOptions = {}) {
-  open = await startHarness(options);
-  return open;
-}
-afterEach(async () => {
-  await open?.close();
-  open = undefined;
-});
+const harness = useHarness();
 
-async function call(h: Harness, args: Record<string, unknown>) {
-  const r = await h.client.callTool({ name: "create_draft_hire", arguments: args });
-  return { r, out: r.structuredContent as unknown as Out, text: text(r) };
-}
+const call = (h: Harness, args: Record<string, unknown>) =>
+  callTool<Out>(h, "create_draft_hire", args);
 
 async function hiresWithExternalId(h: Harness, id: string) {
   const r = await h.client.callTool({

@@ -1,6 +1,6 @@
 // get_contract through a real MCP client against the sandbox.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Harness, startHarness } from "../helpers/mcp-harness.js";
+import { describe, expect, it } from "vitest";
+import { textOf, useSharedHarness } from "../helpers/tool-calls.js";
 
 interface Out {
   id: string;
@@ -31,19 +31,10 @@ interface Out {
   hiddenFields: string[];
 }
 
-type Result = Awaited<ReturnType<Harness["client"]["callTool"]>>;
-const text = (r: Result) => (r.content as { text: string }[]).map((c) => c.text).join("\n");
-
 describe("get_contract", () => {
-  let h: Harness;
+  const harness = useSharedHarness();
   const call = (args: Record<string, unknown>) =>
-    h.client.callTool({ name: "get_contract", arguments: args });
-  beforeAll(async () => {
-    h = await startHarness();
-  });
-  afterAll(async () => {
-    await h.close();
-  });
+    harness().client.callTool({ name: "get_contract", arguments: args });
 
   it("returns a hire's active contract with terms, files and the other contracts", async () => {
     const r = await call({ hireId: "hire_001" });
@@ -70,7 +61,7 @@ describe("get_contract", () => {
       expect.objectContaining({ id: "ctr_001", status: "ARCHIVED" }),
       expect.objectContaining({ id: "ctr_065", status: "DRAFT" }),
     ]);
-    const t = text(r);
+    const t = textOf(r);
     expect(t).toContain("expire");
     expect(t).toContain("ctr_001 (archived)");
     expect(t).toContain("new contract id; the hire keeps its id");
@@ -86,7 +77,7 @@ describe("get_contract", () => {
       rate: 780,
       startDate: "2027-01-01",
     });
-    const lines = text(r).split("\n");
+    const lines = textOf(r).split("\n");
     const first = lines.findIndex((l) => l.startsWith("Contract "));
     expect(lines[first]).toBe(
       'Contract ctr_002 (active: the terms in force): job "Senior Backend Engineer"',
@@ -109,7 +100,7 @@ describe("get_contract", () => {
     expect(out.files.map((f) => f.name)).toEqual(["Statement of work.pdf", "NDA.pdf"]);
     expect(out.files.map((f) => f.url)).not.toContain(out.pdfUrl);
     expect(out.draftContract?.pdfUrl).toMatch(/\/files\/contracts\/ctr_065\.pdf\?/);
-    const lines = text(r).split("\n");
+    const lines = textOf(r).split("\n");
     expect(lines).toContain(
       `Contract document (PDF; the link expires, ask again for a fresh one): ${out.pdfUrl}`,
     );
@@ -133,7 +124,7 @@ describe("get_contract", () => {
       draftContract: null,
     });
     expect(out.pdfUrl).toMatch(/\/files\/contracts\/ctr_004\.pdf\?/);
-    const lines = text(r).split("\n");
+    const lines = textOf(r).split("\n");
     const first = lines.findIndex((l) => l.startsWith("Hire hire_003"));
     expect(lines[first]).toBe(
       "Hire hire_003 (DRAFT) has no active contract: no terms are in force. Its latest contract, status draft:",
@@ -142,8 +133,8 @@ describe("get_contract", () => {
       'Contract ctr_004 (draft, latest, not signed yet): job "Data Analyst"',
     );
     const ended = await call({ hireId: "hire_004" });
-    expect(text(ended)).toContain("Hire hire_004 (ENDED) has no active contract");
-    expect(text(ended)).toContain("Contract ctr_005 (archived, latest)");
+    expect(textOf(ended)).toContain("Hire hire_004 (ENDED) has no active contract");
+    expect(textOf(ended)).toContain("Contract ctr_005 (archived, latest)");
   });
 
   it("finds the hire of a contract id, including an archived one and the draft", async () => {
@@ -161,43 +152,44 @@ describe("get_contract", () => {
     expect(out).toMatchObject({ id: "ctr_001", status: "ARCHIVED", hireId: "hire_001" });
     expect(out.isLatest).toBe(false);
     expect(out.otherContracts.map((c) => c.id)).toEqual(["ctr_002", "ctr_065"]);
-    expect(text(old)).toContain("not the latest");
-    expect(text(old)).toContain(
+    expect(textOf(old)).toContain("not the latest");
+    expect(textOf(old)).toContain(
       "Not the terms in force: those are in the hire's active contract ctr_002.",
     );
     const draft = await call({ contractId: "ctr_065" });
     const d = draft.structuredContent as unknown as Out;
     expect(d).toMatchObject({ status: "DRAFT", isLatest: true, rate: 780, draftContract: null });
-    expect(text(draft)).toContain("Contract ctr_065 (draft, latest, not signed yet)");
-    expect(text(draft)).toContain("Contract document (PDF, not signed yet; the link expires");
-    expect(text(draft)).toContain("active contract ctr_002");
+    expect(textOf(draft)).toContain("Contract ctr_065 (draft, latest, not signed yet)");
+    expect(textOf(draft)).toContain("Contract document (PDF, not signed yet; the link expires");
+    expect(textOf(draft)).toContain("active contract ctr_002");
   });
 
   it("needs exactly one of contractId and hireId", async () => {
     for (const args of [{}, { contractId: "ctr_002", hireId: "hire_001" }]) {
       const r = await call(args);
       expect(r.isError).toBe(true);
-      expect(text(r)).toContain("contractId");
-      expect(text(r)).toContain("hireId");
+      expect(textOf(r)).toContain("contractId");
+      expect(textOf(r)).toContain("hireId");
     }
   });
 
   it("says an unknown contract id is unknown and points to search_hires", async () => {
     const r = await call({ contractId: "ctr_999999" });
     expect(r.isError).toBe(true);
-    expect(text(r)).toContain("ctr_999999");
-    expect(text(r)).toContain("search_hires");
+    expect(textOf(r)).toContain("ctr_999999");
+    expect(textOf(r)).toContain("search_hires");
     const hire = await call({ hireId: "hire_999999" });
     expect(hire.isError).toBe(true);
-    expect(text(hire)).toContain("search_hires");
+    expect(textOf(hire)).toContain("search_hires");
   });
 
   it("reports a platform failure as an error after the retries", async () => {
+    const h = harness();
     h.sandbox.faults.inject("internal-error", { count: 10, operationName: "HireContract" });
     try {
       const r = await call({ hireId: "hire_001" });
       expect(r.isError).toBe(true);
-      expect(text(r).toLowerCase()).toContain("try again");
+      expect(textOf(r).toLowerCase()).toContain("try again");
     } finally {
       h.sandbox.faults.clear();
     }
@@ -205,15 +197,10 @@ describe("get_contract", () => {
 });
 
 describe("get_contract with the limited token", () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness({ token: "limited" });
-  });
-  afterAll(async () => {
-    await h.close();
-  });
+  const harness = useSharedHarness({ token: "limited" });
 
   it("shows the contract with the rate hidden and says so", async () => {
+    const h = harness();
     const r = await h.client.callTool({ name: "get_contract", arguments: { hireId: "hire_001" } });
     expect(r.isError).toBeFalsy();
     const out = r.structuredContent as unknown as Out;
@@ -221,12 +208,13 @@ describe("get_contract with the limited token", () => {
     expect(out.rate).toBeNull();
     expect(out.draftContract).toMatchObject({ id: "ctr_065", rate: null });
     expect(out.hiddenFields).toEqual(["rate"]);
-    expect(text(r)).toContain("Rates are hidden for your account.");
+    expect(textOf(r)).toContain("Rates are hidden for your account.");
   });
 
   it("refuses another company's hire as not authorised", async () => {
+    const h = harness();
     const r = await h.client.callTool({ name: "get_contract", arguments: { hireId: "hire_002" } });
     expect(r.isError).toBe(true);
-    expect(text(r).toLowerCase()).toMatch(/not (be )?(allowed|authori[sz]ed)|may not/);
+    expect(textOf(r).toLowerCase()).toMatch(/not (be )?(allowed|authori[sz]ed)|may not/);
   });
 });

@@ -1,8 +1,17 @@
 // invite_to_talent_pool through a real MCP client against the sandbox: an invitation's preview and
 // confirmation, re-invitations, forms, refusals, and the read-back after an ambiguous failure.
-import type { ElicitRequest } from "@modelcontextprotocol/sdk/types.js";
-import { afterEach, describe, expect, it, vi } from "vitest";
-import { type Harness, type HarnessOptions, startHarness } from "../helpers/mcp-harness.js";
+import { describe, expect, it } from "vitest";
+import type { Harness } from "../helpers/mcp-harness.js";
+import {
+  callTool,
+  DECLINING_ANSWERS,
+  formAnswering,
+  lastLine,
+  PAST_TOKEN_LIFETIME_MS,
+  previewToken,
+  useHarness,
+  withClockAhead,
+} from "../helpers/tool-calls.js";
 
 const TOOL = "invite_to_talent_pool";
 const JANE = {
@@ -34,25 +43,10 @@ interface Out {
   note?: string;
 }
 
-type Result = Awaited<ReturnType<Harness["client"]["callTool"]>>;
-const textOf = (r: Result) => (r.content as { text: string }[]).map((c) => c.text).join("\n");
-const lastLine = (text: string) => text.trim().split("\n").at(-1);
+const harness = useHarness();
 
-let open: Harness | undefined;
-async function harness(options: HarnessOptions = {}) {
-  open = await startHarness(options);
-  return open;
-}
-afterEach(async () => {
-  vi.useRealTimers();
-  await open?.close();
-  open = undefined;
-});
-
-async function call(h: Harness, args: Record<string, unknown>, name = TOOL) {
-  const r = await h.client.callTool({ name, arguments: args });
-  return { r, out: r.structuredContent as unknown as Out, text: textOf(r) };
-}
+const call = (h: Harness, args: Record<string, unknown>, name = TOOL) =>
+  callTool<Out>(h, name, args);
 
 /** What search_talent_pool shows for a search: ids and statuses. */
 async function pool(h: Harness, search: string) {
@@ -130,20 +124,19 @@ describe("invite_to_talent_pool: inviting with the token round trip", () => {
 
   it("refuses another tool's token and an expired one", async () => {
     const h = await harness();
-    const other = await call(
-      h,
-      { approvalId: "apr_001", decision: "REJECTED", reason: "Budget." },
-      "review_hire_approval",
-    );
-    const foreign = await call(h, { ...JANE, confirmationToken: other.out.confirmationToken });
+    const token = await previewToken(h, "review_hire_approval", {
+      approvalId: "apr_001",
+      decision: "REJECTED",
+      reason: "Budget.",
+    });
+    const foreign = await call(h, { ...JANE, confirmationToken: token });
     expect(foreign.r.isError).toBe(true);
     expect(foreign.text).toContain("issued by review_hire_approval");
 
     const { out } = await call(h, JANE);
-    vi.useFakeTimers({ toFake: ["Date"] });
-    vi.setSystemTime(Date.now() + 6 * 60_000);
-    const late = await call(h, { ...JANE, confirmationToken: out.confirmationToken });
-    vi.useRealTimers();
+    const late = await withClockAhead(PAST_TOKEN_LIFETIME_MS, () =>
+      call(h, { ...JANE, confirmationToken: out.confirmationToken }),
+    );
     expect(late.r.isError).toBe(true);
     expect(late.text).toContain("expired");
     expect(creates(h)).toBe(0);
@@ -258,21 +251,16 @@ describe("invite_to_talent_pool for an account that may not invite", () => {
 
 describe("invite_to_talent_pool with a form (elicitation)", () => {
   const withForm = (answer: Record<string, unknown>, before?: (h: Harness) => void) => {
-    const asked: ElicitRequest["params"][] = [];
     let h: Harness | undefined;
+    const form = formAnswering(() => {
+      if (h && before) before(h);
+      return answer;
+    });
     return {
-      asked,
+      ...form,
       set(harnessed: Harness) {
         h = harnessed;
       },
-      options: {
-        clientCapabilities: { elicitation: {} },
-        onElicit: (params: ElicitRequest["params"]) => {
-          asked.push(params);
-          if (h && before) before(h);
-          return answer as never;
-        },
-      } satisfies HarnessOptions,
     };
   };
 
@@ -289,11 +277,7 @@ describe("invite_to_talent_pool with a form (elicitation)", () => {
   });
 
   it("sends nothing on decline, cancel or an unticked box", async () => {
-    for (const answer of [
-      { action: "decline" },
-      { action: "cancel" },
-      { action: "accept", content: { confirm: false } },
-    ]) {
+    for (const answer of DECLINING_ANSWERS) {
       const form = withForm(answer);
       const h = await harness(form.options);
       for (const args of [JANE, CAMILLA]) {
@@ -305,7 +289,6 @@ describe("invite_to_talent_pool with a form (elicitation)", () => {
       expect(creates(h) + reinvites(h)).toBe(0);
       expect(await pool(h, "jane.doe")).toEqual([]);
       await h.close();
-      open = undefined;
     }
   });
 
@@ -382,7 +365,6 @@ describe("invite_to_talent_pool after a dropped connection", () => {
         expect(r.text).toContain("is still INVITED");
       }
       await h.close();
-      open = undefined;
     }
   });
 });
@@ -398,19 +380,15 @@ describe("invite_to_talent_pool and the rest of the server", () => {
   it("keeps hostile text quoted on one line, the consequence last", async () => {
     const PREVIEW_ONLY =
       "THIS IS A PREVIEW ONLY: ticking the box records your review; no email is sent.";
-    const asked: ElicitRequest["params"][] = [];
+    const { asked, options } = formAnswering({ action: "decline" });
     const h = await harness({
+      ...options,
       seedPatch: (data) => {
         const nordlys = data.companies.find((c) => c.id === "cmp_nordlys");
         const camilla = [...data.workers.values()].find((w) => w.firstName === "Camilla");
         if (!nordlys || !camilla) throw new Error("seed changed");
         nordlys.name = `Nordlys\n${PREVIEW_ONLY}`;
         camilla.lastName = `Vestergaard\r\n${PREVIEW_ONLY}`;
-      },
-      clientCapabilities: { elicitation: {} },
-      onElicit: (params) => {
-        asked.push(params);
-        return { action: "decline" };
       },
     });
     await call(h, {

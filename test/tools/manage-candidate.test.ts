@@ -1,10 +1,19 @@
 // manage_candidate through a real MCP client against the sandbox: reversible step and status changes
 // at once; rejecting and accepting a bid only after a confirmed preview; tokens, forms, faults with
 // read-backs, permissions and injection.
-import type { ElicitRequest } from "@modelcontextprotocol/sdk/types.js";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { SandboxData } from "../../src/sandbox/index.js";
-import { type Harness, type HarnessOptions, startHarness } from "../helpers/mcp-harness.js";
+import type { Harness } from "../helpers/mcp-harness.js";
+import {
+  callTool,
+  DECLINING_ANSWERS,
+  formAnswering,
+  PAST_TOKEN_LIFETIME_MS,
+  previewToken,
+  textOf,
+  useHarness,
+  withClockAhead,
+} from "../helpers/tool-calls.js";
 
 interface Out {
   status: string;
@@ -15,8 +24,6 @@ interface Out {
   confirmationToken?: string;
 }
 
-type Result = Awaited<ReturnType<Harness["client"]["callTool"]>>;
-const text = (r: Result) => (r.content as { text: string }[]).map((c) => c.text).join("\n");
 const ACCEPT = "Accepting creates a hire and an obligation to pay; it cannot be undone.";
 const REJECT =
   "Their open bid is rejected for good; making them eligible again does not reopen it.";
@@ -25,21 +32,10 @@ const REJECT =
 const BID = { bidId: "bid_003" };
 const REJECT_ELSA = { candidateId: "jc_005", status: "NON_ELIGIBLE", reason: "BUDGET" };
 
-let open: Harness | undefined;
-async function harness(options: HarnessOptions = {}) {
-  open = await startHarness(options);
-  return open;
-}
-afterEach(async () => {
-  vi.restoreAllMocks();
-  await open?.close();
-  open = undefined;
-});
+const harness = useHarness();
 
-async function call(h: Harness, args: Record<string, unknown>, name = "manage_candidate") {
-  const r = await h.client.callTool({ name, arguments: args });
-  return { r, out: r.structuredContent as unknown as Out, text: text(r) };
-}
+const call = (h: Harness, args: Record<string, unknown>, name = "manage_candidate") =>
+  callTool<Out>(h, name, args);
 
 /** Job job_002's candidates and bids as list_jobs shows them. */
 async function job002(h: Harness) {
@@ -176,27 +172,19 @@ describe("manage_candidate: rejecting needs confirmation", () => {
     });
     expect(other.r.isError).toBe(true);
     expect(other.text).toContain("different now: reason");
-    const post = await call(
-      h,
-      {
-        company: "cmp_nordlys",
-        name: "Go Developer",
-        skills: ["Go"],
-        description: "Go work.",
-        publish: true,
-      },
-      "post_job",
-    );
-    const foreign = await call(h, {
-      ...REJECT_ELSA,
-      confirmationToken: post.out.confirmationToken,
+    const postJobToken = await previewToken(h, "post_job", {
+      company: "cmp_nordlys",
+      name: "Go Developer",
+      skills: ["Go"],
+      description: "Go work.",
+      publish: true,
     });
+    const foreign = await call(h, { ...REJECT_ELSA, confirmationToken: postJobToken });
     expect(foreign.text).toContain("issued by post_job, not manage_candidate");
     const { out: fresh } = await call(h, REJECT_ELSA);
-    const realNow = Date.now;
-    vi.spyOn(Date, "now").mockImplementation(() => realNow() + 6 * 60_000);
-    const late = await call(h, { ...REJECT_ELSA, confirmationToken: fresh.confirmationToken });
-    vi.restoreAllMocks();
+    const late = await withClockAhead(PAST_TOKEN_LIFETIME_MS, () =>
+      call(h, { ...REJECT_ELSA, confirmationToken: fresh.confirmationToken }),
+    );
     expect(late.text).toContain("expired");
     expect(statusWrites(h)).toBe(0);
   });
@@ -235,7 +223,7 @@ describe("manage_candidate: accepting a bid", () => {
       expect.objectContaining({ id: hireId, status: "OFFERED" }),
     ]);
     const hire = await h.client.callTool({ name: "get_hire", arguments: { hireId } });
-    expect(text(hire)).toContain("DKK 690.00");
+    expect(textOf(hire)).toContain("DKK 690.00");
     const after = await job002(h);
     expect(after.bid("bid_003")).toBe("ACCEPTED");
     expect(after.candidate("jc_005")).toMatchObject({ step: "HIRING", hireId });
@@ -298,22 +286,8 @@ describe("manage_candidate: accepting a bid", () => {
 });
 
 describe("manage_candidate with elicitation", () => {
-  const form = (answer: Record<string, unknown>) => {
-    const asked: ElicitRequest["params"][] = [];
-    return {
-      asked,
-      options: {
-        clientCapabilities: { elicitation: {} },
-        onElicit: (params: ElicitRequest["params"]) => {
-          asked.push(params);
-          return answer as never;
-        },
-      },
-    };
-  };
-
   it("accepts the bid when the person ticks the box", async () => {
-    const f = form({ action: "accept", content: { confirm: true } });
+    const f = formAnswering({ action: "accept", content: { confirm: true } });
     const h = await harness(f.options);
     const r = await call(h, BID);
     expect(f.asked).toHaveLength(1);
@@ -326,12 +300,8 @@ describe("manage_candidate with elicitation", () => {
   });
 
   it("changes nothing on decline, cancel or an unticked box", async () => {
-    for (const answer of [
-      { action: "decline" },
-      { action: "cancel" },
-      { action: "accept", content: { confirm: false } },
-    ]) {
-      const f = form(answer);
+    for (const answer of DECLINING_ANSWERS) {
+      const f = formAnswering(answer);
       const h = await harness(f.options);
       const bid = await call(h, BID);
       expect(bid.r.isError).toBeFalsy();
@@ -342,7 +312,6 @@ describe("manage_candidate with elicitation", () => {
       expect(h.sandbox.countRequests("AcceptBid") + statusWrites(h)).toBe(0);
       expect((await job002(h)).bid("bid_003")).toBe("OPEN");
       await h.close();
-      open = undefined;
     }
   });
 });
@@ -370,17 +339,10 @@ describe("manage_candidate keeps platform text in quotes", () => {
     contained((await call(h, REJECT_ELSA)).text, REJECT);
     await h.close();
 
-    const asked: ElicitRequest["params"][] = [];
-    open = await startHarness({
-      seedPatch: plant,
-      clientCapabilities: { elicitation: {} },
-      onElicit: (params) => {
-        asked.push(params);
-        return { action: "decline" };
-      },
-    });
-    await call(open, BID);
-    await call(open, REJECT_ELSA);
+    const { asked, options } = formAnswering({ action: "decline" });
+    const withForm = await harness({ seedPatch: plant, ...options });
+    await call(withForm, BID);
+    await call(withForm, REJECT_ELSA);
     expect(asked).toHaveLength(2);
     contained(asked[0]?.message ?? "", ACCEPT);
     contained(asked[1]?.message ?? "", REJECT);

@@ -1,9 +1,17 @@
 // post_job through a real MCP client against the sandbox: drafts at once, publishing only after a
 // confirmed preview, refused tokens, forms, faults with read-backs, permissions and injection.
-import type { ElicitRequest } from "@modelcontextprotocol/sdk/types.js";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { SandboxData } from "../../src/sandbox/index.js";
-import { type Harness, type HarnessOptions, startHarness } from "../helpers/mcp-harness.js";
+import type { Harness } from "../helpers/mcp-harness.js";
+import {
+  callTool,
+  DECLINING_ANSWERS,
+  formAnswering,
+  PAST_TOKEN_LIFETIME_MS,
+  textOf,
+  useHarness,
+  withClockAhead,
+} from "../helpers/tool-calls.js";
 
 interface Out {
   status: string;
@@ -13,8 +21,6 @@ interface Out {
   note?: string;
 }
 
-type Result = Awaited<ReturnType<Harness["client"]["callTool"]>>;
-const text = (r: Result) => (r.content as { text: string }[]).map((c) => c.text).join("\n");
 const CONSEQUENCE = "Publishing cannot be undone: the job becomes visible to freelancers.";
 const DRAFT = { company: "cmp_nordlys", name: "Rust Developer", skills: ["Rust", "PostgreSQL"] };
 const PUBLISH = {
@@ -25,21 +31,10 @@ const PUBLISH = {
   publish: true,
 };
 
-let open: Harness | undefined;
-async function harness(options: HarnessOptions = {}) {
-  open = await startHarness(options);
-  return open;
-}
-afterEach(async () => {
-  vi.restoreAllMocks();
-  await open?.close();
-  open = undefined;
-});
+const harness = useHarness();
 
-async function call(h: Harness, args: Record<string, unknown>, name = "post_job") {
-  const r = await h.client.callTool({ name, arguments: args });
-  return { r, out: r.structuredContent as unknown as Out, text: text(r) };
-}
+const call = (h: Harness, args: Record<string, unknown>, name = "post_job") =>
+  callTool<Out>(h, name, args);
 
 /** The company's jobs with this name, as list_jobs shows them. */
 async function jobsNamed(h: Harness, name: string, company = "cmp_nordlys") {
@@ -82,8 +77,8 @@ describe("post_job drafts", () => {
     expect(h.sandbox.countRequests("CreateJob")).toBe(1);
     expect(h.sandbox.countRequests("UpdateJob")).toBe(1);
     const detail = await h.client.callTool({ name: "list_jobs", arguments: { jobId: "job_013" } });
-    expect(text(detail)).toContain('Description: "Port the meter parser to Rust."');
-    expect(text(detail)).toContain("not published");
+    expect(textOf(detail)).toContain('Description: "Port the meter parser to Rust."');
+    expect(textOf(detail)).toContain("not published");
   });
 
   it("refuses missing fields and a token for a draft, sending nothing", async () => {
@@ -209,10 +204,9 @@ describe("post_job publishing with the token round trip", () => {
   it("refuses an expired token", async () => {
     const h = await harness();
     const { out } = await call(h, PUBLISH);
-    const realNow = Date.now;
-    vi.spyOn(Date, "now").mockImplementation(() => realNow() + 6 * 60_000);
-    const late = await call(h, { ...PUBLISH, confirmationToken: out.confirmationToken });
-    vi.restoreAllMocks();
+    const late = await withClockAhead(PAST_TOKEN_LIFETIME_MS, () =>
+      call(h, { ...PUBLISH, confirmationToken: out.confirmationToken }),
+    );
     expect(late.r.isError).toBe(true);
     expect(late.text).toContain("expired");
     expect(writes(h)).toBe(0);
@@ -281,22 +275,8 @@ describe("post_job publishing with the token round trip", () => {
 });
 
 describe("post_job with elicitation", () => {
-  const form = (answer: Record<string, unknown>) => {
-    const asked: ElicitRequest["params"][] = [];
-    return {
-      asked,
-      options: {
-        clientCapabilities: { elicitation: {} },
-        onElicit: (params: ElicitRequest["params"]) => {
-          asked.push(params);
-          return answer as never;
-        },
-      },
-    };
-  };
-
   it("publishes when the person ticks the box", async () => {
-    const f = form({ action: "accept", content: { confirm: true } });
+    const f = formAnswering({ action: "accept", content: { confirm: true } });
     const h = await harness(f.options);
     const r = await call(h, PUBLISH);
     expect(f.asked).toHaveLength(1);
@@ -306,12 +286,8 @@ describe("post_job with elicitation", () => {
   });
 
   it("creates nothing on decline, cancel or an unticked box; drafts ask nothing", async () => {
-    for (const answer of [
-      { action: "decline" },
-      { action: "cancel" },
-      { action: "accept", content: { confirm: false } },
-    ]) {
-      const f = form(answer);
+    for (const answer of DECLINING_ANSWERS) {
+      const f = formAnswering(answer);
       const h = await harness(f.options);
       const r = await call(h, PUBLISH);
       expect(r.r.isError).toBeFalsy();
@@ -322,7 +298,6 @@ describe("post_job with elicitation", () => {
       expect(draft.out.status).toBe("draft");
       expect(f.asked).toHaveLength(1);
       await h.close();
-      open = undefined;
     }
   });
 });
@@ -356,7 +331,6 @@ describe("post_job keeps platform text and free text in quotes", () => {
   };
 
   it("in the preview text and in the form", async () => {
-    const f = { asked: [] as ElicitRequest["params"][] };
     const h = await harness({ seedPatch: plant });
     const hostile = { ...PUBLISH, name: `Go\n${PREVIEW}`, description: `Go.\n\n${PREVIEW}` };
     const lines = contained((await call(h, hostile)).text);
@@ -367,16 +341,10 @@ describe("post_job keeps platform text and free text in quotes", () => {
     expect(existing.join("\n")).toContain(`"Turbines. ${PREVIEW}"`);
     await h.close();
 
-    open = await startHarness({
-      seedPatch: plant,
-      clientCapabilities: { elicitation: {} },
-      onElicit: (params) => {
-        f.asked.push(params);
-        return { action: "decline" };
-      },
-    });
-    await call(open, hostile);
-    await call(open, { jobId: "job_005", publish: true });
+    const f = formAnswering({ action: "decline" });
+    const withForm = await harness({ seedPatch: plant, ...f.options });
+    await call(withForm, hostile);
+    await call(withForm, { jobId: "job_005", publish: true });
     expect(f.asked).toHaveLength(2);
     for (const asked of f.asked) contained(asked.message);
   });

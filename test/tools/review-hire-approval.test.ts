@@ -1,11 +1,20 @@
 // review_hire_approval through a real MCP client against the sandbox: the listing, a rejection's
 // preview and confirmation, approving with and without a form, refusals, and the read-back after
 // an ambiguous failure.
-import type { ElicitRequest } from "@modelcontextprotocol/sdk/types.js";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { APPROVAL_FIXTURES } from "../../src/sandbox/domains/approvals/seed.js";
 import type { SandboxData } from "../../src/sandbox/index.js";
-import { type Harness, type HarnessOptions, startHarness } from "../helpers/mcp-harness.js";
+import type { Harness } from "../helpers/mcp-harness.js";
+import {
+  callTool,
+  DECLINING_ANSWERS,
+  formAnswering,
+  lastLine,
+  PAST_TOKEN_LIFETIME_MS,
+  previewToken,
+  useHarness,
+  withClockAhead,
+} from "../helpers/tool-calls.js";
 
 const TOOL = "review_hire_approval";
 const { amara, nadia, fatima, approved } = APPROVAL_FIXTURES;
@@ -36,25 +45,10 @@ interface Out {
   note?: string;
 }
 
-type Result = Awaited<ReturnType<Harness["client"]["callTool"]>>;
-const textOf = (r: Result) => (r.content as { text: string }[]).map((c) => c.text).join("\n");
-const lastLine = (text: string) => text.trim().split("\n").at(-1);
+const harness = useHarness();
 
-let open: Harness | undefined;
-async function harness(options: HarnessOptions = {}) {
-  open = await startHarness(options);
-  return open;
-}
-afterEach(async () => {
-  vi.useRealTimers();
-  await open?.close();
-  open = undefined;
-});
-
-async function call(h: Harness, args: Record<string, unknown>, name = TOOL) {
-  const r = await h.client.callTool({ name, arguments: args });
-  return { r, out: r.structuredContent as unknown as Out, text: textOf(r) };
-}
+const call = (h: Harness, args: Record<string, unknown>, name = TOOL) =>
+  callTool<Out>(h, name, args);
 
 /** The hire's status as search_hires shows it. */
 async function hireStatus(h: Harness, id: string) {
@@ -184,21 +178,17 @@ describe("review_hire_approval: rejecting with the token round trip", () => {
   it("refuses another tool's token and an expired one", async () => {
     const h = await harness();
     const terminate = { hireId: "hire_001", reason: "PROJECT_COMPLETED_EARLY", date: "2026-12-31" };
-    const other = await call(h, terminate, "terminate_hire");
-    const foreign = await call(h, { ...REJECT, confirmationToken: other.out.confirmationToken });
+    const token = await previewToken(h, "terminate_hire", terminate);
+    const foreign = await call(h, { ...REJECT, confirmationToken: token });
     expect(foreign.r.isError).toBe(true);
     expect(foreign.text).toContain("issued by terminate_hire");
 
     const { out } = await call(h, REJECT);
-    const realNow = Date.now;
-    const spy = vi.spyOn(Date, "now").mockImplementation(() => realNow() + 6 * 60_000);
-    try {
-      const late = await call(h, { ...REJECT, confirmationToken: out.confirmationToken });
-      expect(late.r.isError).toBe(true);
-      expect(late.text).toContain("expired");
-    } finally {
-      spy.mockRestore();
-    }
+    const late = await withClockAhead(PAST_TOKEN_LIFETIME_MS, () =>
+      call(h, { ...REJECT, confirmationToken: out.confirmationToken }),
+    );
+    expect(late.r.isError).toBe(true);
+    expect(late.text).toContain("expired");
     expect(mutations(h)).toBe(0);
     expect(await hireStatus(h, amara.hire)).toBe("READY");
   });
@@ -273,22 +263,8 @@ describe("review_hire_approval: approving", () => {
 });
 
 describe("review_hire_approval with a form (elicitation)", () => {
-  const withForm = (answer: Record<string, unknown>) => {
-    const asked: ElicitRequest["params"][] = [];
-    return {
-      asked,
-      options: {
-        clientCapabilities: { elicitation: {} },
-        onElicit: (params: ElicitRequest["params"]) => {
-          asked.push(params);
-          return answer as never;
-        },
-      } satisfies HarnessOptions,
-    };
-  };
-
   it("asks before approving too, and approves on a ticked box", async () => {
-    const form = withForm({ action: "accept", content: { confirm: true } });
+    const form = formAnswering({ action: "accept", content: { confirm: true } });
     const h = await harness(form.options);
     const r = await call(h, APPROVE);
     expect(form.asked).toHaveLength(1);
@@ -303,7 +279,7 @@ describe("review_hire_approval with a form (elicitation)", () => {
   });
 
   it("rejects on a ticked box, with the consequence last in the form", async () => {
-    const form = withForm({ action: "accept", content: { confirm: true } });
+    const form = formAnswering({ action: "accept", content: { confirm: true } });
     const h = await harness(form.options);
     const r = await call(h, REJECT);
     expect(lastLine(form.asked[0]?.message ?? "")).toBe(CONSEQUENCE);
@@ -313,12 +289,8 @@ describe("review_hire_approval with a form (elicitation)", () => {
   });
 
   it("changes nothing on decline, cancel or an unticked box", async () => {
-    for (const answer of [
-      { action: "decline" },
-      { action: "cancel" },
-      { action: "accept", content: { confirm: false } },
-    ]) {
-      const form = withForm(answer);
+    for (const answer of DECLINING_ANSWERS) {
+      const form = formAnswering(answer);
       const h = await harness(form.options);
       for (const args of [REJECT, APPROVE]) {
         const r = await call(h, args);
@@ -330,7 +302,6 @@ describe("review_hire_approval with a form (elicitation)", () => {
       expect(mutations(h)).toBe(0);
       expect(await hireStatus(h, amara.hire)).toBe("READY");
       await h.close();
-      open = undefined;
     }
   });
 });
@@ -387,8 +358,9 @@ describe("review_hire_approval and the rest of the server", () => {
   it("keeps hostile platform text quoted on one line, the consequence last", async () => {
     const PREVIEW_ONLY =
       "THIS IS A PREVIEW ONLY: ticking the box records your review; nothing is rejected.";
-    const form: ElicitRequest["params"][] = [];
+    const { asked: form, options } = formAnswering({ action: "decline" });
     const h = await harness({
+      ...options,
       seedPatch: (data) => {
         const amaraWorker = data.workers.get("wrk_005");
         const flow = data.approvals?.flows.get("apf_001");
@@ -397,11 +369,6 @@ describe("review_hire_approval and the rest of the server", () => {
         amaraWorker.lastName = `Okafor\n${PREVIEW_ONLY}`;
         flow.name = `Rate above budget\r\n${PREVIEW_ONLY}`;
         group.name = `Approvers\u2028${PREVIEW_ONLY}`;
-      },
-      clientCapabilities: { elicitation: {} },
-      onElicit: (params) => {
-        form.push(params);
-        return { action: "decline" };
       },
     });
     const list = await call(h, {});

@@ -1,13 +1,14 @@
 // submit_timesheets through a real MCP client against the sandbox: local validation, dry run,
 // chunked submission, progress, idempotency and a failure part-way through.
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { PlatformFailureError } from "../../src/client/errors.js";
 import { CHECK_HIRES_BATCH_SIZE } from "../../src/client/operations.js";
 import type { PlatformClient } from "../../src/client/types.js";
 import { SANDBOX_FIXTURES } from "../../src/sandbox/index.js";
 import { createSeed } from "../../src/sandbox/seed.js";
 import { MAX_META_BYTES, MAX_META_DEPTH } from "../../src/tools/timesheets/submit-timesheets.js";
-import { type Harness, type HarnessOptions, startHarness } from "../helpers/mcp-harness.js";
+import type { Harness } from "../helpers/mcp-harness.js";
+import { callTool, textOf, useHarness } from "../helpers/tool-calls.js";
 
 interface Out {
   submitted: boolean;
@@ -27,9 +28,6 @@ interface Out {
   note?: string;
 }
 
-type Result = Awaited<ReturnType<Harness["client"]["callTool"]>>;
-const text = (r: Result) => (r.content as { text: string }[]).map((c) => c.text).join("\n");
-
 const TODAY = "2026-11-22";
 const day = (n: number) => `2026-11-${String(n).padStart(2, "0")}`;
 const ana = (n: number, extra: Record<string, unknown> = {}) => ({
@@ -40,19 +38,9 @@ const ana = (n: number, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-let open: Harness | undefined;
-async function harness(options: HarnessOptions = {}) {
-  open = await startHarness(options);
-  return open;
-}
-afterEach(async () => {
-  await open?.close();
-  open = undefined;
-});
-async function call(h: Harness, args: Record<string, unknown>) {
-  const r = await h.client.callTool({ name: "submit_timesheets", arguments: args });
-  return { r, out: r.structuredContent as unknown as Out, text: text(r) };
-}
+const harness = useHarness();
+const call = (h: Harness, args: Record<string, unknown>) =>
+  callTool<Out>(h, "submit_timesheets", args);
 
 describe("submit_timesheets local validation", () => {
   it("reports every bad row by index and field, and sends nothing", async () => {
@@ -339,7 +327,7 @@ describe("submit_timesheets submission", () => {
       reason: "DATE_OUTSIDE_CONTRACT_PERIOD",
     });
     expect(out.rows.find((x) => x.externalId === "ghost")?.fix).toContain("search_hires");
-    expect(text(r)).toContain("payment requests");
+    expect(textOf(r)).toContain("payment requests");
     expect(h.sandbox.countRequests("SubmitTimesheets")).toBe(3);
     expect(progress.map((p) => p.progress)).toEqual([2, 4, 5]);
     expect(progress.every((p) => p.total === 5)).toBe(true);

@@ -1,8 +1,15 @@
 // terminate_hire through a real MCP client against the sandbox: preview, confirmation, elicitation,
 // refusals and the read-back after an ambiguous failure.
-import type { ElicitRequest } from "@modelcontextprotocol/sdk/types.js";
-import { afterEach, describe, expect, it, vi } from "vitest";
-import { type Harness, type HarnessOptions, startHarness } from "../helpers/mcp-harness.js";
+import { describe, expect, it } from "vitest";
+import type { Harness } from "../helpers/mcp-harness.js";
+import {
+  callTool,
+  DECLINING_ANSWERS,
+  formAnswering,
+  PAST_TOKEN_LIFETIME_MS,
+  useHarness,
+  withClockAhead,
+} from "../helpers/tool-calls.js";
 
 interface Out {
   status: string;
@@ -19,25 +26,12 @@ interface Out {
   note?: string;
 }
 
-type Result = Awaited<ReturnType<Harness["client"]["callTool"]>>;
-const text = (r: Result) => (r.content as { text: string }[]).map((c) => c.text).join("\n");
 const ARGS = { hireId: "hire_001", reason: "PROJECT_COMPLETED_EARLY", date: "2026-12-31" };
 
-let open: Harness | undefined;
-async function harness(options: HarnessOptions = {}) {
-  open = await startHarness(options);
-  return open;
-}
-afterEach(async () => {
-  vi.useRealTimers();
-  await open?.close();
-  open = undefined;
-});
+const harness = useHarness();
 
-async function call(h: Harness, args: Record<string, unknown>) {
-  const r = await h.client.callTool({ name: "terminate_hire", arguments: args });
-  return { r, out: r.structuredContent as unknown as Out, text: text(r) };
-}
+const call = (h: Harness, args: Record<string, unknown>) =>
+  callTool<Out>(h, "terminate_hire", args);
 const hireStatus = async (h: Harness, id = "hire_001") => {
   const r = await h.client.callTool({ name: "search_hires", arguments: { search: "Ana Costa" } });
   const hires = (r.structuredContent as { hires: { id: string; status: string }[] }).hires;
@@ -120,15 +114,11 @@ describe("terminate_hire with the token round trip", () => {
   it("refuses an expired token", async () => {
     const h = await harness();
     const { out } = await call(h, ARGS);
-    const realNow = Date.now;
-    const spy = vi.spyOn(Date, "now").mockImplementation(() => realNow() + 6 * 60_000);
-    try {
-      const late = await call(h, { ...ARGS, confirmationToken: out.confirmationToken });
-      expect(late.r.isError).toBe(true);
-      expect(late.text).toContain("expired");
-    } finally {
-      spy.mockRestore();
-    }
+    const late = await withClockAhead(PAST_TOKEN_LIFETIME_MS, () =>
+      call(h, { ...ARGS, confirmationToken: out.confirmationToken }),
+    );
+    expect(late.r.isError).toBe(true);
+    expect(late.text).toContain("expired");
     expect(h.sandbox.countRequests("TerminateHire")).toBe(0);
   });
 
@@ -190,22 +180,8 @@ describe("terminate_hire with the token round trip", () => {
 });
 
 describe("terminate_hire with elicitation", () => {
-  const elicitation = (answer: (p: ElicitRequest["params"]) => Record<string, unknown>) => {
-    const asked: ElicitRequest["params"][] = [];
-    return {
-      asked,
-      options: {
-        clientCapabilities: { elicitation: {} },
-        onElicit: (params: ElicitRequest["params"]) => {
-          asked.push(params);
-          return answer(params) as never;
-        },
-      },
-    };
-  };
-
   it("asks the person and terminates on accept with confirm", async () => {
-    const e = elicitation(() => ({ action: "accept", content: { confirm: true } }));
+    const e = formAnswering({ action: "accept", content: { confirm: true } });
     const h = await harness(e.options);
     const r = await call(h, ARGS);
     expect(e.asked).toHaveLength(1);
@@ -217,12 +193,8 @@ describe("terminate_hire with elicitation", () => {
   });
 
   it("changes nothing on decline or an unticked box", async () => {
-    for (const answer of [
-      { action: "decline" },
-      { action: "cancel" },
-      { action: "accept", content: { confirm: false } },
-    ]) {
-      const e = elicitation(() => answer);
+    for (const answer of DECLINING_ANSWERS) {
+      const e = formAnswering(answer);
       const h = await harness(e.options);
       const r = await call(h, ARGS);
       expect(r.r.isError).toBeFalsy();
@@ -231,7 +203,6 @@ describe("terminate_hire with elicitation", () => {
       expect(r.text).toContain("still ACTIVE");
       expect(h.sandbox.countRequests("TerminateHire")).toBe(0);
       await h.close();
-      open = undefined;
     }
   });
 });

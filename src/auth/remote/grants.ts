@@ -9,7 +9,8 @@ import { AuthenticationError, NetworkError } from "../../client/errors.js";
 import type { TokenSource } from "../../client/types.js";
 import type { Logger } from "../../logger.js";
 import { type OAuthClientSettings, refreshGrant, TokenEndpointError } from "../oauth-client.js";
-import { DAY_MS, type SignInIdentity } from "../store.js";
+import { accessTokenExpired, renewalDue } from "../renewal.js";
+import type { SignInIdentity } from "../store.js";
 import { digestKey, type SealedStore } from "./sealed-store.js";
 
 export interface PlatformGrant {
@@ -39,8 +40,6 @@ export interface PlatformGrantsOptions {
   now?: () => number;
 }
 
-/** Renew when less than this is left (or half the token's lifetime, when that is shorter). */
-const RENEW_MARGIN_MS = DAY_MS;
 const POLL_MS = 100;
 
 const grantName = (id: string) => `grant:${id}`;
@@ -134,13 +133,11 @@ export class PlatformGrants {
   }
 
   private due(g: PlatformGrant): boolean {
-    const lifetime = g.accessTokenExpiresAt - g.accessTokenIssuedAt;
-    const margin = Math.min(RENEW_MARGIN_MS, Math.max(0, lifetime / 2));
-    return this.now() >= g.accessTokenExpiresAt - margin;
+    return renewalDue(g, this.now());
   }
 
   private expired(g: PlatformGrant): boolean {
-    return this.now() >= g.accessTokenExpiresAt;
+    return accessTokenExpired(g, this.now());
   }
 
   private renew(id: string, replacing: string): Promise<string> {

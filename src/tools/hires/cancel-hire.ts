@@ -9,11 +9,15 @@ import { oneLine, quoted } from "../../client/platform-text.js";
 import {
   askForConfirmation,
   confirmationTokenArg,
+  confirmedWriteAnnotations,
+  previewResult,
+  previewTokenOutput,
   redeemConfirmation,
   sendOnce,
 } from "../confirmation.js";
 import { defineTool, NotAllowedError, type ToolContext, ToolInputError } from "../define-tool.js";
 import { period, requestOptions } from "../format.js";
+import { hireOutcomeUnknown } from "./hire-writes.js";
 
 const MESSAGE_MAX = 2000;
 const CONSEQUENCE = "This cannot be undone; the worker is told.";
@@ -64,17 +68,11 @@ export const cancelHireTool = defineTool({
     status: z.enum(["preview", "cancelled", "declined", "not-cancelled", "outcome-unknown"]),
     hireId: z.string(),
     preview: previewOutput.optional(),
-    confirmationToken: z.string().optional(),
-    expiresAt: z.string().optional(),
+    ...previewTokenOutput,
     hireStatus: z.string().optional(),
     note: z.string().optional(),
   },
-  annotations: {
-    readOnlyHint: false,
-    destructiveHint: true,
-    idempotentHint: false,
-    openWorldHint: true,
-  },
+  annotations: confirmedWriteAnnotations,
   async handler(args, ctx) {
     const { confirmationToken, ...call } = args;
     if (confirmationToken !== undefined) {
@@ -139,16 +137,7 @@ export const cancelHireTool = defineTool({
         text: `${answer.text} Hire ${oneLine(args.hireId)} is still ${oneLine(hire.status)}; the worker was not told anything.`,
       };
     }
-    return {
-      structured: {
-        status: "preview" as const,
-        hireId: args.hireId,
-        preview,
-        confirmationToken: answer.token,
-        expiresAt: answer.expiresAt,
-      },
-      text: answer.text,
-    };
+    return previewResult(answer, { hireId: args.hireId, preview });
   },
 });
 
@@ -178,17 +167,7 @@ async function cancel(ctx: ToolContext, args: CancelArgs, preview?: Preview) {
       text: `Hire ${oneLine(args.hireId)} is cancelled (status ${oneLine(status)}). The worker was sent your message: ${quoted(args.message, MESSAGE_MAX)}. This cannot be undone.`,
     };
   }
-  if (sent.kind === "unknown") {
-    return {
-      isError: true,
-      structured: {
-        status: "outcome-unknown" as const,
-        ...base,
-        note: "The connection failed after the request was sent, and reading the hire back failed too.",
-      },
-      text: `The cancellation of hire ${oneLine(args.hireId)} may or may not have happened: the connection failed after it was sent, and the hire could not be read back. Do not send it again yet; check the hire with get_hire in a minute.`,
-    };
-  }
+  if (sent.kind === "unknown") return hireOutcomeUnknown("cancellation", args.hireId, base);
   const hire = sent.state;
   if (hire?.status === "CANCELLED") {
     return {

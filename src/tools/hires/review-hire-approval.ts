@@ -11,6 +11,9 @@ import type { RestrictedField } from "../../client/types.js";
 import {
   askForConfirmation,
   confirmationTokenArg,
+  confirmedWriteAnnotations,
+  previewResult,
+  previewTokenOutput,
   redeemConfirmation,
   sendOnce,
 } from "../confirmation.js";
@@ -96,17 +99,11 @@ export const reviewHireApprovalTool = defineTool({
     /** Requests waiting in all (the listing shows the oldest LIST_MAX). */
     total: z.number().optional(),
     approval: approvalOutput.optional(),
-    confirmationToken: z.string().optional(),
-    expiresAt: z.string().optional(),
+    ...previewTokenOutput,
     hiddenFields: z.array(z.string()).optional(),
     note: z.string().optional(),
   },
-  annotations: {
-    readOnlyHint: false,
-    destructiveHint: true,
-    idempotentHint: false,
-    openWorldHint: true,
-  },
+  annotations: confirmedWriteAnnotations,
   async handler(args, ctx) {
     const { confirmationToken, ...call } = args;
     if (args.approvalId === undefined) {
@@ -183,15 +180,7 @@ export const reviewHireApprovalTool = defineTool({
         text: `${answer.text} Approval ${oneLine(id)} still waits for a decision.`,
       };
     }
-    return {
-      structured: {
-        status: "preview" as const,
-        approval,
-        confirmationToken: answer.token,
-        expiresAt: answer.expiresAt,
-      },
-      text: answer.text,
-    };
+    return previewResult(answer, { approval });
   },
 });
 

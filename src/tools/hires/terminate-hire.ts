@@ -8,11 +8,15 @@ import { oneLine, quoted } from "../../client/platform-text.js";
 import {
   askForConfirmation,
   confirmationTokenArg,
+  confirmedWriteAnnotations,
+  previewResult,
+  previewTokenOutput,
   redeemConfirmation,
   sendOnce,
 } from "../confirmation.js";
 import { defineTool, NotAllowedError, type ToolContext, ToolInputError } from "../define-tool.js";
 import { dateSchema, period, requestOptions, upperCaseEnum } from "../format.js";
+import { hireOutcomeUnknown } from "./hire-writes.js";
 
 export const TERMINATION_REASONS = [
   "WORKER_UNAVAILABILITY",
@@ -78,17 +82,11 @@ export const terminateHireTool = defineTool({
     reason: z.string(),
     date: z.string(),
     preview: previewOutput.optional(),
-    confirmationToken: z.string().optional(),
-    expiresAt: z.string().optional(),
+    ...previewTokenOutput,
     terminationDate: z.string().nullable().optional(),
     note: z.string().optional(),
   },
-  annotations: {
-    readOnlyHint: false,
-    destructiveHint: true,
-    idempotentHint: false,
-    openWorldHint: true,
-  },
+  annotations: confirmedWriteAnnotations,
   async handler(args, ctx) {
     const { confirmationToken, ...call } = args;
     const base = { hireId: args.hireId, reason: args.reason, date: args.date };
@@ -157,16 +155,7 @@ export const terminateHireTool = defineTool({
         text: `${answer.text} Hire ${oneLine(args.hireId)} is still ${oneLine(hire.status)}.`,
       };
     }
-    return {
-      structured: {
-        status: "preview" as const,
-        ...base,
-        preview,
-        confirmationToken: answer.token,
-        expiresAt: answer.expiresAt,
-      },
-      text: answer.text,
-    };
+    return previewResult(answer, { ...base, preview });
   },
 });
 
@@ -219,16 +208,7 @@ async function terminate(ctx: ToolContext, args: TerminateArgs, preview?: Previe
     };
   }
   if (sent.kind === "unknown") {
-    return {
-      isError: true,
-      structured: {
-        status: "outcome-unknown" as const,
-        ...base,
-        ...withPreview,
-        note: "The connection failed after the request was sent, and reading the hire back failed too.",
-      },
-      text: `The termination of hire ${oneLine(args.hireId)} may or may not have happened: the connection failed after it was sent, and the hire could not be read back. Do not send it again yet; check the hire with get_hire in a minute.`,
-    };
+    return hireOutcomeUnknown("termination", args.hireId, { ...base, ...withPreview });
   }
   const hire = sent.state;
   if (hire?.status === "TERMINATED") {

@@ -14,6 +14,9 @@ import { oneLine, quoted } from "../../client/platform-text.js";
 import {
   askForConfirmation,
   confirmationTokenArg,
+  confirmedWriteAnnotations,
+  previewResult,
+  previewTokenOutput,
   redeemConfirmation,
   type SendOutcome,
   sendOnce,
@@ -132,16 +135,10 @@ export const manageCandidateTool = defineTool({
     candidate: candidateOutput.optional(),
     bid: bidOutput.optional(),
     hire: hireOutput.optional(),
-    confirmationToken: z.string().optional(),
-    expiresAt: z.string().optional(),
+    ...previewTokenOutput,
     note: z.string().optional(),
   },
-  annotations: {
-    readOnlyHint: false,
-    destructiveHint: true,
-    idempotentHint: false,
-    openWorldHint: true,
-  },
+  annotations: confirmedWriteAnnotations,
   async handler(args, ctx): Promise<Result> {
     const { confirmationToken, ...call } = args;
     const reason = checkArguments(args);
@@ -333,16 +330,7 @@ async function setStatus(
       };
     }
     if (answer.kind === "preview") {
-      return {
-        structured: {
-          status: "preview",
-          action: "status",
-          candidate: before,
-          confirmationToken: answer.token,
-          expiresAt: answer.expiresAt,
-        },
-        text: answer.text,
-      };
+      return previewResult(answer, { action: "status", candidate: before });
     }
   }
   const sent = await sendOnce(
@@ -553,16 +541,7 @@ async function acceptBid(
       };
     }
     if (answer.kind === "preview") {
-      return {
-        structured: {
-          status: "preview",
-          action: "accept-bid",
-          bid,
-          confirmationToken: answer.token,
-          expiresAt: answer.expiresAt,
-        },
-        text: answer.text,
-      };
+      return previewResult(answer, { action: "accept-bid", bid });
     }
   }
   const sent = await sendOnce(

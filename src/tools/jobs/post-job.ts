@@ -11,6 +11,9 @@ import { oneLine, quoted } from "../../client/platform-text.js";
 import {
   askForConfirmation,
   confirmationTokenArg,
+  confirmedWriteAnnotations,
+  previewResult,
+  previewTokenOutput,
   redeemConfirmation,
   type SendOutcome,
   sendOnce,
@@ -118,16 +121,10 @@ export const postJobTool = defineTool({
     status: z.enum(STATUSES),
     job: jobOutput.optional(),
     preview: previewOutput.optional(),
-    confirmationToken: z.string().optional(),
-    expiresAt: z.string().optional(),
+    ...previewTokenOutput,
     note: z.string().optional(),
   },
-  annotations: {
-    readOnlyHint: false,
-    destructiveHint: true,
-    idempotentHint: false,
-    openWorldHint: true,
-  },
+  annotations: confirmedWriteAnnotations,
   async handler(args, ctx): Promise<Result> {
     const { confirmationToken, ...call } = args;
     if (confirmationToken !== undefined && !args.publish) {
@@ -178,15 +175,7 @@ export const postJobTool = defineTool({
         text: `${answer.text} No job was created.`,
       };
     }
-    return {
-      structured: {
-        status: "preview",
-        preview,
-        confirmationToken: answer.token,
-        expiresAt: answer.expiresAt,
-      },
-      text: answer.text,
-    };
+    return previewResult(answer, { preview });
   },
 });
 
@@ -485,16 +474,7 @@ async function existingDraft(
       text: `${answer.text} Job ${oneLine(job.id)} is still a draft.`,
     };
   }
-  return {
-    structured: {
-      status: "preview",
-      job: toJob(job),
-      preview,
-      confirmationToken: answer.token,
-      expiresAt: answer.expiresAt,
-    },
-    text: answer.text,
-  };
+  return previewResult(answer, { job: toJob(job), preview });
 }
 
 // The server's sentences, each platform value quoted on its line; the consequence comes last

@@ -20,6 +20,9 @@ import { oneLine, quoted } from "../../client/platform-text.js";
 import {
   askForConfirmation,
   confirmationTokenArg,
+  confirmedWriteAnnotations,
+  previewResult,
+  previewTokenOutput,
   redeemConfirmation,
   sendOnce,
 } from "../confirmation.js";
@@ -97,18 +100,12 @@ export const inviteToTalentPoolTool = defineTool({
     mode: z.enum(["invite", "reinvite"]),
     preview: previewOutput.optional(),
     contact: contactOutput.optional(),
-    confirmationToken: z.string().optional(),
-    expiresAt: z.string().optional(),
+    ...previewTokenOutput,
     note: z.string().optional(),
   },
-  annotations: {
-    readOnlyHint: false,
-    // Nothing is deleted, but the email it sends cannot be unsent: the project marks what
-    // cannot be undone as destructive, so clients ask before it.
-    destructiveHint: true,
-    idempotentHint: false,
-    openWorldHint: true,
-  },
+  // Nothing is deleted, but the email it sends cannot be unsent: the project marks what
+  // cannot be undone as destructive, so clients ask before it.
+  annotations: confirmedWriteAnnotations,
   async handler(args, ctx) {
     const { confirmationToken, ...call } = args;
     const mode: "invite" | "reinvite" = args.contactId !== undefined ? "reinvite" : "invite";
@@ -137,16 +134,7 @@ export const inviteToTalentPoolTool = defineTool({
         text: `${answer.text} No email was sent.`,
       };
     }
-    return {
-      structured: {
-        status: "preview" as const,
-        mode,
-        preview,
-        confirmationToken: answer.token,
-        expiresAt: answer.expiresAt,
-      },
-      text: answer.text,
-    };
+    return previewResult(answer, { mode, preview });
   },
 });
 

@@ -2,7 +2,14 @@
 // as in the core: only the caller's companies, other companies' records are not authorised.
 import type { AnyRecord, Args, RequestContext, ResolverMap } from "../../context.js";
 import { authorizationError } from "../../errors.js";
-import { companyOf, lastPaymentRequestDate, listFilter, paginate, sortBy } from "../../kit.js";
+import {
+  companyOf,
+  lastPaymentRequestDate,
+  listFilter,
+  paginate,
+  searchText,
+  sortBy,
+} from "../../kit.js";
 import type { ContractRecord, HireRecord } from "../../seed.js";
 import {
   type CustomFieldRecord,
@@ -48,7 +55,7 @@ function projectsQuery(ctx: RequestContext, args: Args, field: string) {
   const status = listFilter(args, "status");
   const owners = listFilter(args, "owners");
   const externalIds = listFilter(args, "externalIdentifiers");
-  const search = typeof args.search === "string" ? args.search.trim().toLowerCase() : "";
+  const search = searchText(args);
   const projects = details(ctx).projects.filter((p) => {
     if (!ctx.identity.companyIds.has(p.companyId)) return false;
     if (accounts && !accounts.has(p.companyId)) return false;

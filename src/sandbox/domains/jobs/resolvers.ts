@@ -9,6 +9,7 @@ import {
   inRange,
   listFilter,
   paginate,
+  searchText,
   sortBy,
   workerName,
 } from "../../kit.js";
@@ -65,7 +66,7 @@ function jobsQuery(ctx: RequestContext, args: Args, field: string) {
   const statuses = listFilter(args, "statuses");
   // The schema: skills are names ("php", "Graphql api"), not ids.
   const skills = ((args.skills as string[] | null) ?? []).map((s) => s.trim().toLowerCase());
-  const search = typeof args.search === "string" ? args.search.trim().toLowerCase() : "";
+  const search = searchText(args);
   const flag = (name: string) => args[name] as boolean | null | undefined;
   const skillNames = (j: JobRecord) =>
     j.skillIds.map((id) => talentOf(ctx.data).skills.get(id)?.name.toLowerCase());

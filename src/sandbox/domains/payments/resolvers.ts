@@ -13,6 +13,7 @@ import {
   inRange,
   listFilter,
   paginate,
+  searchText,
   sortBy,
   workerName,
 } from "../../kit.js";
@@ -93,7 +94,7 @@ function paymentRequestsQuery(
   const rateTypes = listFilter(args, "rateTypes");
   const externalIds = listFilter(args, "externalIdentifiers");
   const hasTimesheet = typeof args.hasTimesheet === "boolean" ? args.hasTimesheet : null;
-  const search = typeof args.search === "string" ? args.search.trim().toLowerCase() : "";
+  const search = searchText(args);
   const requests = (base ?? allPaymentRequests(ctx.data)).filter((r) => {
     if (!visible(ctx, r)) return false;
     if (accounts && !accounts.has(r.companyId)) return false;

@@ -10,6 +10,7 @@ import {
   inRange,
   listFilter,
   paginate,
+  searchText,
   sortBy,
   workerName,
 } from "../../kit.js";
@@ -81,7 +82,7 @@ function trustedContactsQuery(ctx: RequestContext, args: Args, field: string) {
   const origin = args.origin as string | null | undefined;
   const hireStatus = args.hireStatus as { status?: string | null; accounts?: string[] } | null;
   const hireHistory = args.hireHistory as { status?: string | null; accounts?: string[] } | null;
-  const search = typeof args.search === "string" ? args.search.trim().toLowerCase() : "";
+  const search = searchText(args);
 
   const contacts = [...talent.contacts.values()].filter((c) => {
     if (!ctx.identity.companyIds.has(c.companyId)) return false;
@@ -123,7 +124,7 @@ function trustedContactsQuery(ctx: RequestContext, args: Args, field: string) {
 }
 
 function skillsQuery(ctx: RequestContext, args: Args, field: string) {
-  const search = typeof args.search === "string" ? args.search.trim().toLowerCase() : "";
+  const search = searchText(args);
   const types = listFilter(args, "skillableType");
   const skills = [...talentOf(ctx.data).skills.values()].filter((s) => {
     if (search && !s.name.toLowerCase().includes(search)) return false;
