@@ -8,7 +8,7 @@ import {
   renderSchemaIndex,
   renderType,
   schemaFromIntrospection,
-} from "../../src/resources/schema-index.js";
+} from "../../src/client/schema/index.js";
 
 const reference = (name: string) =>
   readFileSync(path.resolve(process.cwd(), "../shared/reference", name), "utf8");
