@@ -127,4 +127,21 @@ export function lastPaymentRequestDate(ctx: RequestContext, h: HireRecord): stri
   return last;
 }
 
+/** The hire's newest contract in `status`, or null. */
+export function newestWithStatus(
+  ctx: RequestContext,
+  h: HireRecord,
+  status: ContractRecord["status"],
+): ContractRecord | null {
+  for (let i = h.contractIds.length - 1; i >= 0; i--) {
+    const c = ctx.data.contracts.get(h.contractIds[i] as string) as ContractRecord;
+    if (c.status === status) return c;
+  }
+  return null;
+}
+
+/** The contract whose terms are the hire's: the active one, else the latest. */
+export const termsContract = (ctx: RequestContext, h: HireRecord) =>
+  newestWithStatus(ctx, h, "ACTIVE") ?? latestContract(ctx, h);
+
 export const PRE_START: ReadonlySet<HireStatus> = new Set(["DRAFT", "OFFERED", "READY"]);

@@ -19,11 +19,13 @@ import {
   lastPaymentRequestDate,
   latestContract,
   listFilter,
+  newestWithStatus,
   PRE_START,
   paginate,
   searchText,
   signedUrl,
   sortBy,
+  termsContract,
   visibleHire,
   workerName,
   workerOf,
@@ -40,23 +42,6 @@ import type {
 import { PLATFORM_ENTITY_NAME } from "./seed.js";
 
 // ---------- queries ----------
-
-/** The hire's newest contract in `status`, or null. */
-function newestWithStatus(
-  ctx: RequestContext,
-  h: HireRecord,
-  status: ContractRecord["status"],
-): ContractRecord | null {
-  for (let i = h.contractIds.length - 1; i >= 0; i--) {
-    const c = ctx.data.contracts.get(h.contractIds[i] as string) as ContractRecord;
-    if (c.status === status) return c;
-  }
-  return null;
-}
-
-/** The contract whose terms are the hire's: the active one, else the latest. */
-const termsContract = (ctx: RequestContext, h: HireRecord) =>
-  newestWithStatus(ctx, h, "ACTIVE") ?? latestContract(ctx, h);
 
 function filterHires(ctx: RequestContext, args: Args, field: string, base?: HireRecord[]) {
   const v = new ValidationCollector();
@@ -425,12 +410,8 @@ function createCustomTimesheet(ctx: RequestContext, input: Args, field: string) 
       continue;
     }
     const date = row.reportedDate as string;
-    // The terms in force count: the active contract, or the last one of a hire that has ended.
-    const contracts = hire.contractIds.map((id) => ctx.data.contracts.get(id) as ContractRecord);
-    const terms =
-      contracts.findLast((c) => c.status === "ACTIVE") ??
-      contracts.findLast((c) => c.status !== "DRAFT") ??
-      (contracts.at(-1) as ContractRecord);
+    // The terms in force count: the active contract, or the latest of a hire that has none.
+    const terms = termsContract(ctx, hire);
     const covered =
       (terms.startDate === null || terms.startDate <= date) &&
       (terms.endDate === null || date <= terms.endDate);

@@ -9,8 +9,9 @@ import {
   paginate,
   searchText,
   sortBy,
+  termsContract,
 } from "../../kit.js";
-import type { ContractRecord, HireRecord } from "../../seed.js";
+import type { ContractRecord } from "../../seed.js";
 import {
   type CustomFieldRecord,
   type CustomFieldValueRecord,
@@ -24,12 +25,6 @@ const details = (ctx: RequestContext) => hireDetailsOf(ctx.data);
 function users(ctx: RequestContext, ids: readonly string[]): UserRecord[] {
   const all = details(ctx).users;
   return ids.map((id) => all.get(id)).filter((u): u is UserRecord => u !== undefined);
-}
-
-/** The contract whose terms are the hire's: the newest active one, else the latest. */
-function termsContract(ctx: RequestContext, h: HireRecord): ContractRecord {
-  const contracts = h.contractIds.map((id) => ctx.data.contracts.get(id) as ContractRecord);
-  return contracts.findLast((c) => c.status === "ACTIVE") ?? (contracts.at(-1) as ContractRecord);
 }
 
 function customFieldsQuery(ctx: RequestContext, args: Args, field: string, companyId?: string) {
