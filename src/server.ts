@@ -86,14 +86,13 @@ export function createServer(config: Config, deps: ServerDeps): WorkforceServer 
       jsonSchemaValidator: lazySchemaValidator(),
     },
   );
-  const state = new Map<string, unknown>();
   const store = deps.store ?? createMemoryStore();
   const identity = deps.identity ?? "local";
   const notice = deps.sandbox ? SANDBOX_NOTICE : undefined;
   // One introspection cache for the resources and the tools that read the schema.
   const schemaSource = deps.schemaSource ?? createSchemaSource(client);
 
-  const options = { config, deps, state, store, identity, notice, schemaSource };
+  const options = { config, deps, store, identity, notice, schemaSource };
   registerTools(server, entries, loaderFor(deps.tools), options);
   registerResources(server, { client, logger, schemaSource });
 
@@ -127,7 +126,6 @@ function lazySchemaValidator(): jsonSchemaValidator {
 interface RegisterOptions {
   config: Config;
   deps: ServerDeps;
-  state: Map<string, unknown>;
   store: StateStore;
   identity: string;
   notice: string | undefined;
@@ -173,6 +171,26 @@ function registerTools(
   });
 }
 
+// One pair per tool definition for the process: stateless HTTP builds a server per request.
+const validators = new WeakMap<AnyToolDefinition, { input: z.ZodType; output: () => z.ZodType }>();
+
+/** A tool's argument validator, and its result validator built on the first answer. */
+function validatorsOf(tool: AnyToolDefinition) {
+  let entry = validators.get(tool);
+  if (!entry) {
+    let output: z.ZodType | undefined;
+    entry = {
+      input: z.object(tool.inputSchema),
+      output: () => {
+        output ??= z.object(tool.outputSchema);
+        return output;
+      },
+    };
+    validators.set(tool, entry);
+  }
+  return entry;
+}
+
 type ToolRunner = (args: Record<string, unknown>, extra: Extra) => Promise<CallToolResult>;
 
 function toolError(text: string): CallToolResult {
@@ -193,9 +211,9 @@ function toolRunner(
   tool: AnyToolDefinition,
   options: RegisterOptions,
 ): ToolRunner {
-  const { config, deps, state, store, identity, notice, schemaSource } = options;
+  const { config, deps, store, identity, notice, schemaSource } = options;
   const { logger } = deps;
-  const inputValidator = z.object(tool.inputSchema);
+  const { input: inputValidator, output: outputValidator } = validatorsOf(tool);
   const callback = async (
     input: Record<string, unknown>,
     extra: Extra,
@@ -215,7 +233,6 @@ function toolRunner(
       sandbox: deps.sandbox !== undefined,
       signal: extra.signal,
       schema: () => schemaSource.get(extra.signal),
-      state,
       store,
       identity,
       reportProgress: progressReporter(extra, logger),
@@ -263,12 +280,6 @@ function toolRunner(
       });
       return fitError(toToolErrorResult(error, tool.name, { logger, prefix: notice }));
     }
-  };
-  // Built on the first answer, to check results against the output schema.
-  let validator: z.ZodType | undefined;
-  const outputValidator = () => {
-    validator ??= z.object(tool.outputSchema);
-    return validator;
   };
   const fitError = (result: CallToolResult): CallToolResult => {
     const first = result.content[0];

@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createPlatformClient } from "../client/client.js";
 import { isPlatformError } from "../client/errors.js";
 import { viewerQuery } from "../client/operations.js";
+import { oneLine } from "../client/platform-text.js";
 import type { Logger } from "../logger.js";
 import {
   authorizationRequest,
@@ -15,6 +16,7 @@ import {
   TokenEndpointError,
   validateCallback,
 } from "./oauth-client.js";
+import { escapeHtml } from "./remote/pages.js";
 import { SIGN_IN_PERIOD_MS, type SignInStore, type StoredSignIn } from "./store.js";
 
 export const LOGIN_TIMEOUT_MS = 5 * 60_000;
@@ -296,18 +298,6 @@ function page(res: ServerResponse, status: number, title: string, text: string):
     connection: "close",
   });
   res.end(html);
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(
-    /[&<>"']/g,
-    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c,
-  );
-}
-
-function oneLine(text: string): string {
-  const flat = text.replace(/\p{Cc}+/gu, " ").trim();
-  return flat.length > 200 ? `${flat.slice(0, 200)}…` : flat;
 }
 
 function describeDuration(ms: number): string {

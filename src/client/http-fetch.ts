@@ -4,7 +4,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 /** The slice of `fetch` that graphql-request calls. */
 export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
-export interface HttpFetchLimits {
+interface HttpFetchLimits {
   /** Stop reading (and drop the connection) once the body passes this many bytes. */
   maxResponseBytes?: number;
 }
@@ -15,7 +15,6 @@ export interface HttpFetchLimits {
  */
 export class BodyTooLargeError extends Error {
   override name = "BodyTooLargeError";
-  readonly code = "ERR_RESPONSE_TOO_LARGE";
   constructor(
     readonly limitBytes: number,
     /** Content-Length when the platform declared one; otherwise undefined (we stopped early). */

@@ -1,7 +1,7 @@
 import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { isPlatformError } from "../client/errors.js";
-import { quoted } from "../client/platform-text.js";
+import { oneLine, quoted } from "../client/platform-text.js";
 import { createSchemaSource, type SchemaSource } from "../client/schema/introspection.js";
 import { SCHEMA_INDEX_URI, SCHEMA_TYPE_TEMPLATE } from "../client/schema/uris.js";
 import {
@@ -11,11 +11,12 @@ import {
 import type { PlatformClient } from "../client/types.js";
 import type { Logger } from "../logger.js";
 
+// Our own constant: serialized once, and nothing in it to redact.
+const TIMESHEET_PAYLOAD_SCHEMA_TEXT = `${JSON.stringify(timesheetPayloadSchema, null, 2)}\n`;
+
 // JSON-RPC code the MCP specification gives to "resource not found".
 const RESOURCE_NOT_FOUND = -32002;
 
-// The introspection cache lives in src/client/schema/ so the platform tools can share it.
-export { createSchemaSource, type SchemaSource } from "../client/schema/introspection.js";
 
 // Rendering needs graphql (~0.4 MB): loaded with the first schema read, not when the server starts.
 const render = () => import("../client/schema/render.js");
@@ -110,7 +111,7 @@ export function registerResources(server: McpServer, deps: ResourceDeps): void {
         {
           uri: uri.href,
           mimeType: "application/schema+json",
-          text: redact(`${JSON.stringify(timesheetPayloadSchema, null, 2)}\n`),
+          text: TIMESHEET_PAYLOAD_SCHEMA_TEXT,
         },
       ],
     }),
@@ -121,7 +122,12 @@ export function registerResources(server: McpServer, deps: ResourceDeps): void {
 function readFailure(error: unknown, what: string, logger: Logger): string {
   if (isPlatformError(error)) {
     const retry = error.retryable ? "Trying again later may work." : "Trying again will not help.";
-    return [`Reading ${what} failed: ${error.message}`, error.hint, retry]
+    // The platform's message stays on one line, as in every tool answer.
+    return [
+      `Reading ${what} failed: ${oneLine(error.message, Number.POSITIVE_INFINITY)}`,
+      error.hint,
+      retry,
+    ]
       .filter(Boolean)
       .join(" ");
   }

@@ -3,14 +3,14 @@ import type { Logger } from "../logger.js";
 import { type OAuthClientInfo, type Sandbox, startSandbox } from "./index.js";
 
 /** The client a team server (`--http --auth oauth`) on this machine uses with the sandbox. */
-export const SANDBOX_TEAM_CLIENT = {
+const SANDBOX_TEAM_CLIENT = {
   id: "sandbox-team-server",
   secret: "sandbox-team-secret-3b9e07d1f5",
   name: "workforce-mcp team server (local)",
 } as const;
 
 /** Registers SANDBOX_TEAM_CLIENT with the callback of a team server at publicUrl. */
-export function registerTeamClient(sandbox: Sandbox, publicUrl: string): OAuthClientInfo {
+function registerTeamClient(sandbox: Sandbox, publicUrl: string): OAuthClientInfo {
   return sandbox.oauth.registerClient({
     ...SANDBOX_TEAM_CLIENT,
     redirectUri: `${publicUrl}/oauth/callback`,

@@ -57,7 +57,7 @@ export function searchText(args: Args): string {
 }
 
 export type Comparable = string | number | null;
-export function compareValues(a: Comparable, b: Comparable): number {
+function compareValues(a: Comparable, b: Comparable): number {
   // Nulls sort first ascending (and so last descending).
   if (a === b) return 0;
   if (a === null) return -1;
@@ -70,14 +70,17 @@ export function sortBy<T extends { id: string }>(
   items: T[],
   clauses: Array<{ key: (item: T) => Comparable; desc: boolean }>,
 ): T[] {
-  return [...items].sort((x, y) => {
-    for (const c of clauses) {
-      const r = compareValues(c.key(x), c.key(y));
+  // Each item's keys once, not once per comparison: some keys scan other records.
+  const keyed = items.map((item) => ({ item, keys: clauses.map((c) => c.key(item)) }));
+  keyed.sort((x, y) => {
+    for (const [i, c] of clauses.entries()) {
+      const r = compareValues(x.keys[i] as Comparable, y.keys[i] as Comparable);
       if (r !== 0) return c.desc ? -r : r;
     }
     // Stable final tie-break so pages never overlap.
-    return x.id < y.id ? -1 : x.id > y.id ? 1 : 0;
+    return x.item.id < y.item.id ? -1 : x.item.id > y.item.id ? 1 : 0;
   });
+  return keyed.map((k) => k.item);
 }
 
 export function dateRange(args: Args, name: string, v: ValidationCollector) {

@@ -14,9 +14,9 @@ import { IDENTITIES, type IdentityKey } from "./context.js";
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
-export const CODE_LIFETIME_MS = 10 * MINUTE;
+const CODE_LIFETIME_MS = 10 * MINUTE;
 export const ACCESS_TOKEN_LIFETIME_MS = 15 * DAY;
-export const REFRESH_PERIOD_MS = 90 * DAY;
+const REFRESH_PERIOD_MS = 90 * DAY;
 /** How long an open consent page may be answered. */
 const PENDING_LIFETIME_MS = 30 * MINUTE;
 const MAX_FORM_BYTES = 64 * 1024;

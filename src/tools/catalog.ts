@@ -47,12 +47,18 @@ export function catalogOf(tools: readonly AnyToolDefinition[]): CatalogEntry[] {
   }));
 }
 
-/** The entries this configuration exposes: the chosen toolsets, and only reads with --read-only. */
+/** Whether this configuration exposes a tool: one of the chosen toolsets, and a read with --read-only. */
+export function exposes(
+  config: Pick<Config, "readOnly" | "toolsets">,
+  tool: { toolset: Toolset; readOnly: boolean },
+): boolean {
+  return config.toolsets.includes(tool.toolset) && (!config.readOnly || tool.readOnly);
+}
+
+/** The entries this configuration exposes. */
 export function selectEntries(
   entries: readonly CatalogEntry[],
   config: Pick<Config, "readOnly" | "toolsets">,
 ): CatalogEntry[] {
-  return entries.filter(
-    (entry) => config.toolsets.includes(entry.toolset) && (!config.readOnly || entry.readOnly),
-  );
+  return entries.filter((entry) => exposes(config, entry));
 }

@@ -79,8 +79,7 @@ export class ConfirmationUnavailableError extends Error {
 
 interface PendingConfirmation {
   tool: string;
-  digest: string;
-  /** Digest of each argument, to name the ones that changed. */
+  /** Digest of each argument given: the same set and values, or the token is refused. */
   argDigests: Record<string, string>;
   expiresAt: number;
 }
@@ -151,7 +150,11 @@ export async function askForConfirmation(
   }
   const token = randomUUID();
   const expiresAt = Date.now() + CONFIRMATION_TTL_MS;
-  await storeOf(ctx).put(token, { tool: request.tool, ...digests(request.args), expiresAt });
+  await storeOf(ctx).put(token, {
+    tool: request.tool,
+    argDigests: digests(request.args),
+    expiresAt,
+  });
   return {
     kind: "preview",
     token,
@@ -199,9 +202,9 @@ export async function redeemConfirmation(
     );
   }
   const now = digests(args);
-  if (now.digest !== entry.digest) {
-    const names = new Set([...Object.keys(now.argDigests), ...Object.keys(entry.argDigests)]);
-    const changed = [...names].filter((k) => now.argDigests[k] !== entry.argDigests[k]).sort();
+  const names = new Set([...Object.keys(now), ...Object.keys(entry.argDigests)]);
+  const changed = [...names].filter((k) => now[k] !== entry.argDigests[k]).sort();
+  if (changed.length > 0) {
     throw new ToolInputError(
       `the confirmation token was issued for other arguments (different now: ${changed.join(", ")})`,
       "confirmationToken",
@@ -237,10 +240,13 @@ export async function sendOnce<T, R>(
   }
 }
 
-function digests(args: Record<string, unknown>) {
-  const present = Object.entries(args).filter(([, v]) => v !== undefined);
-  const argDigests = Object.fromEntries(present.map(([k, v]) => [k, hash(canonical(v))]));
-  return { digest: hash(canonical(Object.fromEntries(present))), argDigests };
+/** A digest of each argument given (absent ones are left out, as if never passed). */
+function digests(args: Record<string, unknown>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(args)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => [k, hash(canonical(v))]),
+  );
 }
 
 const hash = (text: string) => createHash("sha256").update(text).digest("hex");

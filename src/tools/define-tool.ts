@@ -38,8 +38,6 @@ export interface ToolContext {
   reportProgress(progress: number, total?: number, message?: string): Promise<void>;
   /** Present only when the connected client supports elicitation. */
   elicit?: (message: string, requestedSchema: ElicitSchema) => Promise<ElicitResult>;
-  /** Per-server state that outlives one call, in this process only. */
-  state: Map<string, unknown>;
   /**
    * State that must outlive the server, such as confirmation tokens: in Redis when replicas share
    * it (any request may reach any replica), otherwise in this process's memory.

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { Config } from "../config.js";
 import { listAccountsTool } from "./accounts/list-accounts.js";
+import { exposes } from "./catalog.js";
 import { getContractTool } from "./contracts/get-contract.js";
 import type { ToolDefinition } from "./define-tool.js";
 import { cancelHireTool } from "./hires/cancel-hire.js";
@@ -53,8 +54,7 @@ export function selectTools(
   config: Pick<Config, "readOnly" | "toolsets">,
   all: Record<string, AnyToolDefinition> = tools,
 ): AnyToolDefinition[] {
-  return Object.values(all).filter(
-    (tool) =>
-      config.toolsets.includes(tool.toolset) && (!config.readOnly || tool.annotations.readOnlyHint),
+  return Object.values(all).filter((tool) =>
+    exposes(config, { toolset: tool.toolset, readOnly: tool.annotations.readOnlyHint }),
   );
 }

@@ -14,7 +14,7 @@ import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
 import { createServer } from "../server.js";
 import type { StateStore } from "../state/store.js";
-import { loadCatalog } from "../tools/catalog.js";
+import type { CatalogEntry } from "../tools/catalog.js";
 import type { Platform } from "./embedded-sandbox.js";
 import { createSessionLogger } from "./session-logger.js";
 
@@ -25,6 +25,8 @@ export interface StatelessContext {
   platform: Platform;
   store: StateStore;
   schemas: SchemaCache;
+  /** Every tool's catalog entry, read once for the process. */
+  catalog: readonly CatalogEntry[];
 }
 
 export interface StatelessCall {
@@ -53,7 +55,7 @@ export async function serveStatelessRequest(
     schemaSource: context.schemas.sourceFor(identity, client),
     store: context.store,
     identity,
-    catalog: await loadCatalog(),
+    catalog: context.catalog,
   });
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
   res.once("close", () => {

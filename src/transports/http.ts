@@ -66,7 +66,7 @@ export async function startHttpServer(
   });
   const stateless: StatelessContext | undefined =
     config.stateless && store
-      ? { config, logger, version, platform, store, schemas: createSchemaCache({ store }) }
+      ? { config, logger, version, platform, store, schemas: createSchemaCache({ store }), catalog }
       : undefined;
   if (stateless) {
     logger.info(

@@ -183,13 +183,13 @@ describe("tool registration", () => {
     expect(result.structuredContent).toEqual({ mode: "leak", answer: "[redacted]" });
   });
 
-  it("gives each call a live signal and a per-server state map", async () => {
+  it("gives each call a live signal and the per-server state store", async () => {
     const { client } = await setup();
     await client.callTool({ name: "probe", arguments: { mode: "ok" } });
     const first = seen;
     await client.callTool({ name: "probe", arguments: { mode: "ok" } });
     expect(first?.signal.aborted).toBe(false);
-    expect(seen?.state).toBe(first?.state);
+    expect(seen?.store).toBe(first?.store);
     expect(seen?.sandbox).toBe(false);
   });
 });

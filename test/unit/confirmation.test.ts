@@ -11,7 +11,6 @@ import type { ToolContext } from "../../src/tools/define-tool.js";
 function context(confirm: Config["confirm"] = "token", store = createMemoryStore()): ToolContext {
   return {
     config: { confirm } as Config,
-    state: new Map(),
     store,
     identity: "someone",
   } as unknown as ToolContext;

@@ -16,4 +16,4 @@ export {
   SCHEMA_INDEX_URI,
   SCHEMA_TYPE_TEMPLATE,
 } from "./render.js";
-export { searchSchema, typesReadable, whereToRead } from "./search.js";
+export { searchSchema, whereToRead } from "./search.js";

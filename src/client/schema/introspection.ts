@@ -33,7 +33,7 @@ export function createSchemaSource(client: PlatformClient): SchemaSource {
 }
 
 /** How long a schema introspected by one replica serves the others (and this one) before a fresh look. */
-export const SCHEMA_CACHE_TTL_MS = 60 * 60_000;
+const SCHEMA_CACHE_TTL_MS = 60 * 60_000;
 /** How many platforms and credentials one process keeps a built schema for (a few MB each). */
 const SCHEMA_CACHE_ENTRIES = 16;
 /** Marks a stored introspection answer as gzipped JSON in base64. */

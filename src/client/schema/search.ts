@@ -45,7 +45,7 @@ const STOP_WORDS = new Set(
 );
 
 /** Words of a search, lower case, with plural endings dropped so "projects" finds "project". */
-export function searchWords(text: string): string[] {
+function searchWords(text: string): string[] {
   const words = text
     .toLowerCase()
     .split(/[^a-z0-9_]+/)
@@ -117,7 +117,7 @@ function collect(schema: GraphQLSchema, words: string[], all: boolean): SchemaMa
 const readableCache = new WeakMap<GraphQLSchema, Set<string>>();
 
 /** Names of the types a query can reach: through fields, arguments, unions and interfaces. */
-export function typesReadable(schema: GraphQLSchema): Set<string> {
+function typesReadable(schema: GraphQLSchema): Set<string> {
   const cached = readableCache.get(schema);
   if (cached) return cached;
   const seen = new Set<string>();

@@ -139,7 +139,7 @@ export function contractOn(data: SandboxData, hire: HireRecord, date: string): C
 }
 
 /** Quantity in the contract's rate unit for billable hours: hours, 8-hour days or 160-hour months. */
-export function quantityFor(rateType: string, hours: number): number {
+function quantityFor(rateType: string, hours: number): number {
   if (rateType === "DAILY") return round2(hours / 8);
   if (rateType === "MONTHLY") return round2(hours / 160);
   return round2(hours);
