@@ -10,8 +10,6 @@ import { refreshGrant, TokenEndpointError } from "./oauth-client.js";
 import { accessTokenExpired, renewalDue } from "./renewal.js";
 import type { SignInStore, StoredSignIn } from "./store.js";
 
-export { RENEW_MARGIN_MS } from "./renewal.js";
-
 const DEFAULT_TIMEOUT_MS = 30_000;
 
 export interface SignInTokenSourceOptions {

@@ -3,10 +3,6 @@ import type { Logger } from "../logger.js";
 import { createMemoryStore } from "./memory-store.js";
 import type { StateStore } from "./store.js";
 
-export { createMemoryStore } from "./memory-store.js";
-export type { StateStore, WindowHold } from "./store.js";
-export { SharedStateUnavailableError } from "./store.js";
-
 /**
  * The state store for this process: Redis when WORKFORCE_REDIS_URL is set (replicas share it),
  * otherwise one process's memory. Rejects with a readable error when Redis cannot be reached.

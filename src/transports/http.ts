@@ -10,7 +10,6 @@ import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
 import { createServer } from "../server.js";
 import { createStateStore } from "../state/index.js";
-import { createMemoryStore } from "../state/memory-store.js";
 import type { StateStore } from "../state/store.js";
 import { loadCatalog } from "../tools/catalog.js";
 import { openPlatform } from "./embedded-sandbox.js";
@@ -50,11 +49,9 @@ export async function startHttpServer(
   // --auth oauth keeps its clients, codes and sealed tokens there too.
   const store =
     options.stateStore ??
-    (config.redisUrl
+    (config.redisUrl || config.stateless || config.auth === "oauth"
       ? await createStateStore(config, logger)
-      : config.stateless || config.auth === "oauth"
-        ? createMemoryStore()
-        : undefined);
+      : undefined);
   // Every session lists the same tools: read the catalog once for the process.
   const catalog = await loadCatalog();
   const platform = await openPlatform(config, logger, {

@@ -254,47 +254,13 @@ const DRAFT_HIRE_FIELDS = `
   }
 `;
 
-/** Talent Pool contacts read per page when looking one up by id (the API has no id filter). */
-export const CONTACTS_PAGE_SIZE = 100;
-
+/** A talent pool contact as create_draft_hire needs it (trustedContact(id) answers more). */
 export interface PoolContact {
   id: string;
   status: string;
   worker: { id: string; name: string };
   company: { id: string; name: string };
 }
-
-export interface DraftHireContactsData {
-  trustedContacts: { paginatorInfo: { lastPage: number }; data: PoolContact[] };
-}
-
-export const draftHireContactsQuery = query<
-  DraftHireContactsData,
-  { company: string; page: number }
->(
-  "DraftHireContacts",
-  /* GraphQL */ `
-    query DraftHireContacts($company: ID!, $page: Int) {
-      trustedContacts(accounts: [$company], first: ${CONTACTS_PAGE_SIZE}, page: $page) {
-        paginatorInfo {
-          lastPage
-        }
-        data {
-          id
-          status
-          worker {
-            id
-            name
-          }
-          company {
-            id
-            name
-          }
-        }
-      }
-    }
-  `,
-);
 
 export interface HireCustomFieldDefinition {
   id: string;
@@ -456,7 +422,6 @@ export const cancelHireMutation = mutation<
 export const hireOperations = {
   getHireQuery,
   hirePaidRequestsQuery,
-  draftHireContactsQuery,
   draftHireFieldsQuery,
   createDraftHireMutation,
   hiresByExternalIdQuery,

@@ -6,21 +6,18 @@ import {
   type CustomFieldTypeValueInput,
   createDraftHireMutation,
   type DraftHire,
-  draftHireContactsQuery,
   draftHireFieldsQuery,
   type HireCustomFieldDefinition,
   hiresByExternalIdQuery,
   type PoolContact,
 } from "../../client/operations/hires.js";
+import { trustedContactQuery } from "../../client/operations/talent-invitations.js";
 import { oneLine, quoted } from "../../client/platform-text.js";
 import { type SendOutcome, sendOnce } from "../confirmation.js";
 import { defineTool, NotAllowedError, type ToolContext, ToolInputError } from "../define-tool.js";
 import { dateSchema, period, rateText, requestOptions, upperCaseEnum } from "../format.js";
 
 export const RATE_TYPES = ["HOURLY", "DAILY", "WEEKLY", "MONTHLY", "FIXED"] as const;
-
-/** Pages of the company's Talent Pool read to find a contact by id (the API has no id filter). */
-const MAX_CONTACT_PAGES = 10;
 
 const hireOutput = z.object({
   id: z.string(),
@@ -228,21 +225,19 @@ async function hiresWith(ctx: ToolContext, externalIdentifier: string): Promise<
   return data.hires.data;
 }
 
-/** The contact in the company's Talent Pool, read page by page: the API has no id filter. */
+/** The contact, if it is in the company's talent pool and visible to the account: one request. */
 async function findContact(ctx: ToolContext, company: string, id: string): Promise<PoolContact> {
-  let lastPage = 1;
-  for (let page = 1; page <= Math.min(lastPage, MAX_CONTACT_PAGES); page++) {
-    const { data } = await ctx.client.run(
-      draftHireContactsQuery,
-      { company, page },
-      requestOptions(ctx),
-    );
-    const hit = data.trustedContacts.data.find((c) => c.id === id);
-    if (hit) return hit;
-    lastPage = data.trustedContacts.paginatorInfo.lastPage;
+  let contact: PoolContact | null = null;
+  try {
+    contact = (await ctx.client.run(trustedContactQuery, { id }, requestOptions(ctx))).data
+      .trustedContact;
+  } catch (error) {
+    // Another company's contact reads as "not authorised": for this tool it is not in the pool.
+    if (!(error instanceof AuthorizationError)) throw error;
   }
+  if (contact && contact.company.id === company) return contact;
   throw new ToolInputError(
-    `${oneLine(id)} is not a contact in the talent pool of company ${oneLine(company)} that your account can see${lastPage > MAX_CONTACT_PAGES ? ` (the first ${MAX_CONTACT_PAGES * 100} contacts were read)` : ""}`,
+    `${oneLine(id)} is not a contact in the talent pool of company ${oneLine(company)} that your account can see`,
     "trustedContact",
     "Find the contact's id with search_talent_pool (accounts: the same company). Nothing was created.",
   );

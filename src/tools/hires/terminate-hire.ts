@@ -105,13 +105,14 @@ export const terminateHireTool = defineTool({
       );
     }
     if (!hire.canTerminateContract) {
-      if (FINAL_STATUSES.has(hire.status) || hire.status !== "ACTIVE") {
+      // An active hire the account may not terminate is a permission refusal; any other is state.
+      if (hire.status !== "ACTIVE") {
         throw new ToolInputError(
           `hire ${oneLine(args.hireId)} is ${oneLine(hire.status)}, and the platform does not let it be terminated now`,
           "hireId",
           hire.status === "TERMINATED"
             ? `It was already terminated${hire.terminationDate ? ` on ${oneLine(hire.terminationDate)}` : ""}. Nothing was changed.`
-            : hire.status === "ACTIVE" || FINAL_STATUSES.has(hire.status)
+            : FINAL_STATUSES.has(hire.status)
               ? "Nothing was changed."
               : "A hire that has not started is cancelled instead (cancel_hire). Nothing was changed.",
         );
