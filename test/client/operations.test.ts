@@ -1,5 +1,3 @@
-import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
 import {
   buildSchema,
   type DocumentNode,
@@ -20,13 +18,12 @@ import {
 } from "../../src/client/operations.js";
 import type { Operation } from "../../src/client/types.js";
 import { sandboxTypeDefs } from "../../src/sandbox/schema.js";
+import { readReference } from "../helpers/reference.js";
 
 // Every document the server sends, checked against the platform's real schema and the sandbox's.
 // New operations listed in src/client/operations/index.ts are covered without touching this file.
 
-const referenceSchema = buildSchema(
-  readFileSync(resolve(process.cwd(), "../shared/reference/worksome.graphql"), "utf8"),
-);
+const referenceSchema = buildSchema(readReference("worksome.graphql"));
 const sandboxSchema = buildSchema(sandboxTypeDefs);
 
 /** Root fields that change something that cannot be undone or repeated harmlessly. */

@@ -1,7 +1,6 @@
 // The sandbox must not invent API: every type, field, argument and enum value it serves must exist
 // with the same type in the platform's real schema.
 import { readFileSync } from "node:fs";
-import path from "node:path";
 import {
   buildSchema,
   type GraphQLNamedType,
@@ -15,8 +14,9 @@ import {
 } from "graphql";
 import { describe, expect, it } from "vitest";
 import { sandboxTypeDefs } from "../../src/sandbox/schema.js";
+import { referencePath } from "../helpers/reference.js";
 
-const referencePath = path.resolve(process.cwd(), "../shared/reference/worksome.graphql");
+const referenceSchemaPath = referencePath("worksome.graphql");
 
 function kindOf(type: GraphQLNamedType): string {
   if (isObjectType(type)) return "object";
@@ -99,7 +99,7 @@ function subsetProblems(sandbox: GraphQLSchema, reference: GraphQLSchema): strin
 
 describe("sandbox schema", () => {
   const sandbox = buildSchema(sandboxTypeDefs);
-  const reference = buildSchema(readFileSync(referencePath, "utf8"));
+  const reference = buildSchema(readFileSync(referenceSchemaPath, "utf8"));
 
   it("is a subset of the platform's real schema", () => {
     expect(subsetProblems(sandbox, reference)).toEqual([]);

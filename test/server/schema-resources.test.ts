@@ -1,17 +1,15 @@
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import { buildSchema, getIntrospectionQuery, graphqlSync } from "graphql";
 import { describe, expect, it } from "vitest";
-import { timesheetPayloadSchema } from "../../src/client/timesheet-payload-schema.js";
 import {
   completeTypeName,
   renderSchemaIndex,
   renderType,
   schemaFromIntrospection,
 } from "../../src/client/schema/index.js";
+import { timesheetPayloadSchema } from "../../src/client/timesheet-payload-schema.js";
+import { readReference } from "../helpers/reference.js";
 
-const reference = (name: string) =>
-  readFileSync(path.resolve(process.cwd(), "../shared/reference", name), "utf8");
+const reference = (name: string) => readReference(name);
 
 // The platform's real schema, through an introspection round trip as the client would see it.
 const realSchema = schemaFromIntrospection(

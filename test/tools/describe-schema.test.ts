@@ -1,11 +1,8 @@
-// describe_schema through a real MCP client against the sandbox, and its search over the
-// platform's real schema.
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import { buildSchema } from "graphql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { searchSchema, whereToRead } from "../../src/client/schema/index.js";
 import { type Harness, startHarness } from "../helpers/mcp-harness.js";
+import { readReference } from "../helpers/reference.js";
 
 type Result = Awaited<ReturnType<Harness["client"]["callTool"]>>;
 const text = (r: Result) => (r.content as { text: string }[]).map((c) => c.text).join("\n");
@@ -127,9 +124,7 @@ describe("describe_schema against the sandbox", () => {
 });
 
 describe("schema search over the real schema", () => {
-  const real = buildSchema(
-    readFileSync(path.resolve(process.cwd(), "../shared/reference/worksome.graphql"), "utf8"),
-  );
+  const real = buildSchema(readReference("worksome.graphql"));
 
   it("puts the queries and types named for a topic first", () => {
     const found = searchSchema(real, "custom fields");

@@ -1,7 +1,3 @@
-// query_platform through a real MCP client against the sandbox, and its checks against the
-// platform's real schema.
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import {
   buildSchema,
   type GraphQLSchema,
@@ -21,6 +17,7 @@ import {
 import { MAX_QUERY_ANSWER_BYTES } from "../../src/tools/platform/query-platform.js";
 import { SENSITIVE_FIELDS } from "../../src/tools/platform/sensitive-fields.js";
 import { type Harness, startHarness } from "../helpers/mcp-harness.js";
+import { readReference } from "../helpers/reference.js";
 
 interface Out {
   data: Record<string, unknown> | null;
@@ -38,9 +35,7 @@ const out = (r: Result) => r.structuredContent as unknown as Out;
 const platformRequests = (h: Harness) =>
   h.sandbox.requests.filter((r) => r.operationName !== "IntrospectionQuery").length;
 
-const realSchema: GraphQLSchema = buildSchema(
-  readFileSync(path.resolve(process.cwd(), "../shared/reference/worksome.graphql"), "utf8"),
-);
+const realSchema: GraphQLSchema = buildSchema(readReference("worksome.graphql"));
 
 describe("query_platform against the sandbox", () => {
   let h: Harness;
