@@ -17,7 +17,6 @@ const TIMESHEET_PAYLOAD_SCHEMA_TEXT = `${JSON.stringify(timesheetPayloadSchema, 
 // JSON-RPC code the MCP specification gives to "resource not found".
 const RESOURCE_NOT_FOUND = -32002;
 
-
 // Rendering needs graphql (~0.4 MB): loaded with the first schema read, not when the server starts.
 const render = () => import("../client/schema/render.js");
 
