@@ -37,12 +37,54 @@ const withoutZodLocales = {
   },
 };
 
-await build({
+// The SDK's server imports three things this server never runs, ~410 KB that every start would
+// parse: ajv as the default validator of form answers (createServer passes its own, which loads
+// ajv on the first form), and zod 3 with its JSON Schema converter, which the SDK keeps for tools
+// written in zod 3 (every schema here is zod 4). Each is replaced by a module that throws if ever
+// reached; test/meta/bundle.test.ts checks that none of them is in a chunk a start loads.
+const UNUSED_IN_SDK_SERVER = [
+  {
+    path: /^\.\.\/validation\/ajv-provider\.js$/,
+    importer: /@modelcontextprotocol\/sdk\/dist\/esm\/server\/index\.js$/,
+    contents:
+      'export class AjvJsonSchemaValidator { constructor() { throw new Error("workforce-mcp passes its own jsonSchemaValidator"); } }',
+  },
+  {
+    path: /^zod\/v3$/,
+    importer: /@modelcontextprotocol\/sdk\/dist\/esm\/server\/zod-compat\.js$/,
+    contents:
+      'export function object() { throw new Error("workforce-mcp defines every schema in zod 4"); }',
+  },
+  {
+    path: /^zod-to-json-schema$/,
+    importer: /@modelcontextprotocol\/sdk\/dist\/esm\/server\/zod-json-schema-compat\.js$/,
+    contents:
+      'export function zodToJsonSchema() { throw new Error("workforce-mcp defines every schema in zod 4"); }',
+  },
+];
+const withoutUnusedSdkParts = {
+  name: "without-unused-sdk-parts",
+  setup(build) {
+    UNUSED_IN_SDK_SERVER.forEach((entry, index) => {
+      build.onResolve({ filter: entry.path }, (args) =>
+        entry.importer.test(args.importer)
+          ? { path: String(index), namespace: "unused-in-sdk-server" }
+          : undefined,
+      );
+    });
+    build.onLoad({ filter: /.*/, namespace: "unused-in-sdk-server" }, (args) => ({
+      contents: UNUSED_IN_SDK_SERVER[Number(args.path)].contents,
+      loader: "js",
+    }));
+  },
+};
+
+const result = await build({
   absWorkingDir: root,
-  define: { __WORKFORCE_TOOL_CATALOG__: JSON.stringify(catalog) },
+  define: { __WORKFORCE_TOOL_CATALOG__: JSON.stringify(JSON.stringify(catalog)) },
   // ES modules first (graphql ships both): they load faster and only the parts used are kept.
   mainFields: ["module", "main"],
-  plugins: [withoutZodLocales],
+  plugins: [withoutZodLocales, withoutUnusedSdkParts],
   entryPoints: { cli: "src/cli.ts" },
   outdir: "dist",
   chunkNames: "chunks/[name]-[hash]",
@@ -54,8 +96,12 @@ await build({
   minifySyntax: true,
   legalComments: "linked",
   logLevel: "warning",
+  metafile: Boolean(process.env.BUNDLE_METAFILE),
   // Bundled CommonJS dependencies (ajv, express) call require() for Node built-ins.
   banner: {
     js: 'import { createRequire as __workforceRequire } from "node:module"; const require = __workforceRequire(import.meta.url);',
   },
 });
+// BUNDLE_METAFILE=path: esbuild's account of which module landed in which chunk, for size work.
+if (process.env.BUNDLE_METAFILE)
+  writeFileSync(process.env.BUNDLE_METAFILE, JSON.stringify(result.metafile));

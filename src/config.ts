@@ -3,7 +3,7 @@ import { parseArgs } from "node:util";
 import envPaths from "env-paths";
 // zod's mini build: the configuration is parsed at every start, and its schemas build in a tenth
 // of the classic API's time (the SDK loads both anyway).
-import { z } from "zod/mini";
+import * as z from "zod/mini";
 import { LOG_LEVELS } from "./logger.js";
 
 export const DEFAULTS = {

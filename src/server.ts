@@ -1,4 +1,4 @@
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import {
   CallToolRequestSchema,
@@ -11,9 +11,9 @@ import {
   type ServerRequest,
   SetLevelRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv-provider.js";
+import type { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv-provider.js";
 import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
-import { z } from "zod";
+import * as z from "zod";
 import { createSchemaSource, type SchemaSource } from "./client/schema/introspection.js";
 import type { PlatformClient } from "./client/types.js";
 import type { Config } from "./config.js";
@@ -22,11 +22,10 @@ import { registerResources } from "./resources/index.js";
 import { createMemoryStore } from "./state/memory-store.js";
 import type { StateStore } from "./state/store.js";
 import { fitAnswer } from "./tools/answer-budget.js";
-import { type CatalogEntry, catalogOf, embeddedCatalog, selectEntries } from "./tools/catalog.js";
+import { type CatalogEntry, embeddedCatalog, selectEntries } from "./tools/catalog.js";
 import type { ElicitResult, ToolContext } from "./tools/define-tool.js";
 import { toolLoaders } from "./tools/loaders.js";
 import type { AnyToolDefinition } from "./tools/registry.js";
-import { toToolErrorResult } from "./tools/tool-error.js";
 
 export interface SandboxInfo {
   /** One line per sandbox token: who it acts as, for the instructions. */
@@ -38,7 +37,7 @@ export interface ServerDeps {
   logger: Logger;
   /** Present when the platform is the embedded sandbox. */
   sandbox?: SandboxInfo;
-  /** Exactly these tools, already loaded (tests of the wrapper itself). */
+  /** Exactly these tools, already loaded, with `catalog: catalogOf(tools)` (tests of the wrapper). */
   tools?: readonly AnyToolDefinition[];
   /**
    * Every tool's catalog entry, filtered here by `config.toolsets` and `config.readOnly`; tools load
@@ -58,7 +57,7 @@ export interface ServerDeps {
 }
 
 export interface WorkforceServer {
-  server: McpServer;
+  server: Server;
   /** Disconnects and stops forwarding log lines to this client. */
   close(): Promise<void>;
 }
@@ -75,15 +74,16 @@ const MCP_LEVEL_RANK: Record<LoggingLevel, number> = Object.fromEntries(
 
 export function createServer(config: Config, deps: ServerDeps): WorkforceServer {
   const { client, logger } = deps;
-  const catalog = deps.tools ? catalogOf(deps.tools) : (deps.catalog ?? embeddedCatalog());
-  if (!catalog) throw new Error("createServer needs tools or a tool catalog (see loadCatalog).");
+  const catalog = deps.catalog ?? embeddedCatalog();
+  if (!catalog) throw new Error("createServer needs a tool catalog (see loadCatalog).");
   const entries = deps.tools ? catalog : selectEntries(catalog, config);
-  const server = new McpServer(
+  const formValidator = lazySchemaValidator();
+  const server = new Server(
     { name: "workforce-mcp", title: "Workforce platform", version: deps.version ?? "0.0.0" },
     {
       capabilities: { logging: {}, tools: {}, resources: {}, completions: {} },
       instructions: buildInstructions(entries, config, deps.sandbox),
-      jsonSchemaValidator: lazySchemaValidator(),
+      jsonSchemaValidator: formValidator,
     },
   );
   const store = deps.store ?? createMemoryStore();
@@ -92,7 +92,7 @@ export function createServer(config: Config, deps: ServerDeps): WorkforceServer 
   // One introspection cache for the resources and the tools that read the schema.
   const schemaSource = deps.schemaSource ?? createSchemaSource(client);
 
-  const options = { config, deps, store, identity, notice, schemaSource };
+  const options = { config, deps, store, identity, notice, schemaSource, formValidator };
   registerTools(server, entries, loaderFor(deps.tools), options);
   registerResources(server, { client, logger, schemaSource });
 
@@ -110,14 +110,27 @@ export function createServer(config: Config, deps: ServerDeps): WorkforceServer 
 }
 
 /**
- * The SDK's own validator (ajv), built on first use: only an answer to a confirmation form needs
- * it, and building it at every start costs a few milliseconds a session.
+ * The SDK's own validator (ajv), loaded before the first form: only an answer to a confirmation
+ * form needs it, and loading ajv at every start costs several milliseconds. The bundle leaves the
+ * SDK's default out (scripts/bundle.mjs), so this is the only way ajv arrives.
  */
-function lazySchemaValidator(): jsonSchemaValidator {
+export interface LazySchemaValidator extends jsonSchemaValidator {
+  /** Loads ajv; the SDK checks a form's answer synchronously, so await this before asking. */
+  ready(): Promise<void>;
+}
+
+function lazySchemaValidator(): LazySchemaValidator {
   let ajv: AjvJsonSchemaValidator | undefined;
   return {
-    getValidator(schema) {
+    async ready() {
+      if (ajv) return;
+      const { AjvJsonSchemaValidator } = await import(
+        "@modelcontextprotocol/sdk/validation/ajv-provider.js"
+      );
       ajv ??= new AjvJsonSchemaValidator();
+    },
+    getValidator(schema) {
+      if (!ajv) throw new Error("The form validator was used before it was loaded.");
       return ajv.getValidator(schema);
     },
   };
@@ -130,6 +143,7 @@ interface RegisterOptions {
   identity: string;
   notice: string | undefined;
   schemaSource: SchemaSource;
+  formValidator: LazySchemaValidator;
 }
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -143,10 +157,10 @@ function loaderFor(tools: readonly AnyToolDefinition[] | undefined) {
 /**
  * `tools/list` from the catalog and `tools/call` through one wrapper, registered on the SDK's
  * low-level server: a tool's module, zod schemas and validators load on its first call, not at
- * start. Arguments and results are checked against the tool's zod schemas as McpServer would.
+ * start. Arguments and results are checked against the tool's zod schemas as the SDK's McpServer would.
  */
 function registerTools(
-  server: McpServer,
+  server: Server,
   entries: readonly CatalogEntry[],
   load: (name: string) => Promise<AnyToolDefinition | undefined>,
   options: RegisterOptions,
@@ -162,8 +176,8 @@ function registerTools(
     }
     return runner;
   };
-  server.server.setRequestHandler(ListToolsRequestSchema, () => listed);
-  server.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  server.setRequestHandler(ListToolsRequestSchema, () => listed);
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name } = request.params;
     const run = offered.has(name) ? await runnerFor(name) : undefined;
     if (!run) return toolError(`Tool ${name} not found`);
@@ -206,12 +220,8 @@ function issuesText(error: z.ZodError): string {
 }
 
 /** The one wrapper every tool goes through: context in, text + structured content or an error out. */
-function toolRunner(
-  server: McpServer,
-  tool: AnyToolDefinition,
-  options: RegisterOptions,
-): ToolRunner {
-  const { config, deps, store, identity, notice, schemaSource } = options;
+function toolRunner(server: Server, tool: AnyToolDefinition, options: RegisterOptions): ToolRunner {
+  const { config, deps, store, identity, notice, schemaSource, formValidator } = options;
   const { logger } = deps;
   const { input: inputValidator, output: outputValidator } = validatorsOf(tool);
   const callback = async (
@@ -236,7 +246,7 @@ function toolRunner(
       store,
       identity,
       reportProgress: progressReporter(extra, logger),
-      elicit: elicitorFor(server, extra),
+      elicit: elicitorFor(server, formValidator, extra),
     };
     try {
       const output = await tool.handler(args as never, context);
@@ -250,7 +260,7 @@ function toolRunner(
         // Nothing was redacted: the object itself can go out, without parsing it back.
         parsed: json === raw ? output.structured : undefined,
       });
-      // As McpServer would: a result that does not fit the output schema is a bug here, not data.
+      // As the SDK's McpServer would: a result that does not fit the output schema is a bug here, not data.
       if (!output.isError && !fitted.cut) {
         const checked = outputValidator().safeParse(fitted.structured);
         if (!checked.success) {
@@ -278,6 +288,8 @@ function toolRunner(
         kind: (error as { kind?: string })?.kind ?? (error as Error)?.name ?? "unknown",
         ms: Date.now() - started,
       });
+      // Loaded on the first failure: error wording is not needed to start or to answer.
+      const { toToolErrorResult } = await import("./tools/tool-error.js");
       return fitError(toToolErrorResult(error, tool.name, { logger, prefix: notice }));
     }
   };
@@ -308,12 +320,17 @@ function progressReporter(extra: Extra, logger: Logger): ToolContext["reportProg
   };
 }
 
-function elicitorFor(server: McpServer, extra: Extra): ToolContext["elicit"] {
-  const elicitation = server.server.getClientCapabilities()?.elicitation;
+function elicitorFor(
+  server: Server,
+  formValidator: LazySchemaValidator,
+  extra: Extra,
+): ToolContext["elicit"] {
+  const elicitation = server.getClientCapabilities()?.elicitation;
   // The SDK reads an empty capability as form mode; a URL-only client cannot show our forms.
   if (!elicitation || (!elicitation.form && elicitation.url)) return undefined;
   return async (message, requestedSchema): Promise<ElicitResult> => {
-    const result = await server.server.elicitInput(
+    await formValidator.ready();
+    const result = await server.elicitInput(
       {
         mode: "form",
         message,
@@ -329,20 +346,20 @@ function elicitorFor(server: McpServer, extra: Extra): ToolContext["elicit"] {
  * Forwards log lines to the client as `notifications/message` once it has initialized, at or above
  * the level it chose with `logging/setLevel` (until then, whatever the logger itself writes).
  */
-function forwardLogs(server: McpServer, logger: Logger): () => void {
+function forwardLogs(server: Server, logger: Logger): () => void {
   let level: LoggingLevel | undefined;
   let ready = false;
-  server.server.setRequestHandler(SetLevelRequestSchema, async (request) => {
+  server.setRequestHandler(SetLevelRequestSchema, async (request) => {
     level = request.params.level;
     return {};
   });
-  server.server.oninitialized = () => {
+  server.oninitialized = () => {
     ready = true;
   };
   const remove = logger.addSink((at: LogLevel, message, data) => {
-    if (!ready || !server.isConnected()) return;
+    if (!ready || !server.transport) return;
     if (level !== undefined && MCP_LEVEL_RANK[at] < MCP_LEVEL_RANK[level]) return;
-    server.server
+    server
       .sendLoggingMessage({
         level: at,
         logger: "workforce-mcp",
@@ -352,7 +369,7 @@ function forwardLogs(server: McpServer, logger: Logger): () => void {
         // The client went away; the session's close removes this sink.
       });
   });
-  server.server.onclose = () => remove();
+  server.onclose = () => remove();
   return remove;
 }
 

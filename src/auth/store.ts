@@ -4,7 +4,6 @@
 // the old one), after reading the file again under the lock, so that two server processes
 // renewing at once never lose the newest token pair.
 
-import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, statSync } from "node:fs";
 import { open, rename, unlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
@@ -184,6 +183,8 @@ function isSignIn(value: unknown): value is StoredSignIn {
  * moment), flushed to disk, then renamed over it: readers see the old file or the new one whole.
  */
 async function writeAtomically(path: string, text: string): Promise<void> {
+  // node:crypto loads here, on a write, not at every start that reads the index.
+  const { randomBytes } = await import("node:crypto");
   const temporary = `${path}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
   const handle = await open(temporary, "wx", 0o600);
   try {

@@ -9,7 +9,6 @@ import {
   AuthorizationError,
   BadRequestError,
   CancelledError,
-  formatBytes,
   isOutcomeUnknown,
   isPlatformError,
   NetworkError,
@@ -22,6 +21,7 @@ import {
   UnexpectedResponseError,
   ValidationError,
 } from "./errors.js";
+import { formatBytes } from "./format-bytes.js";
 import {
   DEFAULT_RATE_LIMIT_PER_MINUTE,
   DEFAULT_RATE_LIMIT_WINDOW_MS,

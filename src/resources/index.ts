@@ -1,6 +1,12 @@
-import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { McpError } from "@modelcontextprotocol/sdk/types.js";
-import { isPlatformError } from "../client/errors.js";
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import {
+  CompleteRequestSchema,
+  ErrorCode,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import { oneLine, quoted } from "../client/platform-text.js";
 import { createSchemaSource, type SchemaSource } from "../client/schema/introspection.js";
 import { SCHEMA_INDEX_URI, SCHEMA_TYPE_TEMPLATE } from "../client/schema/uris.js";
@@ -26,7 +32,60 @@ export interface ResourceDeps {
   schemaSource?: SchemaSource;
 }
 
-export function registerResources(server: McpServer, deps: ResourceDeps): void {
+interface ResourceEntry {
+  uri: string;
+  name: string;
+  title: string;
+  description: string;
+  mimeType: string;
+}
+
+const SCHEMA_INDEX: ResourceEntry = {
+  uri: SCHEMA_INDEX_URI,
+  name: "schema",
+  title: "Platform API index",
+  description:
+    "Every query and mutation of the platform's GraphQL API, one line each with arguments and return type. Read a type with workforce://schema/types/{name}.",
+  mimeType: "text/plain",
+};
+
+const TIMESHEET_PAYLOAD_SCHEMA: ResourceEntry = {
+  uri: TIMESHEET_PAYLOAD_SCHEMA_URI,
+  name: "timesheet-payload-schema",
+  title: "Timesheet payload JSON Schema",
+  description:
+    "The JSON Schema (draft 2020-12) of the registrations submit_timesheets sends to the platform.",
+  mimeType: "application/schema+json",
+};
+
+const SCHEMA_TYPE = {
+  uriTemplate: SCHEMA_TYPE_TEMPLATE,
+  name: "schema-type",
+  title: "Platform API type",
+  description:
+    "The GraphQL definition (SDL) of one type of the platform's API, with its fields and their descriptions.",
+  mimeType: "text/plain",
+};
+
+const SCHEMA_TYPE_PREFIX = SCHEMA_TYPE_TEMPLATE.slice(0, SCHEMA_TYPE_TEMPLATE.indexOf("{"));
+
+/** The type name in workforce://schema/types/{name}, or undefined for any other URI. */
+function schemaTypeName(uri: string): string | undefined {
+  if (!uri.startsWith(SCHEMA_TYPE_PREFIX)) return undefined;
+  const segment = uri.slice(SCHEMA_TYPE_PREFIX.length);
+  if (!segment || segment.includes("/")) return undefined;
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/**
+ * The three resources on the SDK's low-level server: two fixed documents and one template with
+ * completion of type names. Unknown URIs are "resource not found" (-32002), as the spec says.
+ */
+export function registerResources(server: Server, deps: ResourceDeps): void {
   const source = deps.schemaSource ?? createSchemaSource(deps.client);
   // The same redaction tool text gets: the schema is platform text and may carry anything.
   const redact = (text: string) => deps.logger.redact(text);
@@ -34,91 +93,73 @@ export function registerResources(server: McpServer, deps: ResourceDeps): void {
     try {
       return await source.get(signal);
     } catch (error) {
-      throw new McpError(-32603, deps.logger.redact(readFailure(error, what, deps.logger)));
+      throw new McpError(-32603, deps.logger.redact(await readFailure(error, what, deps.logger)));
     }
   };
+  const document = (entry: ResourceEntry | typeof SCHEMA_TYPE, uri: string, text: string) => ({
+    contents: [{ uri, mimeType: entry.mimeType, text }],
+  });
 
-  server.registerResource(
-    "schema",
-    SCHEMA_INDEX_URI,
-    {
-      title: "Platform API index",
-      description:
-        "Every query and mutation of the platform's GraphQL API, one line each with arguments and return type. Read a type with workforce://schema/types/{name}.",
-      mimeType: "text/plain",
-    },
-    async (uri, extra) => ({
-      contents: [
-        {
-          uri: uri.href,
-          mimeType: "text/plain",
-          text: redact(
-            (await render()).renderSchemaIndex(await schema(SCHEMA_INDEX_URI, extra.signal)),
-          ),
-        },
-      ],
-    }),
-  );
+  server.setRequestHandler(ListResourcesRequestSchema, () => ({
+    resources: [SCHEMA_INDEX, TIMESHEET_PAYLOAD_SCHEMA],
+  }));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
+    resourceTemplates: [SCHEMA_TYPE],
+  }));
 
-  server.registerResource(
-    "schema-type",
-    new ResourceTemplate(SCHEMA_TYPE_TEMPLATE, {
-      list: undefined,
-      complete: {
-        name: async (value) => {
-          try {
-            return (await render()).completeTypeName(await source.get(), value ?? "");
-          } catch {
-            return [];
-          }
-        },
-      },
-    }),
-    {
-      title: "Platform API type",
-      description:
-        "The GraphQL definition (SDL) of one type of the platform's API, with its fields and their descriptions.",
-      mimeType: "text/plain",
-    },
-    async (uri, variables, extra) => {
-      const raw = variables.name;
-      const name = decodeURIComponent((Array.isArray(raw) ? raw[0] : raw) ?? "");
-      const sdl = (await render()).renderType(await schema(uri.href, extra.signal), name);
-      if (sdl === undefined) {
-        throw new McpError(
-          RESOURCE_NOT_FOUND,
-          redact(
-            `The platform's API has no type named ${quoted(name)}. Type names are case-sensitive; see ${SCHEMA_INDEX_URI} for the operations and their types, or complete the name.`,
-          ),
-        );
-      }
-      return { contents: [{ uri: uri.href, mimeType: "text/plain", text: redact(sdl) }] };
-    },
-  );
+  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
+    const { uri } = request.params;
+    if (uri === SCHEMA_INDEX_URI) {
+      const index = (await render()).renderSchemaIndex(await schema(uri, extra.signal));
+      return document(SCHEMA_INDEX, uri, redact(index));
+    }
+    if (uri === TIMESHEET_PAYLOAD_SCHEMA_URI) {
+      return document(TIMESHEET_PAYLOAD_SCHEMA, uri, TIMESHEET_PAYLOAD_SCHEMA_TEXT);
+    }
+    const name = schemaTypeName(uri);
+    if (name === undefined) {
+      throw new McpError(
+        RESOURCE_NOT_FOUND,
+        redact(
+          `There is no resource ${quoted(uri)}. This server has ${SCHEMA_INDEX_URI}, ${SCHEMA_TYPE_TEMPLATE} and ${TIMESHEET_PAYLOAD_SCHEMA_URI}.`,
+        ),
+      );
+    }
+    const sdl = (await render()).renderType(await schema(uri, extra.signal), name);
+    if (sdl === undefined) {
+      throw new McpError(
+        RESOURCE_NOT_FOUND,
+        redact(
+          `The platform's API has no type named ${quoted(name)}. Type names are case-sensitive; see ${SCHEMA_INDEX_URI} for the operations and their types, or complete the name.`,
+        ),
+      );
+    }
+    return document(SCHEMA_TYPE, uri, redact(sdl));
+  });
 
-  server.registerResource(
-    "timesheet-payload-schema",
-    TIMESHEET_PAYLOAD_SCHEMA_URI,
-    {
-      title: "Timesheet payload JSON Schema",
-      description:
-        "The JSON Schema (draft 2020-12) of the registrations submit_timesheets sends to the platform.",
-      mimeType: "application/schema+json",
-    },
-    async (uri) => ({
-      contents: [
-        {
-          uri: uri.href,
-          mimeType: "application/schema+json",
-          text: TIMESHEET_PAYLOAD_SCHEMA_TEXT,
-        },
-      ],
-    }),
-  );
+  server.setRequestHandler(CompleteRequestSchema, async (request) => {
+    const { ref, argument } = request.params;
+    if (ref.type !== "ref/resource" || ref.uri !== SCHEMA_TYPE_TEMPLATE) {
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Nothing to complete for ${ref.type === "ref/resource" ? quoted(ref.uri) : "prompts"}: this server completes ${SCHEMA_TYPE_TEMPLATE}.`,
+      );
+    }
+    if (argument.name !== "name") return { completion: { values: [] } };
+    try {
+      const values = (await render()).completeTypeName(await source.get(), argument.value);
+      return { completion: { values } };
+    } catch {
+      // A completion is a courtesy; the read itself explains a platform that cannot be reached.
+      return { completion: { values: [] } };
+    }
+  });
 }
 
 /** What a failed read of the platform's schema says: the client's own words, or a generic line. */
-function readFailure(error: unknown, what: string, logger: Logger): string {
+async function readFailure(error: unknown, what: string, logger: Logger): Promise<string> {
+  // The error classes load with the first failure, not at start.
+  const { isPlatformError } = await import("../client/errors.js");
   if (isPlatformError(error)) {
     const retry = error.retryable ? "Trying again later may work." : "Trying again will not help.";
     // The platform's message stays on one line, as in every tool answer.

@@ -1,4 +1,4 @@
-import { formatBytes } from "../client/errors.js";
+import { formatBytes } from "../client/format-bytes.js";
 
 // One tool answer (text + structured content) is kept under WORKFORCE_MAX_ANSWER_BYTES: a 6 MB
 // answer made an MCP message over the SDK client's 10 MiB limit, and the client dropped the

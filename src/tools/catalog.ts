@@ -3,8 +3,6 @@
 // neither the tools' zod schemas nor their conversion to JSON Schema. Tools load on first call.
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { Config, Toolset } from "../config.js";
-import type { AnyToolDefinition } from "./registry.js";
-import { buildToolList } from "./tool-list.js";
 
 export interface CatalogEntry {
   name: string;
@@ -16,12 +14,17 @@ export interface CatalogEntry {
   listEntry: Tool;
 }
 
-// Replaced by the bundle with the catalog built from the registry; absent when running from src.
-declare const __WORKFORCE_TOOL_CATALOG__: CatalogEntry[] | undefined;
+// Replaced by the bundle with the catalog built from the registry, as JSON text (V8 reads JSON
+// faster than the same object written as code); absent when running from src.
+declare const __WORKFORCE_TOOL_CATALOG__: string | undefined;
+
+let embedded: CatalogEntry[] | undefined;
 
 /** The catalog the bundle carries, or undefined when running unbundled (tests, tsc output). */
 export function embeddedCatalog(): CatalogEntry[] | undefined {
-  return typeof __WORKFORCE_TOOL_CATALOG__ === "undefined" ? undefined : __WORKFORCE_TOOL_CATALOG__;
+  if (typeof __WORKFORCE_TOOL_CATALOG__ === "undefined") return undefined;
+  embedded ??= JSON.parse(__WORKFORCE_TOOL_CATALOG__) as CatalogEntry[];
+  return embedded;
 }
 
 /**
@@ -31,20 +34,11 @@ export function embeddedCatalog(): CatalogEntry[] | undefined {
 export async function loadCatalog(): Promise<CatalogEntry[]> {
   const embedded = embeddedCatalog();
   if (embedded) return embedded;
-  const { tools } = await import("./registry.js");
+  const [{ tools }, { catalogOf }] = await Promise.all([
+    import("./registry.js"),
+    import("./tool-list.js"),
+  ]);
   return catalogOf(Object.values(tools));
-}
-
-/** Catalog entries of tool definitions already loaded. */
-export function catalogOf(tools: readonly AnyToolDefinition[]): CatalogEntry[] {
-  const listed = buildToolList(tools);
-  return tools.map((tool, i) => ({
-    name: tool.name,
-    toolset: tool.toolset,
-    readOnly: tool.annotations.readOnlyHint,
-    instruction: tool.instruction,
-    listEntry: listed[i] as Tool,
-  }));
 }
 
 /** Whether this configuration exposes a tool: one of the chosen toolsets, and a read with --read-only. */

@@ -3,7 +3,7 @@
 // single-use token bound to the tool and to every argument of the call. A write that may have
 // reached the platform is never sent again: the tool reads the record back instead (sendOnce).
 import { createHash, randomUUID } from "node:crypto";
-import { z } from "zod";
+import * as z from "zod";
 import { isOutcomeUnknown, isPlatformError } from "../client/errors.js";
 import { SharedStateUnavailableError } from "../state/store.js";
 import type { ToolContext } from "./define-tool.js";

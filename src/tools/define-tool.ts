@@ -1,5 +1,5 @@
 import type { GraphQLSchema } from "graphql";
-import type { z } from "zod";
+import type * as z from "zod";
 import type { PlatformClient } from "../client/types.js";
 import type { Config, Toolset } from "../config.js";
 import type { Logger } from "../logger.js";

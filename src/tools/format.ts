@@ -1,5 +1,5 @@
 // Small helpers the five platform tools share: argument schemas, request options, rendering.
-import { z } from "zod";
+import * as z from "zod";
 import { oneLine } from "../client/platform-text.js";
 import type { RequestOptions, RestrictedField } from "../client/types.js";
 import type { ToolContext } from "./define-tool.js";

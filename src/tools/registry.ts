@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import type * as z from "zod";
 import type { Config } from "../config.js";
 import { listAccountsTool } from "./accounts/list-accounts.js";
 import { exposes } from "./catalog.js";

@@ -5,7 +5,6 @@ import {
   BadRequestError,
   CancelledError,
   FieldRestrictedError,
-  formatBytes,
   isOutcomeUnknown,
   isPlatformError,
   NetworkError,
@@ -18,6 +17,7 @@ import {
   UnexpectedResponseError,
   ValidationError,
 } from "../client/errors.js";
+import { formatBytes } from "../client/format-bytes.js";
 import { oneLine, quoted } from "../client/platform-text.js";
 import type { Logger } from "../logger.js";
 import { SharedStateUnavailableError } from "../state/store.js";

@@ -1,5 +1,6 @@
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
-import { z } from "zod";
+import * as z from "zod";
+import type { CatalogEntry } from "./catalog.js";
 import type { AnyToolDefinition } from "./registry.js";
 
 type JsonSchema = Record<string, unknown>;
@@ -110,4 +111,16 @@ function outline(schema: JsonSchema, depth: number): JsonSchema {
     if (Array.isArray(list)) rest[key] = list.map((sub) => outline(sub as JsonSchema, depth));
   }
   return rest;
+}
+
+/** Catalog entries of tool definitions already loaded. */
+export function catalogOf(tools: readonly AnyToolDefinition[]): CatalogEntry[] {
+  const listed = buildToolList(tools);
+  return tools.map((tool, i) => ({
+    name: tool.name,
+    toolset: tool.toolset,
+    readOnly: tool.annotations.readOnlyHint,
+    instruction: tool.instruction,
+    listEntry: listed[i] as Tool,
+  }));
 }

@@ -17,6 +17,7 @@ import { type SandboxOptions, startSandbox } from "../../src/sandbox/index.js";
 import { createServer, type WorkforceServer } from "../../src/server.js";
 import { loadCatalog } from "../../src/tools/catalog.js";
 import type { AnyToolDefinition } from "../../src/tools/registry.js";
+import { catalogOf } from "../../src/tools/tool-list.js";
 import { sandboxInfo } from "../../src/transports/embedded-sandbox.js";
 
 export type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
@@ -97,7 +98,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       sandbox: options.sandboxMode === false ? undefined : sandboxInfo(),
       version: "0.0.0-test",
       tools: options.tools,
-      catalog: options.tools ? undefined : await loadCatalog(),
+      catalog: options.tools ? catalogOf(options.tools) : await loadCatalog(),
     });
 
     const client = new Client(

@@ -2,9 +2,9 @@
 // and loads a tool only when it is first called. These checks keep the two from drifting apart.
 import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { catalogOf } from "../../src/tools/catalog.js";
 import { toolLoaders } from "../../src/tools/loaders.js";
 import { tools } from "../../src/tools/registry.js";
+import { catalogOf } from "../../src/tools/tool-list.js";
 
 describe("the tool catalog", () => {
   it("has a loader for every registered tool, which loads that very definition", async () => {

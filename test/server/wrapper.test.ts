@@ -15,6 +15,7 @@ import { createLogger, type Logger } from "../../src/logger.js";
 import { createServer, SANDBOX_NOTICE, type SandboxInfo } from "../../src/server.js";
 import { defineTool, type ToolContext } from "../../src/tools/define-tool.js";
 import { type AnyToolDefinition, selectTools } from "../../src/tools/registry.js";
+import { catalogOf } from "../../src/tools/tool-list.js";
 
 const TOKEN = "wf_pat_wrapper_test_secret_0123456789";
 const unusedClient = {} as PlatformClient;
@@ -98,11 +99,13 @@ async function setup(
   });
   logger.addSecret(TOKEN);
   const config = { ...parseConfig(["--sandbox"], {}), readOnly: options.readOnly ?? false };
+  const tools = options.tools ?? selectTools(config, { probe, writer });
   const workforce = createServer(config, {
     client: unusedClient,
     logger,
     sandbox: options.sandbox,
-    tools: options.tools ?? selectTools(config, { probe, writer }),
+    tools,
+    catalog: catalogOf(tools),
   });
   const client = new Client(
     { name: "t", version: "0" },

@@ -1,4 +1,3 @@
-import { gunzipSync, gzipSync } from "node:zlib";
 import type { GraphQLSchema } from "graphql";
 import type { StateStore } from "../../state/store.js";
 import type { PlatformClient } from "../types.js";
@@ -64,6 +63,7 @@ export function createSchemaCache(
     const stored = await store?.get(`schema:${key}`).catch(() => undefined);
     if (stored?.startsWith(GZIP_BASE64)) {
       try {
+        const { gunzipSync } = await import("node:zlib");
         const json = gunzipSync(Buffer.from(stored.slice(GZIP_BASE64.length), "base64"));
         return (await build()).schemaFromIntrospection(JSON.parse(json.toString("utf8")));
       } catch {
@@ -73,8 +73,10 @@ export function createSchemaCache(
     const data = await client.introspect({ signal });
     const schema = (await build()).schemaFromIntrospection(data);
     // A schema's JSON is large (the sandbox's: 180 KB) and repetitive: gzip makes it a tenth.
+    if (!store) return schema;
+    const { gzipSync } = await import("node:zlib");
     const packed = GZIP_BASE64 + gzipSync(JSON.stringify(data)).toString("base64");
-    await store?.set(`schema:${key}`, packed, ttlMs).catch(() => {});
+    await store.set(`schema:${key}`, packed, ttlMs).catch(() => {});
     return schema;
   }
 

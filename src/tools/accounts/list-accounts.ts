@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { listAccountsQuery } from "../../client/operations/accounts.js";
 import { oneLine, quoted } from "../../client/platform-text.js";
 import { defineTool } from "../define-tool.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { type HireSummary, searchHiresQuery } from "../../client/operations.js";
 import { clampPage, clampPageSize, describePage, readPage } from "../../client/pagination.js";
 import { oneLine, quoted } from "../../client/platform-text.js";

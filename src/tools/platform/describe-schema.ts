@@ -10,7 +10,7 @@ import {
   isScalarType,
   isUnionType,
 } from "graphql";
-import { z } from "zod";
+import * as z from "zod";
 import { oneLine, quoted } from "../../client/platform-text.js";
 import {
   argumentText,

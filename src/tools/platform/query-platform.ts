@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { runtimeQuery } from "../../client/client.js";
 import { describePage, type PaginatorInfo, readPage } from "../../client/pagination.js";
 import { oneLine, quoted } from "../../client/platform-text.js";

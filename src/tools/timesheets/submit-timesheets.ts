@@ -1,6 +1,6 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
-import { z } from "zod";
+import * as z from "zod";
 import { mostTelling } from "../../client/classify.js";
 import { isPlatformError, type PlatformError } from "../../client/errors.js";
 import {

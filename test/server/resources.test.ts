@@ -1,0 +1,75 @@
+import { McpError } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Harness, startHarness } from "../helpers/mcp-harness.js";
+
+// The resources as a client sees them: listed, read, completed, and refused by URI.
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
+
+const textOf = (result: { contents: unknown[] }) => (result.contents[0] as { text: string }).text;
+
+async function readError(uri: string): Promise<McpError> {
+  const error = await h.client.readResource({ uri }).then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(McpError);
+  return error as McpError;
+}
+
+describe("resources", () => {
+  it("lists the schema index and the timesheet payload schema, and the type template", async () => {
+    const { resources } = await h.client.listResources();
+    expect(resources.map((r) => [r.uri, r.mimeType])).toEqual([
+      ["workforce://schema", "text/plain"],
+      ["workforce://timesheets/payload-schema", "application/schema+json"],
+    ]);
+    expect(resources.every((r) => r.name && r.title && r.description)).toBe(true);
+    const { resourceTemplates } = await h.client.listResourceTemplates();
+    expect(resourceTemplates).toHaveLength(1);
+    expect(resourceTemplates[0]).toMatchObject({
+      uriTemplate: "workforce://schema/types/{name}",
+      mimeType: "text/plain",
+      title: "Platform API type",
+    });
+  });
+
+  it("reads the index, one type and the payload schema", async () => {
+    expect(textOf(await h.client.readResource({ uri: "workforce://schema" }))).toMatch(
+      /^hires\(.*\): HirePaginator!$/m,
+    );
+    const hire = await h.client.readResource({ uri: "workforce://schema/types/Hire" });
+    expect(hire.contents[0]).toMatchObject({
+      uri: "workforce://schema/types/Hire",
+      mimeType: "text/plain",
+    });
+    expect(textOf(hire)).toMatch(/^type Hire \{/m);
+    const payload = JSON.parse(
+      textOf(await h.client.readResource({ uri: "workforce://timesheets/payload-schema" })),
+    );
+    expect(payload.$schema).toMatch(/2020-12/);
+  });
+
+  it("refuses an unknown type and an unknown URI as 'resource not found', saying what to do", async () => {
+    const type = await readError("workforce://schema/types/hire");
+    expect(type.code).toBe(-32002);
+    expect(type.message).toContain('no type named "hire"');
+    expect(type.message).toContain("case-sensitive");
+    const other = await readError("workforce://nothing-here");
+    expect(other.code).toBe(-32002);
+    expect(other.message).toContain("workforce://nothing-here");
+  });
+
+  it("completes type names in the template", async () => {
+    const { completion } = await h.client.complete({
+      ref: { type: "ref/resource", uri: "workforce://schema/types/{name}" },
+      argument: { name: "name", value: "HirePag" },
+    });
+    expect(completion.values).toEqual(["HirePaginator"]);
+  });
+});
