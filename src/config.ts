@@ -1,10 +1,10 @@
+// Validated by hand, without zod: the configuration is parsed at every start, and building ~60 zod
+// schemas plus compiling its object parser cost ~5 ms of a ~80 ms cold start; these plain checks
+// cost a fraction of a millisecond. Messages name the setting and never echo a URL or a secret.
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import envPaths from "env-paths";
-// zod's mini build: the configuration is parsed at every start, and its schemas build in a tenth
-// of the classic API's time (the SDK loads both anyway).
-import * as z from "zod/mini";
-import { LOG_LEVELS } from "./logger.js";
+import { LOG_LEVELS, type LogLevel } from "./logger.js";
 
 export const DEFAULTS = {
   httpPort: 3333,
@@ -21,180 +21,6 @@ export const DEFAULTS = {
   /** Where `workforce-mcp login` receives the platform's answer; register it with the OAuth client. */
   redirectUri: "http://127.0.0.1:41793/callback",
 } as const;
-
-/** A whole number within [min, max]; the message names the setting and the range. */
-const intRange = (name: string, min: number, max: number) => {
-  const message = `${name} must be a whole number from ${min} to ${max}`;
-  return z.coerce
-    .number({ error: message })
-    .check(z.refine(Number.isInteger, message), z.minimum(min, message), z.maximum(max, message));
-};
-
-/** A transform's failure: the message alone, never the value (it may carry credentials). */
-function fail(ctx: { issues: unknown[] }, message: string, input: string): typeof z.NEVER {
-  ctx.issues.push({ code: "custom", message, input });
-  return z.NEVER;
-}
-
-/**
- * A URL setting: `invalid` when the value is no URL, else the first problem `check` finds (a whole
- * message), else `normalize`'s form of it. The URL itself is never echoed in a message, since it
- * may carry credentials.
- */
-function urlSetting(
-  invalid: string,
-  check: (url: URL) => string | undefined,
-  normalize: (url: URL, raw: string) => string,
-) {
-  return z.pipe(
-    z.string(),
-    z.transform((raw: string, ctx) => {
-      let url: URL;
-      try {
-        url = new URL(raw);
-      } catch {
-        return fail(ctx, invalid, raw);
-      }
-      const problem = check(url);
-      if (problem) return fail(ctx, problem, raw);
-      return normalize(url, raw);
-    }),
-  );
-}
-
-/** The platform's address: http or https only, and no user name or password in it. */
-const apiUrlSchema = urlSetting(
-  "WORKFORCE_API_URL must be a URL such as https://api.example.com",
-  (url) =>
-    url.protocol !== "https:" && url.protocol !== "http:"
-      ? `WORKFORCE_API_URL must start with https:// or http://, not ${url.protocol}//`
-      : url.username || url.password
-        ? "WORKFORCE_API_URL must not contain a user name or password; the platform takes its token from WORKFORCE_TOKEN. Remove the credentials from the URL."
-        : url.search || url.hash
-          ? "WORKFORCE_API_URL must not have a query string or #fragment."
-          : undefined,
-  (url) => `${url.origin}${url.pathname}`.replace(/\/+$/, "").replace(/\/graphql$/, ""),
-);
-
-/**
- * Where replicas keep their shared state: redis:// or rediss:// (TLS). The URL may hold a password,
- * so it is never echoed; logs show only its host, port and database.
- */
-const redisUrlSchema = urlSetting(
-  "WORKFORCE_REDIS_URL must be a URL such as redis://127.0.0.1:6379 or rediss://user:password@redis.example.com:6380.",
-  (url) => {
-    const problem =
-      url.protocol !== "redis:" && url.protocol !== "rediss:"
-        ? `must start with redis:// or rediss:// (TLS), not ${url.protocol}//`
-        : !url.hostname
-          ? "must name the Redis host, such as redis://127.0.0.1:6379"
-          : url.search || url.hash
-            ? "must not have a query string or #fragment"
-            : !/^\/?\d*$/.test(url.pathname)
-              ? "may end only in a database number, such as redis://127.0.0.1:6379/0"
-              : undefined;
-    return problem && `WORKFORCE_REDIS_URL ${problem}.`;
-  },
-  (_url, raw) => raw,
-);
-
-/** Loopback names a browser and this machine agree on; only these may use plain http for sign-in. */
-const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
-
-/**
- * The authorization server's address. The client secret and refresh tokens go there, so plain
- * http is allowed only on this machine. Never echoed, like WORKFORCE_API_URL.
- */
-const authUrlSchema = urlSetting(
-  "WORKFORCE_AUTH_URL must be a URL such as https://auth.example.com",
-  (url) => {
-    const problem =
-      url.protocol !== "https:" && url.protocol !== "http:"
-        ? `must start with https://, not ${url.protocol}//`
-        : url.protocol === "http:" && !LOOPBACK_HOSTS.has(url.hostname)
-          ? "must start with https:// (http:// only for 127.0.0.1 or localhost): the client secret and refresh tokens are sent there"
-          : url.username || url.password
-            ? "must not contain a user name or password"
-            : url.search || url.hash
-              ? "must not have a query string or #fragment"
-              : undefined;
-    return problem && `WORKFORCE_AUTH_URL ${problem}.`;
-  },
-  (url) =>
-    `${url.origin}${url.pathname}`
-      .replace(/\/+$/, "")
-      .replace(/\/oauth(\/(authorize|token))?$/, ""),
-);
-
-/**
- * The team server's address as people's assistants reach it (`--auth oauth`): the resource its
- * tokens are bound to, and the base of its sign-in endpoints. An origin only: the SDK serves the
- * OAuth endpoints and metadata at the root. https, or http on this machine. Never echoed.
- */
-const publicUrlSchema = urlSetting(
-  "WORKFORCE_PUBLIC_URL must be a URL such as https://mcp.example.com.",
-  (url) => {
-    const problem =
-      url.protocol !== "https:" && url.protocol !== "http:"
-        ? `must start with https://, not ${url.protocol}//`
-        : url.protocol === "http:" && !LOOPBACK_HOSTS.has(url.hostname)
-          ? "must start with https:// (http:// only for 127.0.0.1 or localhost): sign-in codes and tokens travel to it"
-          : url.username || url.password || url.search || url.hash
-            ? "must not contain a user name, password, query string or #fragment"
-            : url.pathname !== "/"
-              ? "must be the server's base address with no path (such as https://mcp.example.com): MCP is served at <address>/mcp and the sign-in endpoints at its root"
-              : undefined;
-    return problem && `WORKFORCE_PUBLIC_URL ${problem}.`;
-  },
-  (url) => url.origin,
-);
-
-/** 32 random bytes in base64 (or base64url); the value itself never appears in a message. */
-const encryptionKeySchema = z.string().check(
-  z.refine(
-    (raw) => /^[A-Za-z0-9+/_-]+={0,2}$/.test(raw) && Buffer.from(raw, "base64").length === 32,
-    {
-      message:
-        "WORKFORCE_ENCRYPTION_KEY must be 32 random bytes in base64, for example the output of `openssl rand -base64 32`.",
-    },
-  ),
-);
-
-/** Where the browser brings the sign-in's answer: a port on this machine, as registered. */
-const redirectUriSchema = z.pipe(
-  z.string(),
-  z.transform((raw: string, ctx) => {
-    let url: URL | undefined;
-    try {
-      url = new URL(raw);
-    } catch {}
-    if (
-      url?.protocol !== "http:" ||
-      !LOOPBACK_HOSTS.has(url.hostname) ||
-      url.port === "" ||
-      url.port === "0" ||
-      url.username ||
-      url.password ||
-      url.search ||
-      url.hash
-    ) {
-      return fail(
-        ctx,
-        `WORKFORCE_REDIRECT_URI must be an http address on this machine with a port, such as ${DEFAULTS.redirectUri}, exactly as registered with the platform's OAuth client.`,
-        raw,
-      );
-    }
-    return url.href;
-  }),
-);
-
-const port = z.coerce
-  .number({ error: "--port must be a number" })
-  .check(
-    z.refine(Number.isInteger, "--port must be a whole number"),
-    z.minimum(0, "--port must be between 0 and 65535"),
-    z.maximum(65_535, "--port must be between 0 and 65535"),
-  );
 
 export const TOOLSETS = [
   "accounts",
@@ -222,135 +48,304 @@ export const CONFIRM_MODES = ["token", "elicitation"] as const;
  */
 export const AUTH_MODES = ["token", "oauth"] as const;
 
-const ConfigSchema = z.pipe(
-  z
-    .object({
-      command: z.enum(["serve", "sandbox", "login", "logout", "status", "help", "version"]),
-      transport: z.enum(["stdio", "http"]),
-      apiUrl: z.optional(apiUrlSchema),
-      token: z.optional(z.string().check(z.minLength(1))),
-      /** A stored sign-in (`workforce-mcp login`) for apiUrl is used: no WORKFORCE_TOKEN was given. */
-      signedIn: z.boolean(),
-      /** OAuth, for `login`: where to sign in, the registered client, and its redirect URL. */
-      authUrl: z.optional(authUrlSchema),
-      clientId: z.optional(z.string().check(z.minLength(1))),
-      clientSecret: z.optional(z.string().check(z.minLength(1))),
-      redirectUri: redirectUriSchema,
-      /** `login` opens the browser; --no-browser only prints the address. */
-      openBrowser: z.boolean(),
-      /** Where sign-ins are stored (WORKFORCE_CONFIG_DIR, else the user's config directory). */
-      configDir: z.string().check(z.minLength(1)),
-      useSandbox: z.boolean(),
-      logLevel: z.enum(LOG_LEVELS, {
-        error: `log level must be one of: ${LOG_LEVELS.join(", ")}`,
-      }),
-      host: z.string().check(z.minLength(1)),
-      port,
-      allowedHosts: z.array(z.string().check(z.minLength(1))),
-      readOnly: z.boolean(),
-      auth: z.enum(AUTH_MODES, {
-        error: `--auth must be one of: ${AUTH_MODES.join(", ")}`,
-      }),
-      /** `--auth oauth`: the address people's assistants use; default http://<host>:<port>. */
-      publicUrl: z.optional(publicUrlSchema),
-      /** `--auth oauth`: encrypts the platform tokens the server keeps (never logged). */
-      encryptionKey: z.optional(encryptionKeySchema),
-      confirm: z.enum(CONFIRM_MODES, {
-        error: `WORKFORCE_CONFIRM must be one of: ${CONFIRM_MODES.join(", ")}`,
-      }),
-      toolsets: z.array(
-        z.enum(TOOLSETS, {
-          error: `toolsets must be a comma-separated list of: ${TOOLSETS.join(", ")} (or all)`,
-        }),
-      ),
-      // Node's timers overflow past 2^31 ms and fire at once; ten minutes is already generous.
-      timeoutMs: intRange("WORKFORCE_TIMEOUT_MS", 100, 600_000),
-      rateLimitPerMinute: intRange("WORKFORCE_RATE_LIMIT", 1, 10_000),
-      retryBaseMs: z.coerce.number().check(z.minimum(0)),
-      maxRetries: z.coerce.number().check(z.refine(Number.isInteger), z.minimum(0), z.maximum(10)),
-      timesheetChunkSize: intRange("WORKFORCE_TIMESHEET_CHUNK_SIZE", 1, 1_000),
-      sandboxRateLimitPerMinute: intRange("--rate-limit", 0, 100_000),
-      maxSessions: intRange("WORKFORCE_MAX_SESSIONS", 1, 100_000),
-      sessionIdleMinutes: intRange("WORKFORCE_SESSION_IDLE_MINUTES", 1, 24 * 60),
-      maxResponseBytes: intRange("WORKFORCE_MAX_RESPONSE_BYTES", 64 * 1024, 256 * 1024 * 1024),
-      maxAnswerBytes: intRange("WORKFORCE_MAX_ANSWER_BYTES", 8 * 1024, 4 * 1024 * 1024),
-      /** Shared state for replicas (rate budget, confirmations, caches); never logged whole. */
-      redisUrl: z.optional(redisUrlSchema),
-      /** HTTP: no sessions, any request may reach any replica; on whenever redisUrl is set. */
-      stateless: z.boolean(),
-    })
-    .check(
-      z.superRefine((c, ctx) => {
-        if (c.command === "serve" && c.stateless && c.transport !== "http" && !c.redisUrl) {
-          ctx.addIssue({
-            code: "custom",
-            message:
-              "--stateless works with --http only: over stdio there is one client and one process.",
-          });
-        }
-        // Over HTTP without a token of its own, each client brings its token as a bearer.
-        const perClientToken = c.transport === "http" && c.apiUrl !== undefined;
-        if (
-          c.command === "serve" &&
-          !c.useSandbox &&
-          (!c.apiUrl || (!c.token && !c.signedIn && !perClientToken))
-        ) {
-          ctx.addIssue({
-            code: "custom",
-            message: c.apiUrl
-              ? "WORKFORCE_TOKEN is not set and there is no sign-in for WORKFORCE_API_URL. Sign in with `workforce-mcp login`, set WORKFORCE_TOKEN to a personal access token, run with --http so that each client sends its own token, or run with --sandbox."
-              : "WORKFORCE_API_URL is not set. Set it to the platform's base URL, or run with --sandbox.",
-          });
-        }
-        if (c.command === "serve" && c.auth === "oauth") checkRemoteSignIn(c, ctx);
-        if (c.command === "login") {
-          const missing = [
-            c.apiUrl ? undefined : "WORKFORCE_API_URL (the platform's base URL)",
-            c.clientId ? undefined : "WORKFORCE_CLIENT_ID",
-            c.clientSecret ? undefined : "WORKFORCE_CLIENT_SECRET",
-          ].filter((m): m is string => m !== undefined);
-          if (missing.length > 0) {
-            ctx.addIssue({
-              code: "custom",
-              message: `login needs ${missing.join(", ")}: set ${missing.length > 1 ? "them" : "it"} from the OAuth client registered on the platform (see the README, "Signing in").`,
-            });
-          }
-          // The default auth URL is the API's; a plain-http API elsewhere must not get the secret.
-          if (c.apiUrl && !c.authUrl) {
-            const api = new URL(c.apiUrl);
-            if (api.protocol === "http:" && !LOOPBACK_HOSTS.has(api.hostname)) {
-              ctx.addIssue({
-                code: "custom",
-                message:
-                  "login sends the client secret to WORKFORCE_AUTH_URL, which defaults to WORKFORCE_API_URL; that is plain http on another machine. Set WORKFORCE_AUTH_URL to the platform's https address.",
-              });
-            }
-          }
-        }
-      }),
-    ),
-  z.transform((c) => ({ ...c, authUrl: c.authUrl ?? c.apiUrl })),
+/** The validated configuration, with every URL normalised. */
+export interface Config {
+  command: "serve" | "sandbox" | "login" | "logout" | "status" | "help" | "version";
+  transport: "stdio" | "http";
+  apiUrl?: string;
+  token?: string;
+  /** A stored sign-in (`workforce-mcp login`) for apiUrl is used: no WORKFORCE_TOKEN was given. */
+  signedIn: boolean;
+  /**
+   * OAuth, for `login`: where to sign in (WORKFORCE_AUTH_URL, else apiUrl), the registered client,
+   * and its redirect URL.
+   */
+  authUrl: string | undefined;
+  clientId?: string;
+  clientSecret?: string;
+  redirectUri: string;
+  /** `login` opens the browser; --no-browser only prints the address. */
+  openBrowser: boolean;
+  /** Where sign-ins are stored (WORKFORCE_CONFIG_DIR, else the user's config directory). */
+  configDir: string;
+  useSandbox: boolean;
+  logLevel: LogLevel;
+  host: string;
+  port: number;
+  allowedHosts: string[];
+  readOnly: boolean;
+  auth: (typeof AUTH_MODES)[number];
+  /** `--auth oauth`: the address people's assistants use; default http://<host>:<port>. */
+  publicUrl?: string;
+  /** `--auth oauth`: encrypts the platform tokens the server keeps (never logged). */
+  encryptionKey?: string;
+  confirm: (typeof CONFIRM_MODES)[number];
+  toolsets: Toolset[];
+  timeoutMs: number;
+  rateLimitPerMinute: number;
+  retryBaseMs: number;
+  maxRetries: number;
+  timesheetChunkSize: number;
+  sandboxRateLimitPerMinute: number;
+  maxSessions: number;
+  sessionIdleMinutes: number;
+  maxResponseBytes: number;
+  maxAnswerBytes: number;
+  /** Shared state for replicas (rate budget, confirmations, caches); never logged whole. */
+  redisUrl?: string;
+  /** HTTP: no sessions, any request may reach any replica; on whenever redisUrl is set. */
+  stateless: boolean;
+}
+
+/**
+ * Reads settings and collects their problems, one message each, in the order they are read. A
+ * value that cannot be read at all (no number, no URL, not one of its choices) makes the checks
+ * between settings pointless, so it skips them; one read but not allowed (out of range, empty, no
+ * valid key) does not.
+ * What a reader returns for a bad value is never used: any problem makes parseConfig throw.
+ */
+class Reader {
+  readonly problems: string[] = [];
+  unreadable = false;
+
+  /**
+   * A whole number within [min, max], read with Number(): "1e3" and "0x10" count, a blank --port is
+   * 0. Each rule broken is its own line, so 0.5 where 1 is the least gives two.
+   */
+  wholeNumber(raw: string | number, min: number, max: number, messages: NumberMessages): number {
+    const n = Number(raw);
+    if (!Number.isFinite(n)) {
+      this.problems.push(messages.notNumber);
+      this.unreadable = true;
+    } else {
+      if (!Number.isInteger(n)) this.problems.push(messages.notWhole);
+      if (n < min || n > max) this.problems.push(messages.outOfRange);
+    }
+    return n;
+  }
+
+  /** A whole number within [min, max]; the message names the setting and the range. */
+  intRange(name: string, raw: string | number, min: number, max: number): number {
+    const m = `${name} must be a whole number from ${min} to ${max}`;
+    return this.wholeNumber(raw, min, max, { notNumber: m, notWhole: m, outOfRange: m });
+  }
+
+  /** One of `choices`, exactly as written. */
+  oneOf<T extends string>(choices: readonly T[], value: string, message: string): T {
+    if (!(choices as readonly string[]).includes(value)) {
+      this.problems.push(message);
+      this.unreadable = true;
+    }
+    return value as T;
+  }
+
+  /** A string setting, if given, that `ok` accepts. */
+  check<T extends string | undefined>(value: T, ok: (v: string) => boolean, message: string): T {
+    if (value !== undefined && !ok(value)) this.problems.push(message);
+    return value;
+  }
+
+  /** A URL setting, if given: its normalised form. */
+  url<T extends string | undefined>(raw: T, read: (raw: string) => UrlReading): T {
+    if (raw === undefined) return raw;
+    const reading = read(raw);
+    if (reading.ok) return reading.value as T;
+    this.problems.push(reading.message);
+    this.unreadable = true;
+    return raw;
+  }
+}
+
+type NumberMessages = { notNumber: string; notWhole: string; outOfRange: string };
+
+/** --port's messages, which name no range when the value is no number or a fraction. */
+const PORT_MESSAGES: NumberMessages = {
+  notNumber: "--port must be a number",
+  notWhole: "--port must be a whole number",
+  outOfRange: "--port must be between 0 and 65535",
+};
+
+/** A URL setting once read: its normalised form, or the whole message for its first problem. */
+type UrlReading = { ok: true; value: string } | { ok: false; message: string };
+
+/**
+ * A URL setting: `invalid` when the value is no URL, else the first problem `check` finds (a whole
+ * message), else `normalize`'s form of it. The URL itself is never echoed in a message, since it
+ * may carry credentials.
+ */
+function urlSetting(
+  invalid: string,
+  check: (url: URL) => string | undefined,
+  normalize: (url: URL, raw: string) => string,
+): (raw: string) => UrlReading {
+  return (raw) => {
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      return { ok: false, message: invalid };
+    }
+    const problem = check(url);
+    return problem ? { ok: false, message: problem } : { ok: true, value: normalize(url, raw) };
+  };
+}
+
+/** The platform's address: http or https only, and no user name or password in it. */
+const apiUrlSetting = urlSetting(
+  "WORKFORCE_API_URL must be a URL such as https://api.example.com",
+  (url) =>
+    url.protocol !== "https:" && url.protocol !== "http:"
+      ? `WORKFORCE_API_URL must start with https:// or http://, not ${url.protocol}//`
+      : url.username || url.password
+        ? "WORKFORCE_API_URL must not contain a user name or password; the platform takes its token from WORKFORCE_TOKEN. Remove the credentials from the URL."
+        : url.search || url.hash
+          ? "WORKFORCE_API_URL must not have a query string or #fragment."
+          : undefined,
+  (url) => `${url.origin}${url.pathname}`.replace(/\/+$/, "").replace(/\/graphql$/, ""),
 );
 
-export type Config = z.infer<typeof ConfigSchema>;
+/**
+ * Where replicas keep their shared state: redis:// or rediss:// (TLS). The URL may hold a password,
+ * so it is never echoed; logs show only its host, port and database.
+ */
+const redisUrlSetting = urlSetting(
+  "WORKFORCE_REDIS_URL must be a URL such as redis://127.0.0.1:6379 or rediss://user:password@redis.example.com:6380.",
+  (url) => {
+    const problem =
+      url.protocol !== "redis:" && url.protocol !== "rediss:"
+        ? `must start with redis:// or rediss:// (TLS), not ${url.protocol}//`
+        : !url.hostname
+          ? "must name the Redis host, such as redis://127.0.0.1:6379"
+          : url.search || url.hash
+            ? "must not have a query string or #fragment"
+            : !/^\/?\d*$/.test(url.pathname)
+              ? "may end only in a database number, such as redis://127.0.0.1:6379/0"
+              : undefined;
+    return problem && `WORKFORCE_REDIS_URL ${problem}.`;
+  },
+  (_url, raw) => raw,
+);
+
+/** Loopback names a browser and this machine agree on; only these may use plain http for sign-in. */
+const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
+
+/**
+ * The authorization server's address. The client secret and refresh tokens go there, so plain
+ * http is allowed only on this machine. Never echoed, like WORKFORCE_API_URL.
+ */
+const authUrlSetting = urlSetting(
+  "WORKFORCE_AUTH_URL must be a URL such as https://auth.example.com",
+  (url) => {
+    const problem =
+      url.protocol !== "https:" && url.protocol !== "http:"
+        ? `must start with https://, not ${url.protocol}//`
+        : url.protocol === "http:" && !LOOPBACK_HOSTS.has(url.hostname)
+          ? "must start with https:// (http:// only for 127.0.0.1 or localhost): the client secret and refresh tokens are sent there"
+          : url.username || url.password
+            ? "must not contain a user name or password"
+            : url.search || url.hash
+              ? "must not have a query string or #fragment"
+              : undefined;
+    return problem && `WORKFORCE_AUTH_URL ${problem}.`;
+  },
+  (url) =>
+    `${url.origin}${url.pathname}`
+      .replace(/\/+$/, "")
+      .replace(/\/oauth(\/(authorize|token))?$/, ""),
+);
+
+/**
+ * The team server's address as people's assistants reach it (`--auth oauth`): the resource its
+ * tokens are bound to, and the base of its sign-in endpoints. An origin only: the SDK serves the
+ * OAuth endpoints and metadata at the root. https, or http on this machine. Never echoed.
+ */
+const publicUrlSetting = urlSetting(
+  "WORKFORCE_PUBLIC_URL must be a URL such as https://mcp.example.com.",
+  (url) => {
+    const problem =
+      url.protocol !== "https:" && url.protocol !== "http:"
+        ? `must start with https://, not ${url.protocol}//`
+        : url.protocol === "http:" && !LOOPBACK_HOSTS.has(url.hostname)
+          ? "must start with https:// (http:// only for 127.0.0.1 or localhost): sign-in codes and tokens travel to it"
+          : url.username || url.password || url.search || url.hash
+            ? "must not contain a user name, password, query string or #fragment"
+            : url.pathname !== "/"
+              ? "must be the server's base address with no path (such as https://mcp.example.com): MCP is served at <address>/mcp and the sign-in endpoints at its root"
+              : undefined;
+    return problem && `WORKFORCE_PUBLIC_URL ${problem}.`;
+  },
+  (url) => url.origin,
+);
+
+/** Where the browser brings the sign-in's answer: a port on this machine, as registered. */
+const REDIRECT_URI_MESSAGE = `WORKFORCE_REDIRECT_URI must be an http address on this machine with a port, such as ${DEFAULTS.redirectUri}, exactly as registered with the platform's OAuth client.`;
+const redirectUriSetting = urlSetting(
+  REDIRECT_URI_MESSAGE,
+  (url) =>
+    url.protocol !== "http:" ||
+    !LOOPBACK_HOSTS.has(url.hostname) ||
+    url.port === "" ||
+    url.port === "0" ||
+    url.username ||
+    url.password ||
+    url.search ||
+    url.hash
+      ? REDIRECT_URI_MESSAGE
+      : undefined,
+  (url) => url.href,
+);
+
+/** 32 random bytes in base64 (or base64url); the value itself never appears in a message. */
+const isEncryptionKey = (raw: string) =>
+  /^[A-Za-z0-9+/_-]+={0,2}$/.test(raw) && Buffer.from(raw, "base64").length === 32;
+
+/** A flag given empty, such as `--host ""`, names no host; the environment's blanks are unset. */
+const notEmpty = (value: string) => value !== "";
+
+/** The checks between settings, once each has been read; one message per problem. */
+function checkTogether(c: Config, issue: (message: string) => void): void {
+  if (c.command === "serve" && c.stateless && c.transport !== "http" && !c.redisUrl) {
+    issue("--stateless works with --http only: over stdio there is one client and one process.");
+  }
+  // Over HTTP without a token of its own, each client brings its token as a bearer.
+  const perClientToken = c.transport === "http" && c.apiUrl !== undefined;
+  if (
+    c.command === "serve" &&
+    !c.useSandbox &&
+    (!c.apiUrl || (!c.token && !c.signedIn && !perClientToken))
+  ) {
+    issue(
+      c.apiUrl
+        ? "WORKFORCE_TOKEN is not set and there is no sign-in for WORKFORCE_API_URL. Sign in with `workforce-mcp login`, set WORKFORCE_TOKEN to a personal access token, run with --http so that each client sends its own token, or run with --sandbox."
+        : "WORKFORCE_API_URL is not set. Set it to the platform's base URL, or run with --sandbox.",
+    );
+  }
+  if (c.command === "serve" && c.auth === "oauth") checkRemoteSignIn(c, issue);
+  if (c.command === "login") {
+    const missing = [
+      c.apiUrl ? undefined : "WORKFORCE_API_URL (the platform's base URL)",
+      c.clientId ? undefined : "WORKFORCE_CLIENT_ID",
+      c.clientSecret ? undefined : "WORKFORCE_CLIENT_SECRET",
+    ].filter((m): m is string => m !== undefined);
+    if (missing.length > 0) {
+      issue(
+        `login needs ${missing.join(", ")}: set ${missing.length > 1 ? "them" : "it"} from the OAuth client registered on the platform (see the README, "Signing in").`,
+      );
+    }
+    // The default auth URL is the API's; a plain-http API elsewhere must not get the secret.
+    if (c.apiUrl && !c.authUrl) {
+      const api = new URL(c.apiUrl);
+      if (api.protocol === "http:" && !LOOPBACK_HOSTS.has(api.hostname)) {
+        issue(
+          "login sends the client secret to WORKFORCE_AUTH_URL, which defaults to WORKFORCE_API_URL; that is plain http on another machine. Set WORKFORCE_AUTH_URL to the platform's https address.",
+        );
+      }
+    }
+  }
+}
 
 /** What `--auth oauth` needs besides the rest; one issue per problem, none echoing a secret. */
-function checkRemoteSignIn(
-  c: {
-    transport: string;
-    token?: string;
-    apiUrl?: string;
-    authUrl?: string;
-    clientId?: string;
-    clientSecret?: string;
-    useSandbox: boolean;
-    host: string;
-    publicUrl?: string;
-    encryptionKey?: string;
-  },
-  ctx: { addIssue(issue: { code: "custom"; message: string }): void },
-): void {
-  const issue = (message: string) => ctx.addIssue({ code: "custom", message });
+function checkRemoteSignIn(c: Config, issue: (message: string) => void): void {
   if (c.transport !== "http") {
     issue(
       "--auth oauth works with --http only: over stdio there is one person, who signs in with `workforce-mcp login`.",
@@ -522,14 +517,14 @@ export function parseConfig(
   // With --auth oauth each person signs in; this machine's own sign-in is not used.
   if (command === "serve" && !token && apiUrl && readSignIns && auth !== "oauth") {
     // Compared as parsed, so that a trailing slash or /graphql does not hide a sign-in.
-    const wanted = apiUrlSchema.safeParse(apiUrl);
+    const wanted = apiUrlSetting(apiUrl);
     let index: SignInIndex;
     try {
       index = readSignIns(configDir);
     } catch (error) {
       throw new ConfigError(error instanceof Error ? error.message : String(error));
     }
-    signedIn = wanted.success && index.apiUrls.includes(wanted.data);
+    signedIn = wanted.ok && index.apiUrls.includes(wanted.value);
   }
   const isSandboxCommand = command === "sandbox";
   const defaultPort = isSandboxCommand ? 0 : DEFAULTS.httpPort;
@@ -538,56 +533,112 @@ export function parseConfig(
     .map((h) => h.trim())
     .filter(Boolean);
 
-  const result = ConfigSchema.safeParse({
+  // Each setting is read in Config's field order, so its problems are listed in that order. Strings
+  // that blankToUndefined or the filter above has vetted cannot be empty and need no check.
+  const r = new Reader();
+  const envInt = (name: string, fallback: number, min: number, max: number) =>
+    r.intRange(name, blankToUndefined(env[name]) ?? fallback, min, max);
+  const c: Config = {
     command,
     transport: values.http ? "http" : "stdio",
-    apiUrl,
+    apiUrl: r.url(apiUrl, apiUrlSetting),
     token,
     signedIn,
-    authUrl: values["auth-url"] ?? blankToUndefined(env.WORKFORCE_AUTH_URL),
-    clientId: values["client-id"] ?? blankToUndefined(env.WORKFORCE_CLIENT_ID),
-    clientSecret: values["client-secret"] ?? blankToUndefined(env.WORKFORCE_CLIENT_SECRET),
-    redirectUri:
+    authUrl: r.url(values["auth-url"] ?? blankToUndefined(env.WORKFORCE_AUTH_URL), authUrlSetting),
+    clientId: r.check(
+      values["client-id"] ?? blankToUndefined(env.WORKFORCE_CLIENT_ID),
+      notEmpty,
+      "--client-id must not be empty",
+    ),
+    clientSecret: r.check(
+      values["client-secret"] ?? blankToUndefined(env.WORKFORCE_CLIENT_SECRET),
+      notEmpty,
+      "--client-secret must not be empty",
+    ),
+    redirectUri: r.url(
       values["redirect-uri"] ??
-      blankToUndefined(env.WORKFORCE_REDIRECT_URI) ??
-      DEFAULTS.redirectUri,
+        blankToUndefined(env.WORKFORCE_REDIRECT_URI) ??
+        DEFAULTS.redirectUri,
+      redirectUriSetting,
+    ),
     openBrowser: !values["no-browser"],
     configDir,
     useSandbox: Boolean(values.sandbox) || (!apiUrl && !token),
-    logLevel: values["log-level"] ?? blankToUndefined(env.WORKFORCE_LOG_LEVEL) ?? "info",
-    host: values.host ?? DEFAULTS.host,
-    port: values.port ?? defaultPort,
+    logLevel: r.oneOf(
+      LOG_LEVELS,
+      values["log-level"] ?? blankToUndefined(env.WORKFORCE_LOG_LEVEL) ?? "info",
+      `log level must be one of: ${LOG_LEVELS.join(", ")}`,
+    ),
+    host: r.check(values.host ?? DEFAULTS.host, notEmpty, "--host must not be empty"),
+    port: r.wholeNumber(values.port ?? defaultPort, 0, 65_535, PORT_MESSAGES),
     allowedHosts: allowed,
     readOnly: Boolean(values["read-only"]) || isTrue(env.WORKFORCE_READ_ONLY),
-    auth,
-    publicUrl: blankToUndefined(env.WORKFORCE_PUBLIC_URL),
-    encryptionKey: blankToUndefined(env.WORKFORCE_ENCRYPTION_KEY),
-    confirm: (values.confirm ?? blankToUndefined(env.WORKFORCE_CONFIRM) ?? "token").toLowerCase(),
-    toolsets: parseToolsets(values.toolsets ?? blankToUndefined(env.WORKFORCE_TOOLSETS)),
-    timeoutMs: blankToUndefined(env.WORKFORCE_TIMEOUT_MS) ?? DEFAULTS.timeoutMs,
-    rateLimitPerMinute: blankToUndefined(env.WORKFORCE_RATE_LIMIT) ?? DEFAULTS.rateLimitPerMinute,
+    auth: r.oneOf(AUTH_MODES, auth, `--auth must be one of: ${AUTH_MODES.join(", ")}`),
+    publicUrl: r.url(blankToUndefined(env.WORKFORCE_PUBLIC_URL), publicUrlSetting),
+    encryptionKey: r.check(
+      blankToUndefined(env.WORKFORCE_ENCRYPTION_KEY),
+      isEncryptionKey,
+      "WORKFORCE_ENCRYPTION_KEY must be 32 random bytes in base64, for example the output of `openssl rand -base64 32`.",
+    ),
+    confirm: r.oneOf(
+      CONFIRM_MODES,
+      (values.confirm ?? blankToUndefined(env.WORKFORCE_CONFIRM) ?? "token").toLowerCase(),
+      `WORKFORCE_CONFIRM must be one of: ${CONFIRM_MODES.join(", ")}`,
+    ),
+    // One line for each name that is not a toolset.
+    toolsets: parseToolsets(values.toolsets ?? blankToUndefined(env.WORKFORCE_TOOLSETS)).map((t) =>
+      r.oneOf(
+        TOOLSETS,
+        t,
+        `toolsets must be a comma-separated list of: ${TOOLSETS.join(", ")} (or all)`,
+      ),
+    ),
+    // Node's timers overflow past 2^31 ms and fire at once; ten minutes is already generous.
+    timeoutMs: envInt("WORKFORCE_TIMEOUT_MS", DEFAULTS.timeoutMs, 100, 600_000),
+    rateLimitPerMinute: envInt("WORKFORCE_RATE_LIMIT", DEFAULTS.rateLimitPerMinute, 1, 10_000),
     retryBaseMs: DEFAULTS.retryBaseMs,
     maxRetries: DEFAULTS.maxRetries,
-    timesheetChunkSize:
-      blankToUndefined(env.WORKFORCE_TIMESHEET_CHUNK_SIZE) ?? DEFAULTS.timesheetChunkSize,
-    sandboxRateLimitPerMinute:
+    timesheetChunkSize: envInt(
+      "WORKFORCE_TIMESHEET_CHUNK_SIZE",
+      DEFAULTS.timesheetChunkSize,
+      1,
+      1_000,
+    ),
+    sandboxRateLimitPerMinute: r.intRange(
+      "--rate-limit",
       values["rate-limit"] ?? blankToUndefined(env.WORKFORCE_SANDBOX_RATE_LIMIT) ?? 60,
-    maxSessions: blankToUndefined(env.WORKFORCE_MAX_SESSIONS) ?? DEFAULTS.maxSessions,
-    sessionIdleMinutes:
-      blankToUndefined(env.WORKFORCE_SESSION_IDLE_MINUTES) ?? DEFAULTS.sessionIdleMinutes,
-    maxResponseBytes:
-      blankToUndefined(env.WORKFORCE_MAX_RESPONSE_BYTES) ?? DEFAULTS.maxResponseBytes,
-    maxAnswerBytes: blankToUndefined(env.WORKFORCE_MAX_ANSWER_BYTES) ?? DEFAULTS.maxAnswerBytes,
-    redisUrl: blankToUndefined(env.WORKFORCE_REDIS_URL),
+      0,
+      100_000,
+    ),
+    maxSessions: envInt("WORKFORCE_MAX_SESSIONS", DEFAULTS.maxSessions, 1, 100_000),
+    sessionIdleMinutes: envInt(
+      "WORKFORCE_SESSION_IDLE_MINUTES",
+      DEFAULTS.sessionIdleMinutes,
+      1,
+      24 * 60,
+    ),
+    maxResponseBytes: envInt(
+      "WORKFORCE_MAX_RESPONSE_BYTES",
+      DEFAULTS.maxResponseBytes,
+      64 * 1024,
+      256 * 1024 * 1024,
+    ),
+    maxAnswerBytes: envInt(
+      "WORKFORCE_MAX_ANSWER_BYTES",
+      DEFAULTS.maxAnswerBytes,
+      8 * 1024,
+      4 * 1024 * 1024,
+    ),
+    redisUrl: r.url(blankToUndefined(env.WORKFORCE_REDIS_URL), redisUrlSetting),
     stateless:
       Boolean(values.stateless) ||
       isTrue(env.WORKFORCE_STATELESS) ||
       blankToUndefined(env.WORKFORCE_REDIS_URL) !== undefined,
-  });
-  if (!result.success) {
-    throw new ConfigError(result.error.issues.map((i) => i.message).join("\n"));
-  }
-  return result.data;
+  };
+  if (!r.unreadable) checkTogether(c, (problem) => r.problems.push(problem));
+  if (r.problems.length > 0) throw new ConfigError(r.problems.join("\n"));
+  c.authUrl ??= c.apiUrl;
+  return c;
 }
 
 function mergeDotenv(

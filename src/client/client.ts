@@ -21,6 +21,7 @@ import {
   UnexpectedResponseError,
   ValidationError,
 } from "./errors.js";
+import { documentFor } from "./documents.js";
 import { formatBytes } from "./format-bytes.js";
 import {
   DEFAULT_RATE_LIMIT_PER_MINUTE,
@@ -155,7 +156,7 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
       let errors: unknown;
       try {
         const res = await gql.rawRequest<unknown>({
-          query: op.document,
+          query: documentFor(op.document, a.variables),
           variables: a.variables,
           signal,
         });

@@ -8,6 +8,7 @@ import {
   validate,
 } from "graphql";
 import { describe, expect, it } from "vitest";
+import { documentFor } from "../../src/client/documents.js";
 import { introspectionOperation } from "../../src/client/index.js";
 import { allOperations as operations } from "../../src/client/operations/index.js";
 import {
@@ -89,6 +90,12 @@ describe("operations", () => {
 
     it("fits the sandbox's schema", () => {
       expect(errorsAgainst(sandboxSchema, document)).toEqual([]);
+    });
+
+    it("still fits both when sent without every variable it can do without", () => {
+      const lean = parse(documentFor(operation.document, {}));
+      expect(errorsAgainst(referenceSchema, lean)).toEqual([]);
+      expect(errorsAgainst(sandboxSchema, lean)).toEqual([]);
     });
 
     it("declares whether it is safe to repeat", () => {
