@@ -4,6 +4,7 @@ import { getIntrospectionQuery } from "graphql";
 import { ClientError, GraphQLClient } from "graphql-request";
 import type { Logger } from "../logger.js";
 import { classifyEntry, type GraphQLErrorEntry, mostTelling } from "./classify.js";
+import { documentFor } from "./documents.js";
 import {
   AuthenticationError,
   AuthorizationError,
@@ -21,7 +22,6 @@ import {
   UnexpectedResponseError,
   ValidationError,
 } from "./errors.js";
-import { documentFor } from "./documents.js";
 import { formatBytes } from "./format-bytes.js";
 import {
   DEFAULT_RATE_LIMIT_PER_MINUTE,

@@ -16,6 +16,7 @@ import {
   type DocumentNode,
   execute,
   type GraphQLError,
+  type GraphQLSchema,
   getOperationAST,
   getVariableValues,
   type OperationDefinitionNode,
@@ -108,7 +109,13 @@ interface PendingFault {
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
 const WINDOW_MS = 60_000;
 
-const schema = createSandboxSchema();
+// Built with the first request, not at start: an embedded sandbox's first tools/list needs
+// neither the schema nor the data, and building them takes ~45 ms.
+let schema: GraphQLSchema | undefined;
+const sandboxSchema = () => {
+  schema ??= createSandboxSchema();
+  return schema;
+};
 
 class HttpFailure extends Error {
   constructor(
@@ -222,7 +229,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     options.seedPatch?.(fresh);
     return fresh;
   };
-  let data: SandboxData = seed();
+  let seeded: SandboxData | undefined;
+  const data = () => {
+    seeded ??= seed();
+    return seeded;
+  };
   let faults: PendingFault[] = [];
   const windows = new Map<IdentityKey, number[]>();
   const requests: RecordedRequest[] = [];
@@ -344,7 +355,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       if (req.method === "GET" && operation?.operation === "mutation") {
         throw new HttpFailure(400, "Mutations cannot be sent with GET; use POST.");
       }
-      const validationErrors = validate(schema, document);
+      const validationErrors = validate(sandboxSchema(), document);
       if (validationErrors.length > 0) {
         send(200, {
           errors: validationErrors.map((e) =>
@@ -367,7 +378,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         return;
       }
       const coerced = getVariableValues(
-        schema,
+        sandboxSchema(),
         operation.variableDefinitions ?? [],
         params.variables ?? {},
       );
@@ -413,12 +424,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       const run = async () => {
         const context: RequestContext = {
           identity: IDENTITIES[identityKey],
-          data,
+          data: data(),
           baseUrl,
           maxRegistrationsPerCall,
         };
         const result = await execute({
-          schema,
+          schema: sandboxSchema(),
           document,
           variableValues: params.variables ?? {},
           operationName: params.operationName,
@@ -533,7 +544,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         : requests.filter((r) => r.operationName === operationName).length;
     },
     reset() {
-      data = seed();
+      seeded = undefined;
       faults = [];
       requests.length = 0;
       windows.clear();
@@ -543,7 +554,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       windows.clear();
     },
     get timesheets() {
-      return data.timesheets;
+      return data().timesheets;
     },
     oauth,
     clock,
