@@ -27,7 +27,8 @@ export function createLogger(
   const sinks = new Set<LogSink>();
   const redact = (text: string): string => {
     let out = text;
-    for (const s of secrets) out = out.split(s).join("[redacted]");
+    // The same string back when nothing matches: callers can tell by identity that nothing was cut.
+    for (const s of secrets) if (out.includes(s)) out = out.split(s).join("[redacted]");
     return out;
   };
   const log = (at: LogLevel, message: string, data?: Record<string, unknown>) => {

@@ -103,6 +103,8 @@ export class RateGovernor implements Governor {
    */
   estimateWait(position = this.queue.length): number {
     this.prune();
+    // A free slot for it: no wait, and nothing to sort (the client asks before every request).
+    if (this.slots.length + position < this.limit) return 0;
     const now = this.now();
     const frees = this.slots
       .map((slot) => (slot.until === Number.POSITIVE_INFINITY ? now + this.windowMs : slot.until))
