@@ -14,14 +14,14 @@ import {
 import type { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv-provider.js";
 import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import * as z from "zod";
-import { createSchemaSource, type SchemaSource } from "./client/schema/introspection.js";
+import type { SchemaSource } from "./client/schema/introspection.js";
 import type { PlatformClient } from "./client/types.js";
 import type { Config } from "./config.js";
 import type { Logger, LogLevel } from "./logger.js";
 import { registerResources } from "./resources/index.js";
 import { createMemoryStore } from "./state/memory-store.js";
 import type { StateStore } from "./state/store.js";
-import { fitAnswer } from "./tools/answer-budget.js";
+import type { fitAnswer as FitAnswer } from "./tools/answer-budget.js";
 import { type CatalogEntry, embeddedCatalog, selectEntries } from "./tools/catalog.js";
 import type { ElicitResult, ToolContext } from "./tools/define-tool.js";
 import { toolLoaders } from "./tools/loaders.js";
@@ -90,11 +90,11 @@ export function createServer(config: Config, deps: ServerDeps): WorkforceServer 
   const identity = deps.identity ?? "local";
   const notice = deps.sandbox ? SANDBOX_NOTICE : undefined;
   // One introspection cache for the resources and the tools that read the schema.
-  const schemaSource = deps.schemaSource ?? createSchemaSource(client);
+  const schemaSource = deps.schemaSource ?? lazySchemaSource(client);
 
   const options = { config, deps, store, identity, notice, schemaSource, formValidator };
   registerTools(server, entries, loaderFor(deps.tools), options);
-  registerResources(server, { client, logger, schemaSource });
+  registerResources(server, { logger, schemaSource });
 
   const removeSink = forwardLogs(server, logger);
   let closed = false;
@@ -136,6 +136,19 @@ function lazySchemaValidator(): LazySchemaValidator {
   };
 }
 
+/** The platform's schema source, whose module loads with the first read of the schema. */
+function lazySchemaSource(client: PlatformClient): SchemaSource {
+  let source: Promise<SchemaSource> | undefined;
+  return {
+    async get(signal) {
+      source ??= import("./client/schema/introspection.js").then((m) =>
+        m.createSchemaSource(client),
+      );
+      return (await source).get(signal);
+    },
+  };
+}
+
 interface RegisterOptions {
   config: Config;
   deps: ServerDeps;
@@ -171,7 +184,11 @@ function registerTools(
   const runnerFor = (name: string) => {
     let runner = runners.get(name);
     if (!runner) {
-      runner = load(name).then((tool) => (tool ? toolRunner(server, tool, options) : undefined));
+      // The answer budget loads with the first tool, like the tool itself: nothing at start uses it.
+      runner = Promise.all([load(name), import("./tools/answer-budget.js")]).then(
+        ([tool, { fitAnswer }]) =>
+          tool ? toolRunner(server, tool, options, fitAnswer) : undefined,
+      );
       runners.set(name, runner);
     }
     return runner;
@@ -220,7 +237,12 @@ function issuesText(error: z.ZodError): string {
 }
 
 /** The one wrapper every tool goes through: context in, text + structured content or an error out. */
-function toolRunner(server: Server, tool: AnyToolDefinition, options: RegisterOptions): ToolRunner {
+function toolRunner(
+  server: Server,
+  tool: AnyToolDefinition,
+  options: RegisterOptions,
+  fitAnswer: typeof FitAnswer,
+): ToolRunner {
   const { config, deps, store, identity, notice, schemaSource, formValidator } = options;
   const { logger } = deps;
   const { input: inputValidator, output: outputValidator } = validatorsOf(tool);

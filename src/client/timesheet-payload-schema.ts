@@ -2,7 +2,7 @@
 // section 2.5). A test checks it has the same keywords and constraints as the published schema.
 // submit_timesheets validates with it (ajv, draft 2020-12) and the resource serves it.
 
-export const TIMESHEET_PAYLOAD_SCHEMA_URI = "workforce://timesheets/payload-schema";
+import { TIMESHEET_PAYLOAD_SCHEMA_URI } from "./schema/uris.js";
 
 export const timesheetPayloadSchema = {
   $schema: "https://json-schema.org/draft/2020-12/schema",

@@ -8,17 +8,21 @@ import {
   ReadResourceRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { oneLine, quoted } from "../client/platform-text.js";
-import { createSchemaSource, type SchemaSource } from "../client/schema/introspection.js";
-import { SCHEMA_INDEX_URI, SCHEMA_TYPE_TEMPLATE } from "../client/schema/uris.js";
+import type { SchemaSource } from "../client/schema/introspection.js";
 import {
+  SCHEMA_INDEX_URI,
+  SCHEMA_TYPE_TEMPLATE,
   TIMESHEET_PAYLOAD_SCHEMA_URI,
-  timesheetPayloadSchema,
-} from "../client/timesheet-payload-schema.js";
-import type { PlatformClient } from "../client/types.js";
+} from "../client/schema/uris.js";
 import type { Logger } from "../logger.js";
 
-// Our own constant: serialized once, and nothing in it to redact.
-const TIMESHEET_PAYLOAD_SCHEMA_TEXT = `${JSON.stringify(timesheetPayloadSchema, null, 2)}\n`;
+// Our own constant, loaded and serialized on the first read; nothing in it to redact.
+let payloadSchemaText: string | undefined;
+async function timesheetPayloadSchemaText(): Promise<string> {
+  const { timesheetPayloadSchema } = await import("../client/timesheet-payload-schema.js");
+  payloadSchemaText ??= `${JSON.stringify(timesheetPayloadSchema, null, 2)}\n`;
+  return payloadSchemaText;
+}
 
 // JSON-RPC code the MCP specification gives to "resource not found".
 const RESOURCE_NOT_FOUND = -32002;
@@ -27,9 +31,9 @@ const RESOURCE_NOT_FOUND = -32002;
 const render = () => import("../client/schema/render.js");
 
 export interface ResourceDeps {
-  client: PlatformClient;
   logger: Logger;
-  schemaSource?: SchemaSource;
+  /** The platform's schema, introspected once and shared with the tools. */
+  schemaSource: SchemaSource;
 }
 
 interface ResourceEntry {
@@ -86,7 +90,7 @@ function schemaTypeName(uri: string): string | undefined {
  * completion of type names. Unknown URIs are "resource not found" (-32002), as the spec says.
  */
 export function registerResources(server: Server, deps: ResourceDeps): void {
-  const source = deps.schemaSource ?? createSchemaSource(deps.client);
+  const source = deps.schemaSource;
   // The same redaction tool text gets: the schema is platform text and may carry anything.
   const redact = (text: string) => deps.logger.redact(text);
   const schema = async (what: string, signal?: AbortSignal) => {
@@ -114,7 +118,7 @@ export function registerResources(server: Server, deps: ResourceDeps): void {
       return document(SCHEMA_INDEX, uri, redact(index));
     }
     if (uri === TIMESHEET_PAYLOAD_SCHEMA_URI) {
-      return document(TIMESHEET_PAYLOAD_SCHEMA, uri, TIMESHEET_PAYLOAD_SCHEMA_TEXT);
+      return document(TIMESHEET_PAYLOAD_SCHEMA, uri, await timesheetPayloadSchemaText());
     }
     const name = schemaTypeName(uri);
     if (name === undefined) {

@@ -1,3 +1,5 @@
 /** The schema resources' addresses: known at start, before any schema is built. */
 export const SCHEMA_INDEX_URI = "workforce://schema";
 export const SCHEMA_TYPE_TEMPLATE = "workforce://schema/types/{name}";
+/** The timesheet payload's JSON Schema (its text loads only when read). */
+export const TIMESHEET_PAYLOAD_SCHEMA_URI = "workforce://timesheets/payload-schema";

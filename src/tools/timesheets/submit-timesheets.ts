@@ -13,10 +13,8 @@ import {
   submitTimesheetsMutation,
 } from "../../client/operations.js";
 import { oneLine, quoted } from "../../client/platform-text.js";
-import {
-  TIMESHEET_PAYLOAD_SCHEMA_URI,
-  timesheetPayloadSchema,
-} from "../../client/timesheet-payload-schema.js";
+import { TIMESHEET_PAYLOAD_SCHEMA_URI } from "../../client/schema/uris.js";
+import { timesheetPayloadSchema } from "../../client/timesheet-payload-schema.js";
 import { defineTool, type ToolContext, ToolInputError } from "../define-tool.js";
 import { isRealDate, period, requestOptions } from "../format.js";
 
