@@ -8,6 +8,9 @@ import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
+const packageVersion = JSON.parse(
+  readFileSync(new URL("../package.json", import.meta.url), "utf8"),
+).version;
 const CLI_FILE = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
 const CHUNKS_DIR = fileURLToPath(new URL("../dist/chunks", import.meta.url));
 const REQUIRE_BANNER =
@@ -86,7 +89,11 @@ const withoutUnusedSdkParts = {
 
 const result = await build({
   absWorkingDir: root,
-  define: { __WORKFORCE_TOOL_CATALOG__: JSON.stringify(JSON.stringify(catalog)) },
+  define: {
+    __WORKFORCE_TOOL_CATALOG__: JSON.stringify(JSON.stringify(catalog)),
+    // Read here once rather than through require() at every start.
+    __WORKFORCE_VERSION__: JSON.stringify(packageVersion),
+  },
   // ES modules first (graphql ships both): they load faster and only the parts used are kept.
   mainFields: ["module", "main"],
   plugins: [withoutZodLocales, withoutUnusedSdkParts],

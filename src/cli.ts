@@ -2,17 +2,21 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { resolve } from "node:path";
-import { parse as parseDotenv } from "dotenv";
 import { readSignInIndex } from "./auth/store.js";
 import { type Config, ConfigError, type DotenvSource, parseConfig, USAGE } from "./config.js";
 import { createLogger } from "./logger.js";
 
-const { version } = createRequire(import.meta.url)("../package.json") as { version: string };
+// The bundle writes the version in at build time; unbundled (tsc output), package.json says it.
+declare const __WORKFORCE_VERSION__: string | undefined;
+const version =
+  typeof __WORKFORCE_VERSION__ === "string"
+    ? __WORKFORCE_VERSION__
+    : (createRequire(import.meta.url)("../package.json") as { version: string }).version;
 
 async function main(): Promise<void> {
   let config: Config;
   try {
-    config = parseConfig(process.argv.slice(2), process.env, readDotenv(), readSignInIndex);
+    config = parseConfig(process.argv.slice(2), process.env, await readDotenv(), readSignInIndex);
   } catch (error) {
     if (error instanceof ConfigError) {
       // One line per problem, not the whole usage text: the problem is what matters.
@@ -69,7 +73,7 @@ async function main(): Promise<void> {
 }
 
 /** `.env` in the working directory, parsed but not put into process.env: the real env outranks it. */
-function readDotenv(): DotenvSource | undefined {
+async function readDotenv(): Promise<DotenvSource | undefined> {
   const path = resolve(".env");
   let text: string;
   try {
@@ -77,7 +81,11 @@ function readDotenv(): DotenvSource | undefined {
   } catch {
     return undefined;
   }
-  return { path, values: parseDotenv(text) };
+  // dotenv loads only when there is a file to read. Bundled, a CommonJS module imported on
+  // demand arrives as its default export; run from tsc's output, with its named exports too.
+  const dotenv = await import("dotenv");
+  const parse = dotenv.parse ?? (dotenv as unknown as { default: typeof dotenv }).default.parse;
+  return { path, values: parse(text) };
 }
 
 main().catch((error: unknown) => {
