@@ -166,7 +166,7 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
       let errors: unknown;
       try {
         const res = await gql.rawRequest<unknown>({
-          query: documentFor(op.document, a.variables),
+          query: documentFor(op, a.variables),
           variables: a.variables,
           signal,
         });

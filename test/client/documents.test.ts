@@ -9,7 +9,10 @@ const normal = (document: string) => print(parse(document));
 
 describe("documentFor", () => {
   it("leaves out the variables a call does not give, with the arguments and input fields they fill", () => {
-    const sent = documentFor(SEARCH, { first: 25, status: ["ACTIVE"], from: "2026-11-01" });
+    const sent = documentFor(
+      { document: SEARCH },
+      { first: 25, status: ["ACTIVE"], from: "2026-11-01" },
+    );
     expect(normal(sent)).toBe(
       normal(`query Search($first: Int!, $status: [Status!], $from: Date, $one: ID, $page: Int = 1) {
         hires(first: $first, status: $status, window: { from: $from }, pick: [$one], page: $page) { id }
@@ -18,7 +21,7 @@ describe("documentFor", () => {
   });
 
   it("keeps a variable given as null, one with a default, a required one and one inside a list", () => {
-    const sent = normal(documentFor(SEARCH, { first: 1, search: null }));
+    const sent = normal(documentFor({ document: SEARCH }, { first: 1, search: null }));
     expect(sent).toContain("$search: String");
     expect(sent).toContain("search: $search");
     expect(sent).toContain("$page: Int = 1");
@@ -39,7 +42,7 @@ describe("documentFor", () => {
       ids: [],
       one: "1",
     };
-    expect(documentFor(SEARCH, all)).toBe(SEARCH);
-    expect(documentFor("query {", {})).toBe("query {");
+    expect(documentFor({ document: SEARCH }, all)).toBe(SEARCH);
+    expect(documentFor({ document: "query {" }, {})).toBe("query {");
   });
 });

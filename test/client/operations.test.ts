@@ -93,7 +93,7 @@ describe("operations", () => {
     });
 
     it("still fits both when sent without every variable it can do without", () => {
-      const lean = parse(documentFor(operation.document, {}));
+      const lean = parse(documentFor(operation, {}));
       expect(errorsAgainst(referenceSchema, lean)).toEqual([]);
       expect(errorsAgainst(sandboxSchema, lean)).toEqual([]);
     });
