@@ -1,5 +1,6 @@
 // Small helpers the five platform tools share: argument schemas, request options, rendering.
 import * as z from "zod";
+import { describePage, type PageInfo, type PaginatorInfo, readPage } from "../client/pagination.js";
 import { oneLine } from "../client/platform-text.js";
 import type { RequestOptions, RestrictedField } from "../client/types.js";
 import type { ToolContext } from "./define-tool.js";
@@ -46,6 +47,12 @@ export const pageOutput = z.object({
   hasMore: z.boolean(),
   summary: z.string(),
 });
+
+/** The platform's paging as `pageOutput`, with its summary ("1–5 of 21, page 1 of 5; …"). */
+export function pageOf(info: PaginatorInfo): PageInfo & { summary: string } {
+  const page = readPage(info);
+  return { ...page, summary: describePage(page) };
+}
 
 /** What every platform call gets: the cancellation signal and rate-limit waits as progress. */
 export function requestOptions(ctx: ToolContext): RequestOptions {

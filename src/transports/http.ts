@@ -1,4 +1,4 @@
-import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
+import { randomUUID, timingSafeEqual } from "node:crypto";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { hostHeaderValidation } from "@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js";
@@ -17,6 +17,7 @@ import { type HttpSession, SessionRegistry } from "./http-sessions.js";
 import { type StatelessContext, serveStatelessRequest } from "./http-stateless.js";
 import { createRemoteAuth, type RemoteAuth, type RequestCredential } from "./remote-auth.js";
 import { createSessionLogger } from "./session-logger.js";
+import { sha256 } from "./sha256.js";
 
 const LOOPBACK = ["localhost", "127.0.0.1", "[::1]"];
 
@@ -429,10 +430,6 @@ function hostnameOf(entry: string): string {
 function whenClosed(res: Response, fn: () => void): void {
   if (res.closed) fn();
   else res.once("close", fn);
-}
-
-function sha256(text: string): Buffer {
-  return createHash("sha256").update(text, "utf8").digest();
 }
 
 /** Digests are always 32 bytes, so timingSafeEqual never throws and leaks no length. */

@@ -5,7 +5,6 @@
 // /revoke, and a 401 with `WWW-Authenticate: Bearer ... resource_metadata=...` on /mcp without a
 // valid token. The person's consent is delegated to the platform's own OAuth (src/auth/remote).
 // A personal access token in the X-Workforce-Token header is the one other way in.
-import { createHash } from "node:crypto";
 import { requireBearerAuth } from "@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js";
 import {
   getOAuthProtectedResourceMetadataUrl,
@@ -22,6 +21,7 @@ import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
 import type { StateStore } from "../state/store.js";
 import type { Platform } from "./embedded-sandbox.js";
+import { sha256 } from "./sha256.js";
 
 /** The header for a personal access token instead of signing in (scripts, tests). */
 export const PERSONAL_TOKEN_HEADER = "x-workforce-token";
@@ -124,7 +124,7 @@ export function createRemoteAuth(options: RemoteAuthOptions): RemoteAuth {
     const identity = info?.extra?.identity as SignInIdentity | undefined;
     if (typeof grantId !== "string" || !identity) return undefined;
     const credential: RequestCredential = {
-      key: digest(`grant\n${grantId}`),
+      key: sha256(`grant\n${grantId}`),
       identity,
       token: (sessionLogger) => grants.tokenSource({ id: grantId, identity }, sessionLogger),
     };
@@ -162,7 +162,7 @@ export function createRemoteAuth(options: RemoteAuthOptions): RemoteAuth {
       return undefined;
     }
     const credential: RequestCredential = {
-      key: digest(`personal\n${token}`),
+      key: sha256(`personal\n${token}`),
       identity,
       secret: token,
       token: () => token,
@@ -203,8 +203,4 @@ function answer(handler: (req: Request, res: Response) => Promise<void>) {
         );
     });
   };
-}
-
-function digest(text: string): Buffer {
-  return createHash("sha256").update(text, "utf8").digest();
 }

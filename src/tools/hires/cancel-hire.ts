@@ -1,5 +1,4 @@
 import * as z from "zod";
-import { AuthorizationError } from "../../client/errors.js";
 import {
   cancelHireMutation,
   type HireForCancelData,
@@ -17,6 +16,7 @@ import {
 } from "../confirmation.js";
 import { defineTool, NotAllowedError, type ToolContext, ToolInputError } from "../define-tool.js";
 import { period, requestOptions } from "../format.js";
+import { refusedAsNotAllowed } from "../not-allowed.js";
 import { hireOutcomeUnknown } from "./hire-writes.js";
 
 const MESSAGE_MAX = 2000;
@@ -151,15 +151,11 @@ async function readHire(
 
 async function cancel(ctx: ToolContext, args: CancelArgs, preview?: Preview) {
   const base = { hireId: args.hireId, ...(preview ? { preview } : {}) };
-  let sent: Awaited<ReturnType<typeof sendCancel>>;
-  try {
-    sent = await sendCancel(ctx, args);
-  } catch (error) {
-    if (error instanceof AuthorizationError) {
-      throw new NotAllowedError(`cancel hire ${oneLine(args.hireId)}`, "hire management");
-    }
-    throw error;
-  }
+  const sent = await refusedAsNotAllowed(
+    () => sendCancel(ctx, args),
+    `cancel hire ${oneLine(args.hireId)}`,
+    "hire management",
+  )();
   if (sent.kind === "sent") {
     const status = sent.data.data.cancelHire.status;
     return {

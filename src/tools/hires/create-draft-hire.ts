@@ -14,8 +14,9 @@ import {
 import { trustedContactQuery } from "../../client/operations/talent-invitations.js";
 import { oneLine, quoted } from "../../client/platform-text.js";
 import { type SendOutcome, sendOnce } from "../confirmation.js";
-import { defineTool, NotAllowedError, type ToolContext, ToolInputError } from "../define-tool.js";
+import { defineTool, type ToolContext, ToolInputError } from "../define-tool.js";
 import { dateSchema, period, rateText, requestOptions, upperCaseEnum } from "../format.js";
+import { refusedAsNotAllowed } from "../not-allowed.js";
 
 export const RATE_TYPES = ["HOURLY", "DAILY", "WEEKLY", "MONTHLY", "FIXED"] as const;
 
@@ -114,23 +115,16 @@ export const createDraftHireTool = defineTool({
       ...(args.purchaseOrderNumber ? { purchaseOrderNumber: args.purchaseOrderNumber } : {}),
       ...(fields.inputs.length > 0 ? { customFieldValues: fields.inputs } : {}),
     };
-    let sent: SendOutcome<DraftHire, DraftHire[]>;
-    try {
-      sent = await sendOnce(
+    const sent: SendOutcome<DraftHire, DraftHire[]> = await sendOnce(
+      refusedAsNotAllowed(
         async () =>
           (await ctx.client.run(createDraftHireMutation, { input }, requestOptions(ctx))).data
             .createDraftHire,
-        () => hiresWith(ctx, externalIdentifier),
-      );
-    } catch (error) {
-      if (error instanceof AuthorizationError) {
-        throw new NotAllowedError(
-          `create hires for company ${oneLine(args.company)}`,
-          "hire management",
-        );
-      }
-      throw error;
-    }
+        `create hires for company ${oneLine(args.company)}`,
+        "hire management",
+      ),
+      () => hiresWith(ctx, externalIdentifier),
+    );
 
     const base = { externalIdentifier };
     const customFields = fields.shown.length > 0 ? { customFields: fields.shown } : {};

@@ -1,5 +1,4 @@
 import * as z from "zod";
-import { AuthorizationError } from "../../client/errors.js";
 import {
   type ApprovalRequest,
   actionApprovalMutation,
@@ -26,6 +25,7 @@ import {
   requestOptions,
   upperCaseEnum,
 } from "../format.js";
+import { refusedAsNotAllowed } from "../not-allowed.js";
 
 const TOOL = "review_hire_approval";
 /** Requests listed at most; the oldest come first, so nothing waits unseen for long. */
@@ -250,16 +250,8 @@ async function decide(
         ),
       () => read(ctx, id),
     );
-  let sent: Awaited<ReturnType<typeof send>>;
-  try {
-    sent = await send();
-  } catch (error) {
-    // The platform refused the decision itself: a permission, not a bad argument.
-    if (error instanceof AuthorizationError) {
-      throw new NotAllowedError(`decide approval ${oneLine(id)}`, "approver");
-    }
-    throw error;
-  }
+  // The platform refused the decision itself: a permission, not a bad argument.
+  const sent = await refusedAsNotAllowed(send, `decide approval ${oneLine(id)}`, "approver")();
 
   if (sent.kind === "unknown") {
     return {

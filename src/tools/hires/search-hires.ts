@@ -1,6 +1,6 @@
 import * as z from "zod";
 import { type HireSummary, searchHiresQuery } from "../../client/operations.js";
-import { clampPage, clampPageSize, describePage, readPage } from "../../client/pagination.js";
+import { clampPage, clampPageSize } from "../../client/pagination.js";
 import { oneLine, quoted } from "../../client/platform-text.js";
 import { defineTool, ToolInputError } from "../define-tool.js";
 import {
@@ -8,6 +8,7 @@ import {
   hiddenFields,
   hiddenLine,
   pageArgs,
+  pageOf,
   pageOutput,
   period,
   rateText,
@@ -160,14 +161,13 @@ export const searchHiresTool = defineTool({
       },
       requestOptions(ctx),
     );
-    const info = readPage(data.hires.paginatorInfo);
-    const summary = describePage(info);
+    const info = pageOf(data.hires.paginatorInfo);
     const hires = data.hires.data.map(toOutput);
     const hidden = hiddenFields(restricted);
     const lines = hires.map(renderHire);
-    const text = [summary, ...lines, hiddenLine(hidden)].filter(Boolean).join("\n");
+    const text = [info.summary, ...lines, hiddenLine(hidden)].filter(Boolean).join("\n");
     return {
-      structured: { hires, page: { ...info, summary }, hiddenFields: hidden },
+      structured: { hires, page: info, hiddenFields: hidden },
       text,
     };
   },

@@ -5,13 +5,7 @@ import {
   invoiceByNumberQuery,
   listInvoicesQuery,
 } from "../../client/operations.js";
-import {
-  clampPage,
-  clampPageSize,
-  describePage,
-  type PageInfo,
-  readPage,
-} from "../../client/pagination.js";
+import { clampPage, clampPageSize, describePage, type PageInfo } from "../../client/pagination.js";
 import { oneLine, quoted, urlText } from "../../client/platform-text.js";
 import { defineTool, ToolInputError } from "../define-tool.js";
 import {
@@ -19,6 +13,7 @@ import {
   hiddenLine,
   money,
   pageArgs,
+  pageOf,
   pageOutput,
   requestOptions,
   upperCaseEnum,
@@ -167,13 +162,12 @@ export const listInvoicesTool = defineTool({
       requestOptions(ctx),
     );
     const invoices = data.invoices.data.map((i) => toOutput(i, today));
-    const info = readPage(data.invoices.paginatorInfo);
-    const summary = describePage(info);
+    const info = pageOf(data.invoices.paginatorInfo);
     const totals = totalsOf(invoices);
     const partial = info.hasMore || info.page > 1;
     const hidden = hiddenFields(restricted);
 
-    const lines = [summary, ...invoices.map((i) => `- ${invoiceLine(i)}`)];
+    const lines = [info.summary, ...invoices.map((i) => `- ${invoiceLine(i)}`)];
     if (totals.length > 0) {
       const scope = partial ? "Totals for this page only" : "Totals";
       lines.push(`${scope}: ${totalsText(totals)}.`);
@@ -185,7 +179,7 @@ export const listInvoicesTool = defineTool({
         invoices,
         totals,
         totalsCoverOnlyThisPage: partial,
-        page: { ...info, summary },
+        page: info,
         invoice: null,
         hiddenFields: hidden,
       },
@@ -200,8 +194,7 @@ function oneInvoice(
   hidden: string[],
 ) {
   const summary = toOutput(found, today);
-  const rowsInfo = readPage(found.rows.paginatorInfo);
-  const rowsSummary = describePage(rowsInfo);
+  const rowsPage = pageOf(found.rows.paginatorInfo);
   const invoice: z.infer<typeof invoiceDetails> = {
     taxAmount: found.taxAmount,
     markedPaidAt: found.markedPaidAt,
@@ -213,7 +206,7 @@ function oneInvoice(
       text: r.customText,
       worker: r.worker ? { id: r.worker.id, name: r.worker.name } : null,
     })),
-    rowsPage: { ...rowsInfo, summary: rowsSummary },
+    rowsPage,
   };
   const one: PageInfo = {
     page: 1,
@@ -228,7 +221,7 @@ function oneInvoice(
     `Invoice ${invoiceLine(summary)}`,
     `Net ${money(summary.netAmount)}, tax ${money(invoice.taxAmount)}${invoice.markedPaidAt ? `; marked paid ${oneLine(invoice.markedPaidAt)}` : ""}${invoice.fullyCredited ? "; fully credited" : ""}`,
     `Invoice document (PDF; the link expires, ask again for a fresh one): ${urlText(invoice.pdfUrl)}`,
-    `Rows: ${rowsSummary}`,
+    `Rows: ${rowsPage.summary}`,
   ];
   for (const r of invoice.rows) {
     const text = r.text === null ? "(no text)" : quoted(r.text);

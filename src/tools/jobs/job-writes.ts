@@ -1,29 +1,10 @@
 // Small pieces post_job and manage_candidate share.
-import { AuthorizationError, isPlatformError, ValidationError } from "../../client/errors.js";
+import { isPlatformError, ValidationError } from "../../client/errors.js";
 import { oneLine, quoted } from "../../client/platform-text.js";
 import { NotAllowedError } from "../define-tool.js";
 
 /** Job statuses after which nothing on the job can change. */
 export const CLOSED_JOB_STATUSES: ReadonlySet<string> = new Set(["COMPLETED", "REMOVED"]);
-
-/**
- * A write the platform refuses for this account is a permission, not a bad argument: said as
- * "your account is not allowed to <action>; ask someone with <rights> rights".
- */
-export function refusedAsNotAllowed<T>(
-  send: () => Promise<T>,
-  action: string,
-  rights: string,
-): () => Promise<T> {
-  return async () => {
-    try {
-      return await send();
-    } catch (error) {
-      if (error instanceof AuthorizationError) throw new NotAllowedError(action, rights);
-      throw error;
-    }
-  };
-}
 
 /** Why a platform request failed, in one line (the platform's own words quoted). */
 export function failureReason(error: unknown): string {

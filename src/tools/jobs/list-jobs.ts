@@ -7,13 +7,7 @@ import {
   jobDetailsQuery,
   listJobsQuery,
 } from "../../client/operations/jobs.js";
-import {
-  clampPage,
-  clampPageSize,
-  describePage,
-  type PaginatorInfo,
-  readPage,
-} from "../../client/pagination.js";
+import { clampPage, clampPageSize } from "../../client/pagination.js";
 import { oneLine, quoted } from "../../client/platform-text.js";
 import { defineTool, ToolInputError } from "../define-tool.js";
 import {
@@ -21,6 +15,7 @@ import {
   hiddenLine,
   money,
   pageArgs,
+  pageOf,
   pageOutput,
   period,
   rateText,
@@ -166,8 +161,7 @@ export const listJobsTool = defineTool({
       { search: args.search, statuses: args.statuses, accounts: args.accounts, first, page },
       options,
     );
-    const info = readPage(data.jobs.paginatorInfo);
-    const summary = describePage(info);
+    const info = pageOf(data.jobs.paginatorInfo);
     const jobs = data.jobs.data.map(toSummary);
     const hidden = hiddenFields(restricted);
     const idle = jobs.filter((j) => j.status === "ACTIVE" && j.candidates === 0);
@@ -177,11 +171,11 @@ export const listJobsTool = defineTool({
             .map((j) => `${oneLine(j.id)} ${quoted(j.name)}`)
             .join(", ")}.`
         : undefined;
-    const text = [`Jobs: ${summary}`, ...jobs.map(renderSummary), idleLine, hiddenLine(hidden)]
+    const text = [`Jobs: ${info.summary}`, ...jobs.map(renderSummary), idleLine, hiddenLine(hidden)]
       .filter(Boolean)
       .join("\n");
     return {
-      structured: { jobs, page: { ...info, summary }, job: null, hiddenFields: hidden },
+      structured: { jobs, page: info, job: null, hiddenFields: hidden },
       text,
     };
   },
@@ -202,11 +196,6 @@ function toSummary(j: JobSummary): JobOut {
     candidates: j.jobCandidates.paginatorInfo.total,
     bids: j.bids.paginatorInfo.total,
   };
-}
-
-function pageOf(info: PaginatorInfo) {
-  const page = readPage(info);
-  return { ...page, summary: describePage(page) };
 }
 
 function toDetail(j: JobDetails): JobDetailOut {

@@ -23,7 +23,8 @@ import {
 } from "../confirmation.js";
 import { defineTool, NotAllowedError, type ToolContext, ToolInputError } from "../define-tool.js";
 import { rateText, requestOptions, upperCaseEnum } from "../format.js";
-import { CLOSED_JOB_STATUSES, refusedAsNotAllowed } from "./job-writes.js";
+import { refusedAsNotAllowed } from "../not-allowed.js";
+import { CLOSED_JOB_STATUSES } from "./job-writes.js";
 
 const TOOL = "manage_candidate";
 

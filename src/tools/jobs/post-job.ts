@@ -20,7 +20,8 @@ import {
 } from "../confirmation.js";
 import { defineTool, NotAllowedError, type ToolContext, ToolInputError } from "../define-tool.js";
 import { requestOptions } from "../format.js";
-import { CLOSED_JOB_STATUSES, failureReason, refusedAsNotAllowed } from "./job-writes.js";
+import { refusedAsNotAllowed } from "../not-allowed.js";
+import { CLOSED_JOB_STATUSES, failureReason } from "./job-writes.js";
 
 const TOOL = "post_job";
 const PUBLISH_CONSEQUENCE = "Publishing cannot be undone: the job becomes visible to freelancers.";

@@ -1,5 +1,4 @@
 import * as z from "zod";
-import { AuthorizationError } from "../../client/errors.js";
 import { listAccountsQuery } from "../../client/operations/accounts.js";
 import {
   MAX_SKILL_LOOKUPS,
@@ -34,6 +33,7 @@ import {
   ToolInputError,
 } from "../define-tool.js";
 import { requestOptions } from "../format.js";
+import { refusedAsNotAllowed } from "../not-allowed.js";
 
 const TOOL = "invite_to_talent_pool";
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -393,13 +393,7 @@ async function send(ctx: ToolContext, prepared: Prepared) {
               ).data.reinviteTrustedContact,
             () => readContact(ctx, prepared.contactId),
           );
-  let sent: Awaited<ReturnType<typeof write>>;
-  try {
-    sent = await write();
-  } catch (error) {
-    if (error instanceof AuthorizationError) throw new NotAllowedError(action, RIGHTS);
-    throw error;
-  }
+  const sent = await refusedAsNotAllowed(write, action, RIGHTS)();
 
   const done = mode === "invite" ? ("invited" as const) : ("reinvited" as const);
   if (sent.kind === "sent") {

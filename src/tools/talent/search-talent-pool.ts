@@ -9,7 +9,7 @@ import {
   skillVariable,
   type TalentContact,
 } from "../../client/operations/talent.js";
-import { clampPage, clampPageSize, describePage, readPage } from "../../client/pagination.js";
+import { clampPage, clampPageSize } from "../../client/pagination.js";
 import { oneLine, quoted } from "../../client/platform-text.js";
 import type { RequestOptions } from "../../client/types.js";
 import { defineTool, shown, type ToolContext, ToolInputError } from "../define-tool.js";
@@ -17,6 +17,7 @@ import {
   hiddenFields,
   hiddenLine,
   pageArgs,
+  pageOf,
   pageOutput,
   requestOptions,
   upperCaseEnum,
@@ -144,8 +145,7 @@ export const searchTalentPoolTool = defineTool({
         break;
     }
     const { data, restricted } = await ctx.client.run(searchTalentPoolQuery, variables, options);
-    const info = readPage(data.trustedContacts.paginatorInfo);
-    const summary = describePage(info);
+    const info = pageOf(data.trustedContacts.paginatorInfo);
     const contacts = data.trustedContacts.data.map(toOutput);
     const hidden = hiddenFields(restricted);
     const matched =
@@ -153,7 +153,7 @@ export const searchTalentPoolTool = defineTool({
         ? `Skills: ${skills.matched.map((s) => `${quoted(s.name)} (${oneLine(s.id)})`).join(", ")}.`
         : undefined;
     const text = [
-      `Talent pool: ${summary}`,
+      `Talent pool: ${info.summary}`,
       matched,
       ...contacts.map(renderContact),
       hiddenLine(hidden),
@@ -161,7 +161,7 @@ export const searchTalentPoolTool = defineTool({
       .filter(Boolean)
       .join("\n");
     return {
-      structured: { contacts, skills, page: { ...info, summary }, hiddenFields: hidden },
+      structured: { contacts, skills, page: info, hiddenFields: hidden },
       text,
     };
   },

@@ -3,7 +3,7 @@ import {
   listPaymentRequestsQuery,
   type PaymentRequestSummary,
 } from "../../client/operations/payments.js";
-import { clampPage, clampPageSize, describePage, readPage } from "../../client/pagination.js";
+import { clampPage, clampPageSize } from "../../client/pagination.js";
 import { oneLine, quoted } from "../../client/platform-text.js";
 import { defineTool, ToolInputError } from "../define-tool.js";
 import {
@@ -11,6 +11,7 @@ import {
   hiddenFields,
   hiddenLine,
   money,
+  pageOf,
   pageOutput,
   period,
   rateText,
@@ -138,8 +139,7 @@ export const listPaymentRequestsTool = defineTool({
       requestOptions(ctx),
     );
     const inPeriod = (date: string) => (!from || date >= from) && (!to || date <= to);
-    const info = readPage(data.paymentRequests.paginatorInfo);
-    const summary = describePage(info);
+    const info = pageOf(data.paymentRequests.paginatorInfo);
     const requests: RequestOut[] = [];
     let cutRegistrations = false;
     let leftOutDays = 0;
@@ -175,7 +175,7 @@ export const listPaymentRequestsTool = defineTool({
     const partial = info.hasMore || info.page > 1;
     const hidden = hiddenFields(restricted);
 
-    const lines = [summary];
+    const lines = [info.summary];
     for (const r of requests) {
       lines.push(renderRequest(r));
       if (r.registrations) lines.push(renderDays(r.registrations));
@@ -203,7 +203,7 @@ export const listPaymentRequestsTool = defineTool({
         totalHours,
         hoursInPeriod,
         totalsCoverOnlyThisPage: partial,
-        page: { ...info, summary },
+        page: info,
         hiddenFields: hidden,
       },
       text: lines.join("\n"),
