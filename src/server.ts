@@ -170,7 +170,8 @@ function loaderFor(tools: readonly AnyToolDefinition[] | undefined) {
 /**
  * `tools/list` from the catalog and `tools/call` through one wrapper, registered on the SDK's
  * low-level server: a tool's module, zod schemas and validators load on its first call, not at
- * start. Arguments and results are checked against the tool's zod schemas as the SDK's McpServer would.
+ * start. Arguments and results are checked against the tool's zod schemas, as the SDK's
+ * McpServer would.
  */
 function registerTools(
   server: Server,
@@ -282,7 +283,8 @@ function toolRunner(
         // Nothing was redacted: the object itself can go out, without parsing it back.
         parsed: json === raw ? output.structured : undefined,
       });
-      // As the SDK's McpServer would: a result that does not fit the output schema is a bug here, not data.
+      // As the SDK's McpServer would: a result that does not fit the output schema is a bug
+      // here, not data.
       if (!output.isError && !fitted.cut) {
         const checked = outputValidator().safeParse(fitted.structured);
         if (!checked.success) {

@@ -144,6 +144,6 @@ export class SessionRegistry {
 }
 
 async function closeSession(session: HttpSession): Promise<void> {
-  // Closing the transport ends its streams; closing the McpServer frees the session's memory.
+  // Closing the transport ends its streams; closing the server frees the session's memory.
   await Promise.allSettled([session.transport.close(), session.workforce.close()]);
 }

@@ -39,7 +39,7 @@ export interface HttpServerOptions {
 
 const REALM = 'Bearer realm="workforce-mcp"';
 
-/** Starts Streamable HTTP at /mcp (one McpServer per session) and /healthz. */
+/** Starts Streamable HTTP at /mcp (one MCP server per session) and /healthz. */
 export async function startHttpServer(
   config: Config,
   logger: Logger,
