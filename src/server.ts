@@ -21,7 +21,7 @@ import type { Logger, LogLevel } from "./logger.js";
 import { registerResources } from "./resources/index.js";
 import { createMemoryStore } from "./state/memory-store.js";
 import type { StateStore } from "./state/store.js";
-import type { fitAnswer as FitAnswer } from "./tools/answer-budget.js";
+import type * as AnswerBudget from "./tools/answer-budget.js";
 import { type CatalogEntry, embeddedCatalog, selectEntries } from "./tools/catalog.js";
 import type { ElicitResult, ToolContext } from "./tools/define-tool.js";
 import { toolLoaders } from "./tools/loaders.js";
@@ -187,8 +187,8 @@ function registerTools(
     if (!runner) {
       // The answer budget loads with the first tool, like the tool itself: nothing at start uses it.
       runner = Promise.all([load(name), import("./tools/answer-budget.js")]).then(
-        ([tool, { fitAnswer }]) =>
-          tool ? toolRunner(server, tool, options, fitAnswer) : undefined,
+        ([tool, answerBudget]) =>
+          tool ? toolRunner(server, tool, options, answerBudget) : undefined,
       );
       runners.set(name, runner);
     }
@@ -242,7 +242,7 @@ function toolRunner(
   server: Server,
   tool: AnyToolDefinition,
   options: RegisterOptions,
-  fitAnswer: typeof FitAnswer,
+  answerBudget: typeof AnswerBudget,
 ): ToolRunner {
   const { config, deps, store, identity, notice, schemaSource, formValidator } = options;
   const { logger } = deps;
@@ -274,15 +274,13 @@ function toolRunner(
     try {
       const output = await tool.handler(args as never, context);
       logger.debug(`${tool.name} answered`, { ms: Date.now() - started });
-      const text = notice ? `${notice}\n${output.text}` : output.text;
-      // Round trip through the redactor: nothing a tool returns may carry the token.
-      const raw = JSON.stringify(output.structured);
-      const json = logger.redact(raw);
-      const fitted = fitAnswer(logger.redact(text), json, config.maxAnswerBytes, {
-        validate: (value) => outputValidator().safeParse(value).success,
-        // Nothing was redacted: the object itself can go out, without parsing it back.
-        parsed: json === raw ? output.structured : undefined,
-      });
+      // Nothing a tool returns may carry the token: text and structured content are redacted.
+      const text = logger.redact(notice ? `${notice}\n${output.text}` : output.text);
+      const room = config.maxAnswerBytes - Buffer.byteLength(text);
+      const clean = (value: string) => logger.redact(value) === value;
+      const fitted = answerBudget.smallAndClean(output.structured, room, clean)
+        ? { text, structured: output.structured, cut: false, originalBytes: 0, finalBytes: 0 }
+        : fitSerialized(text, output.structured);
       // As the SDK's McpServer would: a result that does not fit the output schema is a bug
       // here, not data.
       if (!output.isError && !fitted.cut) {
@@ -317,10 +315,20 @@ function toolRunner(
       return fitError(toToolErrorResult(error, tool.name, { logger, prefix: notice }));
     }
   };
+  // A large answer, or one with something to redact: serialized, redacted, and cut if it must be.
+  const fitSerialized = (text: string, structured: unknown) => {
+    const raw = JSON.stringify(structured);
+    const json = logger.redact(raw);
+    return answerBudget.fitAnswer(text, json, config.maxAnswerBytes, {
+      validate: (value) => outputValidator().safeParse(value).success,
+      // Nothing was redacted: the object itself can go out, without parsing it back.
+      parsed: json === raw ? structured : undefined,
+    });
+  };
   const fitError = (result: CallToolResult): CallToolResult => {
     const first = result.content[0];
     if (result.content.length !== 1 || first?.type !== "text") return result;
-    const fitted = fitAnswer(first.text, undefined, config.maxAnswerBytes, {
+    const fitted = answerBudget.fitAnswer(first.text, undefined, config.maxAnswerBytes, {
       advice: "the lines above say what to change",
     });
     return fitted.cut ? { ...result, content: [{ type: "text", text: fitted.text }] } : result;

@@ -228,3 +228,40 @@ function collect(
     out.push({ path, bytes: Buffer.byteLength(value), parent, key });
   }
 }
+
+/**
+ * Whether `value` as JSON certainly takes at most `limit` bytes and `clean` accepts every string
+ * in it, keys included: found by walking it instead of serializing it, which is what most answers
+ * need (small, nothing to redact). A string costs at most its quotes plus 6 bytes a UTF-16 unit
+ * (`\uXXXX`). False means "serialize it and see"; anything but plain data answers false.
+ */
+export function smallAndClean(
+  value: unknown,
+  limit: number,
+  clean: (text: string) => boolean,
+): boolean {
+  let room = limit;
+  const visit = (item: unknown): boolean => {
+    if (typeof item === "string") {
+      room -= 2 + 6 * item.length;
+      return room >= 0 && clean(item);
+    }
+    if (item === null || typeof item !== "object") {
+      // Numbers, booleans, null: at most 24 characters ("-1.7976931348623157e+308").
+      room -= 24;
+      return room >= 0;
+    }
+    if (Array.isArray(item)) {
+      room -= 2 + item.length;
+      return item.every(visit) && room >= 0;
+    }
+    const prototype = Object.getPrototypeOf(item);
+    if (prototype !== Object.prototype && prototype !== null) return false;
+    for (const [key, child] of Object.entries(item)) {
+      room -= 2;
+      if (!visit(key) || !visit(child)) return false;
+    }
+    return room >= 0;
+  };
+  return visit(value);
+}

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ResponseTooLargeError, ValidationError } from "../../src/client/errors.js";
 import { SANDBOX_NOTICE } from "../../src/server.js";
-import { cutAtLine, fitAnswer } from "../../src/tools/answer-budget.js";
+import { cutAtLine, fitAnswer, smallAndClean } from "../../src/tools/answer-budget.js";
 import { defineTool } from "../../src/tools/define-tool.js";
 import type { AnyToolDefinition } from "../../src/tools/registry.js";
 import { toToolErrorResult } from "../../src/tools/tool-error.js";
@@ -352,5 +352,31 @@ describe("a 1 MB argument value is not echoed whole", () => {
     const text = textOf(result);
     expect(Buffer.byteLength(text)).toBeLessThan(2 * KB);
     expect(text).toContain("argument `hireId`");
+  });
+});
+
+describe("smallAndClean: an answer that needs no serializing", () => {
+  const clean = (text: string) => !text.includes("pat-secret");
+  const answer = { hires: [{ id: "hire_1", name: "Ana", rate: 725.5, active: true, end: null }] };
+
+  it("is true for plain data whose JSON surely fits, and its bound is never below the real size", () => {
+    const bytes = Buffer.byteLength(JSON.stringify(answer));
+    expect(smallAndClean(answer, 10 * bytes, clean)).toBe(true);
+    // Escapes at their worst: every character of a control string becomes \uXXXX.
+    const controls = { note: "\u0001".repeat(100) };
+    const real = Buffer.byteLength(JSON.stringify(controls));
+    expect(smallAndClean(controls, real - 1, clean)).toBe(false);
+    expect(smallAndClean(controls, real + 40, clean)).toBe(true);
+  });
+
+  it("is false when it may not fit, or when a value or a key holds a secret", () => {
+    expect(smallAndClean(answer, 20, clean)).toBe(false);
+    expect(smallAndClean({ hires: [{ note: "token pat-secret-1" }] }, 1e6, clean)).toBe(false);
+    expect(smallAndClean({ "pat-secret-1": 1 }, 1e6, clean)).toBe(false);
+  });
+
+  it("is false for anything but plain data (it would serialize differently)", () => {
+    expect(smallAndClean({ at: new Date(0) }, 1e6, clean)).toBe(false);
+    expect(smallAndClean(new Map(), 1e6, clean)).toBe(false);
   });
 });
