@@ -49,7 +49,7 @@ const withoutZodLocales = {
 // parse: ajv as the default validator of form answers (createServer passes its own, which loads
 // ajv on the first form), and zod 3 with its JSON Schema converter, which the SDK keeps for tools
 // written in zod 3 (every schema here is zod 4). Each is replaced by a module that throws if ever
-// reached; test/meta/bundle.test.ts checks that none of them is in a chunk a start loads.
+// reached; test/meta/start-path.test.ts checks that none of them is in a file a start loads.
 const UNUSED_IN_SDK_SERVER = [
   {
     path: /^\.\.\/validation\/ajv-provider\.js$/,
@@ -119,10 +119,9 @@ for (const file of [CLI_FILE, ...readdirSync(CHUNKS_DIR).map((name) => join(CHUN
   if (!file.endsWith(".js")) continue;
   const text = readFileSync(file, "utf8");
   const at = text.indexOf(REQUIRE_BANNER);
+  if (at < 0) continue;
   const rest = text.slice(at + REQUIRE_BANNER.length);
-  if (at >= 0 && !/\brequire\b/.test(rest)) {
-    writeFileSync(file, text.slice(0, at) + rest.replace(/^\n/, ""));
-  }
+  if (!/\brequire\b/.test(rest)) writeFileSync(file, text.slice(0, at) + rest.replace(/^\n/, ""));
 }
 // BUNDLE_METAFILE=path: esbuild's account of which module landed in which chunk, for size work.
 if (process.env.BUNDLE_METAFILE)

@@ -27,7 +27,7 @@ export function createLogger(
   const sinks = new Set<LogSink>();
   const redact = (text: string): string => {
     let out = text;
-    // The same string back when nothing matches: callers can tell by identity that nothing was cut.
+    // Split only where a secret is: most text holds none and comes back as it was, uncopied.
     for (const s of secrets) if (out.includes(s)) out = out.split(s).join("[redacted]");
     return out;
   };

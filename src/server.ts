@@ -114,7 +114,7 @@ export function createServer(config: Config, deps: ServerDeps): WorkforceServer 
  * form needs it, and loading ajv at every start costs several milliseconds. The bundle leaves the
  * SDK's default out (scripts/bundle.mjs), so this is the only way ajv arrives.
  */
-export interface LazySchemaValidator extends jsonSchemaValidator {
+interface LazySchemaValidator extends jsonSchemaValidator {
   /** Loads ajv; the SDK checks a form's answer synchronously, so await this before asking. */
   ready(): Promise<void>;
 }
@@ -278,13 +278,15 @@ function toolRunner(
       const text = logger.redact(notice ? `${notice}\n${output.text}` : output.text);
       const room = config.maxAnswerBytes - Buffer.byteLength(text);
       const clean = (value: string) => logger.redact(value) === value;
+      // Most answers are small with nothing to redact: sent as they are, never serialized here.
       const fitted = answerBudget.smallAndClean(output.structured, room, clean)
-        ? { text, structured: output.structured, cut: false, originalBytes: 0, finalBytes: 0 }
+        ? undefined
         : fitSerialized(text, output.structured);
+      const answer = fitted ?? { text, structured: output.structured };
       // As the SDK's McpServer would: a result that does not fit the output schema is a bug
       // here, not data.
-      if (!output.isError && !fitted.cut) {
-        const checked = outputValidator().safeParse(fitted.structured);
+      if (!output.isError && !fitted?.cut) {
+        const checked = outputValidator().safeParse(answer.structured);
         if (!checked.success) {
           logger.error(`${tool.name} returned content that does not fit its output schema`, {
             issues: issuesText(checked.error),
@@ -294,15 +296,15 @@ function toolRunner(
           );
         }
       }
-      if (fitted.cut) {
+      if (fitted?.cut) {
         logger.info(`${tool.name} answer cut to fit WORKFORCE_MAX_ANSWER_BYTES`, {
           bytes: fitted.originalBytes,
           sent: fitted.finalBytes,
         });
       }
       return {
-        content: [{ type: "text", text: fitted.text }],
-        structuredContent: fitted.structured as Record<string, unknown>,
+        content: [{ type: "text", text: answer.text }],
+        structuredContent: answer.structured as Record<string, unknown>,
         ...(output.isError ? { isError: true } : {}),
       };
     } catch (error) {

@@ -122,9 +122,9 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
     // Not AbortSignal.any: its weak references kept every request's signals alive through young
     // collections, ~2 KB a call that the server's heap carried until a full collection.
     const stop = new AbortController();
-    const timedOut = { value: false };
+    let timedOut = false;
     const timer = setTimeout(() => {
-      timedOut.value = true;
+      timedOut = true;
       stop.abort();
     }, timeoutMs);
     const cancel = () => stop.abort();
@@ -182,7 +182,7 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
             throw httpFailure(op, status, unsafe, a.retryAfterMs);
           }
         } else {
-          throw transportFailure(error, a, timedOut.value, response, unsafe);
+          throw transportFailure(error, a, timedOut, response, unsafe);
         }
       }
 

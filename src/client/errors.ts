@@ -249,7 +249,6 @@ export class ResponseTooLargeError extends PlatformError {
   }
 }
 
-/** "5 MB", "1.5 MB", "64 KB": sizes as people read them (1 MB = 1,048,576 bytes). */
 export function isPlatformError(value: unknown): value is PlatformError {
   return value instanceof PlatformError;
 }

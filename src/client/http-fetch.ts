@@ -67,14 +67,14 @@ export function httpFetch(
     // The signal is watched here rather than handed to node:http, whose own watch (a stream
     // finished-listener per request) cost ~25 µs a call.
     const onAbort = () => req.destroy(abortError(signal));
-    const settle =
-      <T>(finish: (value: T) => void) =>
-      (value: T) => {
-        signal?.removeEventListener("abort", onAbort);
-        finish(value);
-      };
-    const done = settle(resolve);
-    const fail = settle(reject);
+    const done = (response: Response) => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve(response);
+    };
+    const fail = (error: unknown) => {
+      signal?.removeEventListener("abort", onAbort);
+      reject(error);
+    };
     const req = send(
       url,
       {
