@@ -4,9 +4,11 @@ import {
   CallToolRequestSchema,
   type CallToolResult,
   type ElicitRequestFormParams,
+  ErrorCode,
   ListToolsRequestSchema,
   type LoggingLevel,
   LoggingLevelSchema,
+  McpError,
   type ServerNotification,
   type ServerRequest,
   SetLevelRequestSchema,
@@ -23,7 +25,12 @@ import { createMemoryStore } from "./state/memory-store.js";
 import type { StateStore } from "./state/store.js";
 import type * as AnswerBudget from "./tools/answer-budget.js";
 import { type CatalogEntry, embeddedCatalog, selectEntries } from "./tools/catalog.js";
-import type { ElicitResult, ToolContext } from "./tools/define-tool.js";
+import {
+  type Clock,
+  type ElicitResult,
+  systemClock,
+  type ToolContext,
+} from "./tools/define-tool.js";
 import { toolLoaders } from "./tools/loaders.js";
 import type { AnyToolDefinition } from "./tools/registry.js";
 
@@ -54,6 +61,8 @@ export interface ServerDeps {
   store?: StateStore;
   /** A digest of whose calls these are (platform and credential); scopes keys in `store`. */
   identity?: string;
+  /** The tools' clock (tests pass one that does not sleep). */
+  clock?: Clock;
 }
 
 export interface WorkforceServer {
@@ -268,8 +277,9 @@ function toolRunner(
       schema: () => schemaSource.get(extra.signal),
       store,
       identity,
+      clock: deps.clock ?? systemClock,
       reportProgress: progressReporter(extra, logger),
-      elicit: elicitorFor(server, formValidator, extra),
+      elicit: elicitorFor(server, formValidator, extra, logger),
     };
     try {
       const output = await tool.handler(args as never, context);
@@ -358,21 +368,31 @@ function elicitorFor(
   server: Server,
   formValidator: LazySchemaValidator,
   extra: Extra,
+  logger: Logger,
 ): ToolContext["elicit"] {
   const elicitation = server.getClientCapabilities()?.elicitation;
   // The SDK reads an empty capability as form mode; a URL-only client cannot show our forms.
   if (!elicitation || (!elicitation.form && elicitation.url)) return undefined;
   return async (message, requestedSchema): Promise<ElicitResult> => {
     await formValidator.ready();
-    const result = await server.elicitInput(
-      {
-        mode: "form",
-        message,
-        requestedSchema: requestedSchema as ElicitRequestFormParams["requestedSchema"],
-      },
-      { signal: extra.signal, relatedRequestId: extra.requestId, timeout: ELICIT_TIMEOUT_MS },
-    );
-    return { action: result.action, content: result.content };
+    try {
+      const result = await server.elicitInput(
+        {
+          mode: "form",
+          message,
+          requestedSchema: requestedSchema as ElicitRequestFormParams["requestedSchema"],
+        },
+        { signal: extra.signal, relatedRequestId: extra.requestId, timeout: ELICIT_TIMEOUT_MS },
+      );
+      return { action: result.action, content: result.content };
+    } catch (error) {
+      // The SDK checks the answer against the form: one that does not fit is the client's, not ours.
+      if (error instanceof McpError && error.code === ErrorCode.InvalidParams) {
+        logger.warning("a form's answer did not fit the form", { error: error.message });
+        return { action: "unreadable" };
+      }
+      throw error;
+    }
   };
 }
 

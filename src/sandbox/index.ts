@@ -74,9 +74,16 @@ export interface FaultOptions {
   delayMs?: number;
   operationName?: string;
   after?: boolean;
+  /**
+   * The request's operation is not run now but held until `faults.releaseHeld()`: a write the
+   * platform applies after its answer was lost.
+   */
+  later?: boolean;
 }
 export interface RecordedRequest {
   operationName: string | null;
+  /** "mutation" for a write, "query" for a read; null when the document did not parse. */
+  operationType: "query" | "mutation" | "subscription" | null;
   identity: "full" | "limited" | null;
   status: number;
   at: number;
@@ -85,12 +92,19 @@ export interface Sandbox {
   url: string;
   graphqlUrl: string;
   tokens: { full: string; limited: string };
-  faults: { inject(kind: FaultKind, options?: FaultOptions): void; clear(): void };
+  faults: {
+    inject(kind: FaultKind, options?: FaultOptions): void;
+    clear(): void;
+    /** Runs the operations held by faults injected with `later`, in order; how many ran. */
+    releaseHeld(): Promise<number>;
+  };
   requests: RecordedRequest[];
   countRequests(operationName?: string): number;
   reset(): void;
   setRateLimit(perMinute: number): void;
   readonly timesheets: ReadonlyMap<string, TimesheetRecord>;
+  /** Test hook: changes the live data, as someone else working on the platform would. */
+  edit(change: (data: SandboxData) => void): void;
   /** The authorization server (/oauth/authorize, /oauth/token): its client, revocation. */
   oauth: SandboxOAuth;
   /** The OAuth clock: codes, access tokens and the refresh period follow it. */
@@ -104,6 +118,7 @@ interface PendingFault {
   delayMs: number;
   operationName: string | undefined;
   after: boolean;
+  later: boolean;
 }
 
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -235,6 +250,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     return seeded;
   };
   let faults: PendingFault[] = [];
+  let held: (() => Promise<unknown>)[] = [];
   const windows = new Map<IdentityKey, number[]>();
   const requests: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
@@ -352,6 +368,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       if (record.operationName === null && operation?.name) {
         record.operationName = operation.name.value;
       }
+      record.operationType = operation?.operation ?? null;
       if (req.method === "GET" && operation?.operation === "mutation") {
         throw new HttpFailure(400, "Mutations cannot be sent with GET; use POST.");
       }
@@ -452,6 +469,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         return;
       }
       if (fault.after) await run();
+      else if (fault.later) held.push(run);
       switch (fault.kind) {
         case "internal-error":
           send(200, internalErrorBody());
@@ -490,6 +508,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     }
     const record: RecordedRequest = {
       operationName: null,
+      operationType: null,
       identity: null,
       status: 0,
       at: Date.now(),
@@ -531,10 +550,18 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           delayMs: opts.delayMs ?? 5_000,
           operationName: opts.operationName,
           after: opts.after ?? false,
+          later: opts.later ?? false,
         });
       },
       clear() {
         faults = [];
+        held = [];
+      },
+      async releaseHeld() {
+        const runs = held;
+        held = [];
+        for (const run of runs) await run();
+        return runs.length;
       },
     },
     requests,
@@ -546,6 +573,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     reset() {
       seeded = undefined;
       faults = [];
+      held = [];
       requests.length = 0;
       windows.clear();
     },
@@ -555,6 +583,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     },
     get timesheets() {
       return data().timesheets;
+    },
+    edit(change) {
+      change(data());
     },
     oauth,
     clock,

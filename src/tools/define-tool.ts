@@ -13,7 +13,8 @@ export interface ToolAnnotations {
 }
 
 export interface ElicitResult {
-  action: "accept" | "decline" | "cancel";
+  /** "unreadable": the client answered with content that does not fit the form. */
+  action: "accept" | "decline" | "cancel" | "unreadable";
   content?: Record<string, unknown>;
 }
 
@@ -23,6 +24,31 @@ export interface ElicitSchema {
   properties: Record<string, Record<string, unknown>>;
   required?: string[];
 }
+
+/** Time as the tools see it: injected, so tests move it instead of sleeping. */
+export interface Clock {
+  now(): number;
+  /** Resolves after `ms`, or rejects when `signal` aborts first. */
+  sleep(ms: number, signal: AbortSignal): Promise<void>;
+}
+
+/** The real clock. */
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  sleep: (ms, signal) =>
+    new Promise((resolve, reject) => {
+      if (signal.aborted) return reject(signal.reason);
+      const timer = setTimeout(() => {
+        signal.removeEventListener("abort", stop);
+        resolve();
+      }, ms);
+      const stop = () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      };
+      signal.addEventListener("abort", stop, { once: true });
+    }),
+};
 
 export interface ToolContext {
   client: PlatformClient;
@@ -45,6 +71,8 @@ export interface ToolContext {
   store: StateStore;
   /** A digest naming whose calls these are (platform and credential), to scope keys in `store`. */
   identity: string;
+  /** For waits between read-backs (see sendWrite). */
+  clock: Clock;
 }
 
 export interface ToolOutput<TStructured> {

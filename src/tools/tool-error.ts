@@ -21,7 +21,7 @@ import { formatBytes } from "../client/format-bytes.js";
 import { oneLine, quoted } from "../client/platform-text.js";
 import type { Logger } from "../logger.js";
 import { SharedStateUnavailableError } from "../state/store.js";
-import { ConfirmationUnavailableError } from "./confirmation.js";
+import { ConfirmationUnavailableError, OutcomeStillUnknownError } from "./confirmation.js";
 import { MAX_SHOWN_VALUE, NotAllowedError, shown, ToolInputError } from "./define-tool.js";
 
 // The one place where anything a tool throws becomes what the assistant reads. Every result says
@@ -86,6 +86,12 @@ function describe(error: unknown, tool: string, logger: Logger | undefined): str
     return [
       `${tool} did not run: ${sentence(flat(error.message))}`,
       "Ask the person to make this change on the platform itself, or to use an assistant that can show confirmation forms. Trying again with this client will not help.",
+    ];
+  }
+  if (error instanceof OutcomeStillUnknownError) {
+    return [
+      `${tool} did not run: ${sentence(flat(error.message))}`,
+      `The platform may still make that change, so nothing was sent now. Check with ${flat(error.check)}: if it shows the change, it is done. If it still does not after ${flat(error.until)}, the earlier attempt did not happen and the change may be made again.`,
     ];
   }
   if (error instanceof NotAllowedError) {

@@ -16,6 +16,7 @@ import { createLogger, type Logger } from "../../src/logger.js";
 import { type SandboxOptions, startSandbox } from "../../src/sandbox/index.js";
 import { createServer, type WorkforceServer } from "../../src/server.js";
 import { loadCatalog } from "../../src/tools/catalog.js";
+import type { Clock } from "../../src/tools/define-tool.js";
 import type { AnyToolDefinition } from "../../src/tools/registry.js";
 import { catalogOf } from "../../src/tools/tool-list.js";
 import { sandboxInfo } from "../../src/transports/embedded-sandbox.js";
@@ -44,7 +45,17 @@ export interface HarnessOptions {
   tools?: AnyToolDefinition[];
   /** Changes the sandbox's seeded data, for example to plant hostile names. */
   seedPatch?: SandboxOptions["seedPatch"];
+  /** The tools' clock; by default the real time with waits that end at once (no test sleeps). */
+  clock?: Clock;
 }
+
+/** Real time, but a wait ends at once: read-backs after a lost answer do not hold a test up. */
+export const noWaitClock: Clock = {
+  now: () => Date.now(),
+  sleep: async (_ms, signal) => {
+    if (signal.aborted) throw signal.reason;
+  },
+};
 
 export interface Harness {
   client: Client;
@@ -98,6 +109,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       sandbox: options.sandboxMode === false ? undefined : sandboxInfo(),
       version: "0.0.0-test",
       tools: options.tools,
+      clock: options.clock ?? noWaitClock,
       catalog: options.tools ? catalogOf(options.tools) : await loadCatalog(),
     });
 

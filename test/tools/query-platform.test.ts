@@ -10,6 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ToolInputError } from "../../src/tools/define-tool.js";
 import {
   checkQuery,
+  checkVariablesSize,
+  estimateQuery,
   OPERATION_NAME,
   PAGE_SIZE_ARGUMENTS,
   QUERY_LIMITS,
@@ -18,6 +20,7 @@ import { MAX_QUERY_ANSWER_BYTES } from "../../src/tools/platform/query-platform.
 import { SENSITIVE_FIELDS } from "../../src/tools/platform/sensitive-fields.js";
 import { type Harness, startHarness } from "../helpers/mcp-harness.js";
 import { readReference } from "../helpers/reference.js";
+import { useHarness } from "../helpers/tool-calls.js";
 
 interface Out {
   data: Record<string, unknown> | null;
@@ -180,6 +183,58 @@ describe("query_platform against the sandbox", () => {
     expect(platformRequests(h)).toBe(before);
   });
 
+  it("refuses 20 aliases of three nested full pages by their estimated size, sending nothing", async () => {
+    // Each alias passes every per-field limit (first: 100, 7 deep): only their product is too much.
+    const one =
+      "jobs(first: 100) { data { hires(first: 100) { data { paymentRequests(first: 100) { data { id } } } } } }";
+    const query = `{ ${Array.from({ length: 20 }, (_, i) => `j${i}: ${one}`).join(" ")} }`;
+    const before = h.sandbox.countRequests(OPERATION_NAME);
+    const r = await call({ query });
+    expect(r.isError).toBe(true);
+    const t = text(r);
+    expect(t).toContain(
+      "argument `query`: the query is over this server's limits: it could return about 40,404,020 values with every page full (at most 10,000); the largest part is j0.data.hires.data.paymentRequests.data: 1,000,000 items (100 × 100 × 100), 2,000,000 values with their fields.",
+    );
+    expect(t).toMatch(/Make it smaller: a smaller first, above all on the outer lists/);
+    expect(t).not.toMatch(/aliases \(at most|fields deep|on jobs/);
+    expect(h.sandbox.countRequests(OPERATION_NAME)).toBe(before);
+  });
+
+  it("counts a fragment, or an inline fragment, once for every place it is spread", async () => {
+    const fragment =
+      "fragment Hires on JobPaginator { data { hires(first: 100) { data { id status } } } }";
+    // 1 + 20 jobs + 20 hires fields + 2,000 hires + 4,000 ids and statuses.
+    const once = await call({ query: `{ a: jobs(first: 20) { ...Hires } } ${fragment}` });
+    expect(once.isError).toBeFalsy();
+
+    const before = h.sandbox.countRequests(OPERATION_NAME);
+    const twice = await call({
+      query: `{ a: jobs(first: 20) { ...Hires } b: jobs(first: 20) { ...Hires } } ${fragment}`,
+    });
+    expect(twice.isError).toBe(true);
+    expect(text(twice)).toMatch(/about 12,082 values with every page full \(at most 10,000\)/);
+    const inline = await call({
+      query: `{ a: jobs(first: 20) { ...Hires } b: jobs(first: 20) { ... on JobPaginator { data { hires(first: 100) { data { id status } } } } } } ${fragment}`,
+    });
+    expect(inline.isError).toBe(true);
+    expect(text(inline)).toMatch(/about 12,082 values/);
+    expect(h.sandbox.countRequests(OPERATION_NAME)).toBe(before);
+  });
+
+  it("sends a reasonable query: 25 hires, each with a nested page of 10", async () => {
+    const before = h.sandbox.countRequests(OPERATION_NAME);
+    const r = await call({
+      query:
+        "{ hires(first: 25) { data { id status worker { name hires(first: 10) { data { id status } } } } } }",
+    });
+    expect(r.isError).toBeFalsy();
+    expect(h.sandbox.countRequests(OPERATION_NAME)).toBe(before + 1);
+    const hires = (out(r).data as { hires: { data: { worker: { hires: { data: unknown[] } } }[] } })
+      .hires.data;
+    expect(hires.length).toBeGreaterThan(0);
+    expect(hires[0]?.worker.hires.data.length).toBeGreaterThan(0);
+  });
+
   it("introspects once, shared with the schema resources", async () => {
     await h.client.readResource({ uri: "workforce://schema" });
     await call({ query: "{ viewer { id } }" });
@@ -206,6 +261,38 @@ describe("query_platform against the sandbox", () => {
     // What is kept is the start of each list, ids intact.
     const a = (o.data as { a: { data: { id: string }[] } }).a.data;
     expect(a[0]?.id).toBe("hire_001");
+  });
+});
+
+describe("query_platform's variables", () => {
+  const harness = useHarness();
+  const query = "query($ids: [ID!]) { projects(accounts: $ids, first: 5) { data { id } } }";
+
+  it("refuses a 100,000-item list before anything reaches the platform", async () => {
+    const h = await harness();
+    const ids = Array.from({ length: 100_000 }, (_, i) => `cmp_${String(i).padStart(6, "0")}`);
+    const r = await h.client.callTool({
+      name: "query_platform",
+      arguments: { query, variables: { ids } },
+    });
+    expect(r.isError).toBe(true);
+    expect(text(r)).toContain(
+      "argument `variables`: the variables are 1.2 MB of JSON (at most 64 KB); the largest is $ids, a list of 100,000 items.",
+    );
+    expect(text(r)).toMatch(/split a long list of ids over several calls/);
+    // Not even the schema was fetched.
+    expect(h.sandbox.countRequests()).toBe(0);
+  });
+
+  it("sends a list of a thousand ids", async () => {
+    const h = await harness();
+    const ids = Array.from({ length: 1000 }, (_, i) => `cmp_${String(i).padStart(6, "0")}`);
+    const r = await h.client.callTool({
+      name: "query_platform",
+      arguments: { query, variables: { ids } },
+    });
+    expect(r.isError).toBeFalsy();
+    expect(h.sandbox.countRequests(OPERATION_NAME)).toBe(1);
   });
 });
 
@@ -307,6 +394,78 @@ describe("query_platform's checks against the real schema", () => {
     } catch (error) {
       expect((error as ToolInputError).hint).not.toMatch(/sandbox/);
     }
+  });
+
+  it.each([
+    [
+      "a paged list without first, at the schema's default page of 10",
+      "{ hires { data { id } } }",
+      {},
+      21,
+    ],
+    [
+      "first, with the paginator's info once",
+      "{ hires(first: 25) { paginatorInfo { total } data { id } } }",
+      {},
+      53,
+    ],
+    ["first from a variable", "query($n: Int!) { hires(first: $n) { data { id } } }", { n: 7 }, 15],
+    ["an unpaged list as 10 items", "{ hires(first: 2) { data { owners { id } } } }", {}, 43],
+    [
+      "a fragment as often as it is spread",
+      "{ a: hires(first: 5) { ...F } b: hires(first: 5) { ...F } } fragment F on HirePaginator { data { id } }",
+      {},
+      22,
+    ],
+    [
+      "inline fragments each",
+      "{ hires(first: 5) { ... on HirePaginator { data { id } } ... on HirePaginator { data { status } } } }",
+      {},
+      21,
+    ],
+  ])("estimates %s", (_what, query, variables, values) => {
+    expect(estimateQuery(realSchema, query, variables).values).toBe(values);
+  });
+
+  it("draws the line at the ceiling: a nested page of 48 passes, of 49 is refused", () => {
+    const query =
+      "query($n: Int!) { jobs(first: 100) { data { hires(first: $n) { data { id } } } } }";
+    expect(QUERY_LIMITS.maxValues).toBe(10_000);
+    // 1 + 100 jobs + 100 hires fields + 100n hires + 100n ids.
+    expect(() => check(query, { n: 48 })).not.toThrow();
+    expect(() => check(query, { n: 49 })).toThrow(
+      "it could return about 10,001 values with every page full (at most 10,000); the largest part is jobs.data.hires.data: 4,900 items (100 × 49), 9,800 values with their fields",
+    );
+  });
+
+  it("says which page sizes it assumed", () => {
+    expect(
+      refusal("{ jobs(first: 100) { data { hires { data { worker { skills { id name } } } } } } }"),
+    ).toContain(
+      "the largest part is jobs.data.hires.data.worker.skills: 10,000 items (100 × default 10 × unpaged 10)",
+    );
+  });
+
+  it("stops counting at the field limit when fragments multiply", () => {
+    // Each fragment spreads the next twice: 2^11 copies of the last one, far over 500 fields.
+    const fragments = Array.from(
+      { length: 11 },
+      (_, i) => `fragment F${i} on Query { ...F${i + 1} ...F${i + 1} }`,
+    );
+    fragments.push("fragment F11 on Query { hires(first: 100) { data { id } } }");
+    const message = refusal(`{ ...F0 } ${fragments.join(" ")}`);
+    expect(message).toMatch(/it could return at least [\d,]+ values/);
+    expect(message).toContain("it selects over 500 fields once fragments are spread");
+  });
+
+  it("refuses variables over 64 KB of JSON, and takes 64 KB", () => {
+    // {"s":"…"} is the string and 8 bytes.
+    const max = QUERY_LIMITS.maxVariablesBytes;
+    expect(max).toBe(64 * 1024);
+    expect(() => checkVariablesSize({ s: "x".repeat(max - 8) })).not.toThrow();
+    expect(() => checkVariablesSize({ s: "x".repeat(max - 7) })).toThrow(
+      "the variables are 65,537 bytes of JSON (at most 65,536 bytes); the largest is $s, 65,531 bytes",
+    );
   });
 
   it("knows every page-size argument of the real schema", () => {

@@ -1,7 +1,13 @@
 // terminate_hire through a real MCP client against the sandbox: preview, confirmation, elicitation,
 // refusals and the read-back after an ambiguous failure.
 import { describe, expect, it } from "vitest";
+import type { SandboxData } from "../../src/sandbox/index.js";
 import type { Harness } from "../helpers/mcp-harness.js";
+import {
+  appliedAfterLostAnswer,
+  changedBeforeTokenConfirmation,
+  changedWhileFormOpen,
+} from "../helpers/preview-commitment.js";
 import {
   callTool,
   DECLINING_ANSWERS,
@@ -29,6 +35,19 @@ interface Out {
 const ARGS = { hireId: "hire_001", reason: "PROJECT_COMPLETED_EARLY", date: "2026-12-31" };
 
 const harness = useHarness();
+
+const RENAMED_JOB = {
+  tool: "terminate_hire",
+  args: ARGS,
+  mutation: "TerminateHire",
+  label: "job",
+  newValue: '"Platform Lead"',
+  edit: (data: SandboxData) => {
+    const contract = data.contracts.get("ctr_002");
+    if (!contract) throw new Error("seed changed");
+    contract.jobName = "Platform Lead";
+  },
+};
 
 const call = (h: Harness, args: Record<string, unknown>) =>
   callTool<Out>(h, "terminate_hire", args);
@@ -164,22 +183,60 @@ describe("terminate_hire with the token round trip", () => {
     expect(h.sandbox.countRequests("TerminateHire")).toBe(1);
   });
 
-  it("says it was not terminated when the connection drops before the change", async () => {
+  it("says the outcome is unknown when the platform applies it after the answer was lost", async () => {
+    const { r, again, h } = await appliedAfterLostAnswer(harness, {
+      tool: "terminate_hire",
+      args: ARGS,
+      mutation: "TerminateHire",
+      check: "get_hire (hireId hire_001)",
+      confirmed: true,
+    });
+    expect(r.text).toContain("Termination of hire hire_001");
+    // The read now shows it: the second attempt is refused as already done.
+    expect(again.text).toContain("already terminated");
+    expect(await hireStatus(h)).toBe("TERMINATED");
+  });
+
+  it("refuses another attempt while an earlier one's outcome is unknown", async () => {
     const h = await harness();
     const { out } = await call(h, ARGS);
-    h.sandbox.faults.inject("drop-connection", { operationName: "TerminateHire" });
-    const r = await call(h, { ...ARGS, confirmationToken: out.confirmationToken });
-    // A write that did not take effect is an error for the client, even with the read-back.
-    expect(r.r.isError).toBe(true);
-    expect(r.out.status).toBe("not-terminated");
-    expect(r.text).toContain("NOT terminated");
-    expect(r.text).toContain("still ACTIVE");
+    h.sandbox.faults.inject("drop-connection", { operationName: "TerminateHire", later: true });
+    const lost = await call(h, { ...ARGS, confirmationToken: out.confirmationToken });
+    expect(lost.out.status).toBe("outcome-unknown");
+    // The platform has not applied it yet; a fresh preview is still refused.
+    const again = await call(h, ARGS);
+    expect(again.r.isError).toBe(true);
+    expect(again.text).toContain("outcome is not known yet");
+    expect(again.text).toContain("get_hire (hireId hire_001)");
+    expect(again.out).toBeUndefined();
     expect(h.sandbox.countRequests("TerminateHire")).toBe(1);
-    expect(await hireStatus(h)).toBe("ACTIVE");
+  });
+
+  it("sends nothing when the job changed after the preview, and shows a fresh one", async () => {
+    await changedBeforeTokenConfirmation(harness, RENAMED_JOB);
+  });
+
+  it("refuses a message with characters the person cannot see, naming them", async () => {
+    const h = await harness();
+    const r = await call(h, { ...ARGS, message: "Thanks\u202e for everything" });
+    expect(r.r.isError).toBe(true);
+    expect(r.text).toContain("U+202E RIGHT-TO-LEFT OVERRIDE");
+    expect(h.sandbox.countRequests("TerminateHire")).toBe(0);
+  });
+
+  it("shows the message whole, line breaks included, as it is sent", async () => {
+    const h = await harness();
+    const message = `Thank you.\n${"Long notice. ".repeat(30).trim()}`;
+    const r = await call(h, { ...ARGS, message });
+    expect(r.text).toContain(`Message to the worker: ${JSON.stringify(message)}.`);
   });
 });
 
 describe("terminate_hire with elicitation", () => {
+  it("shows the form again when the job changed while it was open", async () => {
+    await changedWhileFormOpen(harness, RENAMED_JOB);
+  });
+
   it("asks the person and terminates on accept with confirm", async () => {
     const e = formAnswering({ action: "accept", content: { confirm: true } });
     const h = await harness(e.options);

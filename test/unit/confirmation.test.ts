@@ -1,62 +1,173 @@
+// The confirmation module on its own: what a token binds (tool, identity, arguments and the platform
+// facts the preview showed), how a form answer is read, and what a lost answer leads to.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { NetworkError } from "../../src/client/errors.js";
+import { NetworkError, ValidationError } from "../../src/client/errors.js";
 import type { Config } from "../../src/config.js";
 import { createMemoryStore } from "../../src/state/memory-store.js";
 import { SharedStateUnavailableError, type StateStore } from "../../src/state/store.js";
-import { askForConfirmation, redeemConfirmation, sendOnce } from "../../src/tools/confirmation.js";
-import type { ToolContext } from "../../src/tools/define-tool.js";
+import {
+  type ChangeRequest,
+  confirmChange,
+  type Fact,
+  OutcomeStillUnknownError,
+  READ_BACK_DELAYS_MS,
+  sendWrite,
+  UNKNOWN_OUTCOME_HOLD_MS,
+} from "../../src/tools/confirmation.js";
+import type { ElicitResult, ToolContext } from "../../src/tools/define-tool.js";
 
-function context(confirm: Config["confirm"] = "token", store = createMemoryStore()): ToolContext {
-  return {
-    config: { confirm } as Config,
-    store,
-    identity: "someone",
-  } as unknown as ToolContext;
+interface Waits {
+  slept: number[];
+  progress: string[];
 }
-const request = (args: Record<string, unknown>) => ({
-  tool: "cancel_hire",
-  args,
-  lines: ["Cancel hire hire_003."],
-  consequence: "This cannot be undone.",
-  question: "Cancel this hire?",
-});
+
+function context(
+  options: {
+    confirm?: Config["confirm"];
+    store?: StateStore;
+    elicit?: ToolContext["elicit"];
+    identity?: string;
+  } = {},
+): ToolContext & Waits {
+  const slept: number[] = [];
+  const progress: string[] = [];
+  let now = Date.parse("2026-11-26T10:00:00Z");
+  return {
+    config: { confirm: options.confirm ?? "token", maxAnswerBytes: 131072 } as Config,
+    store: options.store ?? createMemoryStore(),
+    identity: options.identity ?? "someone",
+    signal: new AbortController().signal,
+    elicit: options.elicit,
+    clock: {
+      now: () => now,
+      sleep: async (ms: number) => {
+        slept.push(ms);
+        now += ms;
+      },
+    },
+    reportProgress: async (_p: number, _t?: number, message?: string) => {
+      progress.push(message ?? "");
+    },
+    slept,
+    progress,
+  } as unknown as ToolContext & Waits;
+}
+
+/** A change whose platform facts are whatever `facts` holds when propose() runs. */
+function change(
+  args: Record<string, unknown>,
+  facts: Record<string, Fact>,
+  token?: string,
+): ChangeRequest<null> & { proposed: number } {
+  const request = {
+    tool: "cancel_hire",
+    args,
+    token,
+    target: "hire hire_003",
+    proposed: 0,
+    async propose() {
+      request.proposed++;
+      return {
+        preview: null,
+        lines: ["Cancel hire hire_003."],
+        consequence: "This cannot be undone.",
+        question: "Cancel this hire?",
+        facts: { ...facts },
+      };
+    },
+  };
+  return request;
+}
+
+async function previewToken(ctx: ToolContext, args: Record<string, unknown>, facts = {}) {
+  const d = await confirmChange(ctx, change(args, facts));
+  if (d.kind !== "preview") throw new Error("expected a preview");
+  return d.token;
+}
 
 describe("the confirmation token", () => {
   it("is refused for another tool, and used up by the refusal", async () => {
     const ctx = context();
-    const answer = await askForConfirmation(ctx, request({ hireId: "hire_003" }));
-    if (answer.kind !== "preview") throw new Error("expected a preview");
+    const token = await previewToken(ctx, { hireId: "hire_003" });
     await expect(
-      redeemConfirmation(ctx, "terminate_hire", answer.token, { hireId: "hire_003" }),
+      confirmChange(ctx, { ...change({ hireId: "hire_003" }, {}, token), tool: "terminate_hire" }),
     ).rejects.toThrow(/issued by cancel_hire, not terminate_hire/);
-    await expect(
-      redeemConfirmation(ctx, "cancel_hire", answer.token, { hireId: "hire_003" }),
-    ).rejects.toThrow(/unknown, expired or already used/);
+    await expect(confirmChange(ctx, change({ hireId: "hire_003" }, {}, token))).rejects.toThrow(
+      /unknown, expired or already used/,
+    );
   });
 
   it("does not depend on the order of arguments or on nested key order", async () => {
     const ctx = context();
-    const answer = await askForConfirmation(ctx, request({ a: 1, b: { x: 1, y: [1, 2] } }));
-    if (answer.kind !== "preview") throw new Error("expected a preview");
+    const token = await previewToken(ctx, { a: 1, b: { x: 1, y: [1, 2] } });
+    const d = await confirmChange(ctx, change({ b: { y: [1, 2], x: 1 }, a: 1 }, {}, token));
+    expect(d.kind).toBe("confirmed");
+  });
+
+  it("is refused for other arguments, naming them", async () => {
+    const ctx = context();
+    const token = await previewToken(ctx, { hireId: "hire_003", message: "Sorry" });
     await expect(
-      redeemConfirmation(ctx, "cancel_hire", answer.token, { b: { y: [1, 2], x: 1 }, a: 1 }),
-    ).resolves.toBeUndefined();
+      confirmChange(ctx, change({ hireId: "hire_003", message: "Sorry!" }, {}, token)),
+    ).rejects.toThrow(/other arguments \(different now: message\)/);
   });
 
   it("is never issued when only a form may confirm", async () => {
-    await expect(askForConfirmation(context("elicitation"), request({}))).rejects.toThrow(
-      /cannot show forms/,
-    );
     await expect(
-      redeemConfirmation(context("elicitation"), "cancel_hire", "x", {}),
+      confirmChange(context({ confirm: "elicitation" }), change({}, {})),
+    ).rejects.toThrow(/cannot show forms/);
+    await expect(
+      confirmChange(context({ confirm: "elicitation" }), change({}, {}, "x")),
     ).rejects.toThrow(/only from the person's form/);
+  });
+
+  it("reads the platform again and confirms only when every fact is as previewed", async () => {
+    const ctx = context();
+    const facts: Record<string, Fact> = { rate: "DKK 820.00", worker: "Ana" };
+    const token = await previewToken(ctx, { bid: "bid_1" }, facts);
+    const request = change({ bid: "bid_1" }, facts, token);
+    const d = await confirmChange(ctx, request);
+    expect(d.kind).toBe("confirmed");
+    expect(request.proposed).toBe(1);
+  });
+
+  it("sends nothing when a fact changed, names it, and issues a fresh preview", async () => {
+    const ctx = context();
+    const token = await previewToken(ctx, { bid: "bid_1" }, { rate: "DKK 820.00", worker: "Ana" });
+    const d = await confirmChange(
+      ctx,
+      change({ bid: "bid_1" }, { rate: "DKK 8,200.00", worker: "Ana" }, token),
+    );
+    if (d.kind !== "changed") throw new Error(`expected changed, got ${d.kind}`);
+    expect(d.changed).toEqual(["rate"]);
+    expect(d.text).toMatch(
+      /^Nothing was sent: since the preview, this changed on the platform: rate \(now "DKK 8,200.00"\)\./,
+    );
+    // The fresh preview follows, with a fresh token bound to the new facts.
+    expect(d.text).toContain(`confirmationToken: ${d.token}`);
+    expect(d.token).not.toBe(token);
+    const again = await confirmChange(
+      ctx,
+      change({ bid: "bid_1" }, { rate: "DKK 8,200.00", worker: "Ana" }, d.token),
+    );
+    expect(again.kind).toBe("confirmed");
+  });
+
+  it("shows every fact whole, however long", async () => {
+    const ctx = context();
+    const email = `${"a".repeat(64)}@${"sub".repeat(20)}.${"b".repeat(60)}.${"c".repeat(60)}.example.com`;
+    const token = await previewToken(ctx, {}, { recipient: "x@example.com" });
+    const d = await confirmChange(ctx, change({}, { recipient: email }, token));
+    if (d.kind !== "changed") throw new Error("expected changed");
+    expect(email.length).toBeGreaterThan(200);
+    expect(d.text).toContain(JSON.stringify(email));
   });
 });
 
 describe("confirmation tokens in the state store", () => {
-  it("are kept under a digest, with only digests of the arguments, and taken once", async () => {
+  it("are kept under a digest, with only digests of the arguments and facts, and taken once", async () => {
     const store = createMemoryStore();
     const written: string[] = [];
     const spy: StateStore = {
@@ -66,41 +177,29 @@ describe("confirmation tokens in the state store", () => {
         await store.set(key, value, ttl);
       },
     };
-    const ctx = context("token", spy);
-    const answer = await askForConfirmation(
-      ctx,
-      request({ hireId: "hire_003", reason: "Moved to Oslo" }),
-    );
-    if (answer.kind !== "preview") throw new Error("expected a preview");
+    const ctx = context({ store: spy });
+    const args = { hireId: "hire_003", reason: "Moved to Oslo" };
+    const facts = { worker: "Ana Costa", email: "ana@example.com" };
+    const token = await previewToken(ctx, args, facts);
     const text = written.join("\n");
-    expect(text).not.toContain(answer.token);
-    expect(text).not.toContain("Moved to Oslo");
-    expect(text).not.toContain("hire_003");
-    await redeemConfirmation(ctx, "cancel_hire", answer.token, {
-      hireId: "hire_003",
-      reason: "Moved to Oslo",
-    });
-    await expect(
-      redeemConfirmation(ctx, "cancel_hire", answer.token, {
-        hireId: "hire_003",
-        reason: "Moved to Oslo",
-      }),
-    ).rejects.toThrow(/already used/);
+    for (const secret of [token, "Moved to Oslo", "hire_003", "Ana Costa", "ana@example.com"]) {
+      expect(text).not.toContain(secret);
+    }
+    await confirmChange(ctx, change(args, facts, token));
+    await expect(confirmChange(ctx, change(args, facts, token))).rejects.toThrow(/already used/);
   });
 
   it("are bound to the identity that was shown the preview", async () => {
     const store = createMemoryStore();
-    const mine = context("token", store);
-    const answer = await askForConfirmation(mine, request({ hireId: "hire_003" }));
-    if (answer.kind !== "preview") throw new Error("expected a preview");
-    const theirs = { ...mine, identity: "someone else" } as ToolContext;
-    await expect(
-      redeemConfirmation(theirs, "cancel_hire", answer.token, { hireId: "hire_003" }),
-    ).rejects.toThrow(/unknown/);
+    const mine = context({ store });
+    const token = await previewToken(mine, { hireId: "hire_003" });
+    const theirs = context({ store, identity: "someone else" });
+    await expect(confirmChange(theirs, change({ hireId: "hire_003" }, {}, token))).rejects.toThrow(
+      /unknown/,
+    );
     // Refused for another identity, the token still works for its own.
-    await expect(
-      redeemConfirmation(mine, "cancel_hire", answer.token, { hireId: "hire_003" }),
-    ).resolves.toBeUndefined();
+    const d = await confirmChange(mine, change({ hireId: "hire_003" }, {}, token));
+    expect(d.kind).toBe("confirmed");
   });
 
   it("a store that cannot be reached refuses the change, and nothing is sent", async () => {
@@ -111,11 +210,11 @@ describe("confirmation tokens in the state store", () => {
       },
     };
     await expect(
-      redeemConfirmation(context("token", down), "cancel_hire", "token", {}),
+      confirmChange(context({ store: down }), change({}, {}, "token")),
     ).rejects.toBeInstanceOf(SharedStateUnavailableError);
   });
 
-  it("every caller awaits redeemConfirmation and askForConfirmation: a refusal is a rejection", () => {
+  it("every caller awaits confirmChange and sendWrite: a refusal is a rejection", () => {
     const files = readdirSync("src/tools", { recursive: true, encoding: "utf8" })
       .filter((f) => f.endsWith(".ts"))
       .map((f) => join("src/tools", f));
@@ -123,11 +222,8 @@ describe("confirmation tokens in the state store", () => {
       readFileSync(file, "utf8")
         .split("\n")
         .map((line, i) => ({ line, at: `${file}:${i + 1}` }))
-        .filter(({ line }) => /\b(redeemConfirmation|askForConfirmation)\(/.test(line))
-        .filter(
-          ({ line }) =>
-            !/\bawait\s+(redeemConfirmation|askForConfirmation)\(|function\s/.test(line),
-        )
+        .filter(({ line }) => /\b(confirmChange|sendWrite)\(/.test(line))
+        .filter(({ line }) => !/\bawait\s+(confirmChange|sendWrite)\(|function\s/.test(line))
         .filter(({ line }) => !/^\s*(\*|\/\/|import|export \{)/.test(line))
         .map(({ at }) => at),
     );
@@ -135,21 +231,139 @@ describe("confirmation tokens in the state store", () => {
   });
 });
 
-describe("sendOnce", () => {
-  it("reads back instead of sending again when the outcome is unknown", async () => {
-    let sent = 0;
-    const lost = new NetworkError("connection reset after sending", {
+describe("the form", () => {
+  const form = (answers: ElicitResult[], asked: string[] = []): ToolContext["elicit"] => {
+    return async (message) => {
+      asked.push(message);
+      return answers.shift() ?? { action: "cancel" };
+    };
+  };
+
+  it("confirms when ticked and the platform still shows what the form showed", async () => {
+    const ctx = context({ elicit: form([{ action: "accept", content: { confirm: true } }]) });
+    const request = change({}, { rate: "DKK 820.00" });
+    expect((await confirmChange(ctx, request)).kind).toBe("confirmed");
+    // Read once for the form, once more before sending.
+    expect(request.proposed).toBe(2);
+  });
+
+  it("is shown again, naming what changed with its old and new value, and sends nothing else", async () => {
+    const asked: string[] = [];
+    const ctx = context({
+      elicit: form(
+        [
+          { action: "accept", content: { confirm: true } },
+          { action: "accept", content: { confirm: true } },
+        ],
+        asked,
+      ),
+    });
+    const facts: Record<string, Fact> = { rate: "DKK 820.00" };
+    const request = change({}, facts);
+    const propose = request.propose;
+    request.propose = async () => {
+      const p = await propose();
+      // Someone changes the rate while the first form is open.
+      facts.rate = "DKK 8,200.00";
+      return p;
+    };
+    const d = await confirmChange(ctx, request);
+    expect(d.kind).toBe("confirmed");
+    expect(asked[1]).toMatch(
+      /^Nothing was sent: while the form was open, this changed on the platform: rate \(was "DKK 820.00", now "DKK 8,200.00"\)\./,
+    );
+  });
+
+  it("an answer that does not fit the form changes nothing and says so", async () => {
+    const ctx = context({ elicit: form([{ action: "unreadable" }]) });
+    const d = await confirmChange(ctx, change({}, {}));
+    expect(d).toMatchObject({
+      kind: "declined",
+      text: "Not confirmed: the form's answer could not be read; nothing changed.",
+    });
+  });
+});
+
+describe("sendWrite", () => {
+  const lost = () =>
+    new NetworkError("connection reset after sending", {
       operation: "CancelHire",
       outcomeUnknown: true,
     });
-    const outcome = await sendOnce(
-      async () => {
+
+  it("reads back with back-off instead of sending again, and succeeds when a read shows it", async () => {
+    const ctx = context();
+    let sent = 0;
+    let reads = 0;
+    const outcome = await sendWrite(ctx, {
+      tool: "cancel_hire",
+      target: "hire hire_003",
+      check: "get_hire",
+      send: async () => {
         sent++;
-        throw lost;
+        throw lost();
       },
-      async () => "CANCELLED",
-    );
+      readBack: async () => (++reads >= 3 ? "CANCELLED" : "READY"),
+      applied: (status) => status === "CANCELLED",
+    });
     expect(sent).toBe(1);
     expect(outcome).toEqual({ kind: "read-back", state: "CANCELLED" });
+    expect(ctx.slept).toEqual(READ_BACK_DELAYS_MS.slice(1, 3));
+    expect(ctx.progress[0]).toMatch(/answer was lost; reading back/);
+  });
+
+  it("says the outcome is unknown when no read shows the change, and holds further attempts", async () => {
+    const ctx = context();
+    const outcome = await sendWrite(ctx, {
+      tool: "cancel_hire",
+      target: "hire hire_003",
+      check: "get_hire (hireId hire_003)",
+      send: async () => {
+        throw lost();
+      },
+      readBack: async () => "READY",
+      applied: (status) => status === "CANCELLED",
+    });
+    if (outcome.kind !== "unknown") throw new Error("expected unknown");
+    expect(outcome.text).toContain("The outcome is UNKNOWN");
+    expect(outcome.text).toContain("Do not send it again: check with get_hire (hireId hire_003)");
+    expect(outcome.text).not.toMatch(/try again|safe to/i);
+    // Every read was made, within a bounded time.
+    expect(ctx.slept).toEqual(READ_BACK_DELAYS_MS.slice(1));
+    expect(ctx.slept.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(20_000);
+    const until = Date.parse("2026-11-26T10:00:00Z") + UNKNOWN_OUTCOME_HOLD_MS;
+    expect(outcome.until).toBe(new Date(until).toISOString());
+    // Another preview of the same change is refused while the outcome is unknown.
+    await expect(confirmChange(ctx, change({}, {}))).rejects.toBeInstanceOf(
+      OutcomeStillUnknownError,
+    );
+    // A change to something else is not held back.
+    const other = { ...change({}, {}), target: "hire hire_004" };
+    expect((await confirmChange(ctx, other)).kind).toBe("preview");
+  });
+
+  it("throws a definite refusal as it is, reading nothing back", async () => {
+    const ctx = context();
+    let reads = 0;
+    const refused = new ValidationError("The hire has started.", {
+      operation: "CancelHire",
+      validation: { "input.hire": ["The hire has started."] },
+    });
+    await expect(
+      sendWrite(ctx, {
+        tool: "cancel_hire",
+        target: "hire hire_003",
+        check: "get_hire",
+        send: async () => {
+          throw refused;
+        },
+        readBack: async () => {
+          reads++;
+          return "READY";
+        },
+        applied: () => false,
+      }),
+    ).rejects.toBe(refused);
+    expect(reads).toBe(0);
   });
 });

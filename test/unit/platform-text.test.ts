@@ -1,7 +1,19 @@
 import { describe, expect, it } from "vitest";
 import { ValidationError } from "../../src/client/errors.js";
-import { oneLine, PLATFORM_TEXT_MAX, quoted, urlText } from "../../src/client/platform-text.js";
+import {
+  jsonQuoted,
+  oneLine,
+  PLATFORM_TEXT_MAX,
+  quoted,
+  urlText,
+} from "../../src/client/platform-text.js";
 import { toToolErrorResult } from "../../src/tools/tool-error.js";
+import {
+  FAKE_SERVER_LINE,
+  jsonEscape,
+  QUOTE_LIKE,
+  QUOTE_LIKES,
+} from "../helpers/look-alike-quotes.js";
 
 describe("oneLine", () => {
   it("turns every kind of line break and control character into one space", () => {
@@ -75,6 +87,83 @@ describe("quoted", () => {
     const q = quoted("y".repeat(1000));
     expect(q.startsWith('"')).toBe(true);
     expect(q.endsWith('…"')).toBe(true);
+  });
+});
+
+describe("quoted: look-alike quotation marks", () => {
+  it.each(QUOTE_LIKES)(
+    "escapes %s (%s) as JSON would, so it cannot pose as the closing quote",
+    (ch) => {
+      const value = `Ana${ch} ${FAKE_SERVER_LINE} ${ch}Costa`;
+      const q = quoted(value, Number.POSITIVE_INFINITY);
+      expect(q).toBe(`"Ana${jsonEscape(ch)} ${FAKE_SERVER_LINE} ${jsonEscape(ch)}Costa"`);
+      expect(q).not.toMatch(QUOTE_LIKE);
+      // Faithful: the value reads back exactly.
+      expect(JSON.parse(q)).toBe(value);
+    },
+  );
+
+  it("writes the escapes in lower-case hex, as surrogate pairs beyond U+FFFF", () => {
+    expect(quoted("Nordlys \u201cEnergi\u201d A/S")).toBe('"Nordlys \\u201cEnergi\\u201d A/S"');
+    expect(quoted("\uff02x\uff02")).toBe('"\\uff02x\\uff02"');
+    expect(quoted("\u{1f676}x\u{1f677}")).toBe('"\\ud83d\\ude76x\\ud83d\\ude77"');
+  });
+
+  it("keeps the one closing quote: the planted sentence stays inside the value", () => {
+    const q = quoted(`Ana\u201d\n${FAKE_SERVER_LINE}\n\u201c`, 1000);
+    expect(q).toBe(`"Ana\\u201d ${FAKE_SERVER_LINE} \\u201c"`);
+    // Only the first and last characters are quotation marks; no other `"` is unescaped.
+    expect(q.replace(/\\./g, "").match(/"/g)).toHaveLength(2);
+    expect(q.split("\n")).toHaveLength(1);
+  });
+
+  it("escapes look-alikes next to real quotes and backslashes, and after a cut", () => {
+    expect(quoted('\u201d"\\\u2033')).toBe('"\\u201d\\"\\\\\\u2033"');
+    // The cut counts the value's characters; the escapes are added after it, whole.
+    const q = quoted(`${"y".repeat(PLATFORM_TEXT_MAX - 2)}\u201d\u201d\u201d`);
+    expect(q).toBe(`"${"y".repeat(PLATFORM_TEXT_MAX - 2)}\\u201d…"`);
+  });
+
+  it("leaves plain values, single quotes, guillemets and accents as they are", () => {
+    expect(quoted("Ana Costa")).toBe('"Ana Costa"');
+    for (const value of [
+      "O'Connor & Søn",
+      "O’Connor ‘Energi’ 5′",
+      "«Nordlys» ‹A/S›",
+      "Mateo Hernández — Sofie Kjær 👩🏽‍💻",
+      "Erdős Pál, Ő",
+      "「東京」『株式会社』",
+    ]) {
+      expect(quoted(value)).toBe(JSON.stringify(value));
+    }
+  });
+
+  it("escapes every double quotation mark Unicode knows; single ones and brackets stay", () => {
+    // \p{Quotation_Mark} that do not look like `"`: apostrophes, single quotes, guillemets and
+    // corner brackets (also their vertical, fullwidth and halfwidth forms).
+    const single =
+      /['\u00ab\u00bb\u2018-\u201b\u2039\u203a\u300c-\u300f\ufe41-\ufe44\uff07\uff62\uff63]/;
+    const marks: string[] = [];
+    for (let code = 0x80; code <= 0xffff; code++) {
+      const ch = String.fromCharCode(code);
+      if (/\p{Quotation_Mark}/u.test(ch) && !single.test(ch)) marks.push(ch);
+    }
+    expect(marks.length).toBeGreaterThanOrEqual(9);
+    for (const ch of marks) expect(quoted(ch)).toBe(`"${jsonEscape(ch)}"`);
+  });
+
+  it("jsonQuoted does the same for text shown whole, line breaks and all", () => {
+    const text = `Ana\u201d\n${FAKE_SERVER_LINE}\n\u201c`;
+    const q = jsonQuoted(text);
+    expect(q).toBe(`"Ana\\u201d\\n${FAKE_SERVER_LINE}\\n\\u201c"`);
+    expect(JSON.parse(q)).toBe(text);
+    expect(jsonQuoted('Ana "Costa"')).toBe(JSON.stringify('Ana "Costa"'));
+  });
+
+  it("is only for quoted values: oneLine keeps look-alikes as written", () => {
+    expect(oneLine("Nordlys \u201cEnergi\u201d 5\u2033")).toBe(
+      "Nordlys \u201cEnergi\u201d 5\u2033",
+    );
   });
 });
 

@@ -4,19 +4,21 @@ import {
   hireForTerminationQuery,
   terminateHireMutation,
 } from "../../client/operations.js";
-import { oneLine, quoted } from "../../client/platform-text.js";
+import { oneLine } from "../../client/platform-text.js";
 import {
-  askForConfirmation,
+  changedResult,
   confirmationTokenArg,
+  confirmChange,
   confirmedWriteAnnotations,
+  type Proposal,
   previewResult,
   previewTokenOutput,
-  redeemConfirmation,
-  sendOnce,
+  sendWrite,
+  whole,
 } from "../confirmation.js";
 import { defineTool, NotAllowedError, type ToolContext, ToolInputError } from "../define-tool.js";
 import { dateSchema, period, requestOptions, upperCaseEnum } from "../format.js";
-import { hireOutcomeUnknown } from "./hire-writes.js";
+import { sentTextSchema, sentTextShown } from "../sent-text.js";
 
 export const TERMINATION_REASONS = [
   "WORKER_UNAVAILABILITY",
@@ -55,8 +57,10 @@ type Preview = z.infer<typeof previewOutput>;
 /** Hire statuses after which nothing is left to terminate. */
 const FINAL_STATUSES = new Set(["TERMINATED", "ENDED", "CANCELLED"]);
 
+const TOOL = "terminate_hire";
+
 export const terminateHireTool = defineTool({
-  name: "terminate_hire",
+  name: TOOL,
   title: "Terminate hire",
   toolset: "hires",
   instruction:
@@ -72,12 +76,12 @@ export const terminateHireTool = defineTool({
     hireId: z.string().min(1).describe("Hire id (from search_hires)."),
     reason: upperCaseEnum(TERMINATION_REASONS).describe("OTHER if none fits; explain in comments."),
     date: dateSchema("Last day, YYYY-MM-DD."),
-    comments: z.string().max(2000).optional().describe("Internal note."),
-    message: z.string().max(2000).optional().describe("To the worker, with the notice."),
+    comments: sentTextSchema(1, 2000).optional().describe("Internal note."),
+    message: sentTextSchema(1, 2000).optional().describe("To the worker, with the notice."),
     confirmationToken: confirmationTokenArg,
   },
   outputSchema: {
-    status: z.enum(["preview", "terminated", "declined", "not-terminated", "outcome-unknown"]),
+    status: z.enum(["preview", "changed", "terminated", "declined", "outcome-unknown"]),
     hireId: z.string(),
     reason: z.string(),
     date: z.string(),
@@ -90,75 +94,94 @@ export const terminateHireTool = defineTool({
   async handler(args, ctx) {
     const { confirmationToken, ...call } = args;
     const base = { hireId: args.hireId, reason: args.reason, date: args.date };
-
-    if (confirmationToken !== undefined) {
-      await redeemConfirmation(ctx, "terminate_hire", confirmationToken, call);
-      return terminate(ctx, args);
-    }
-
-    const hire = await readHire(ctx, args.hireId);
-    if (!hire) {
-      throw new ToolInputError(
-        `there is no hire ${oneLine(args.hireId)} visible to you`,
-        "hireId",
-        "Find the hire's id with search_hires.",
-      );
-    }
-    if (!hire.canTerminateContract) {
-      // An active hire the account may not terminate is a permission refusal; any other is state.
-      if (hire.status !== "ACTIVE") {
-        throw new ToolInputError(
-          `hire ${oneLine(args.hireId)} is ${oneLine(hire.status)}, and the platform does not let it be terminated now`,
-          "hireId",
-          hire.status === "TERMINATED"
-            ? `It was already terminated${hire.terminationDate ? ` on ${oneLine(hire.terminationDate)}` : ""}. Nothing was changed.`
-            : FINAL_STATUSES.has(hire.status)
-              ? "Nothing was changed."
-              : "A hire that has not started is cancelled instead (cancel_hire). Nothing was changed.",
-        );
-      }
-      throw new NotAllowedError(`terminate hire ${oneLine(args.hireId)}`, "hire management");
-    }
-    if (hire.startDate && args.date < hire.startDate) {
-      throw new ToolInputError(
-        `${args.date} is before the hire's start date ${oneLine(hire.startDate)}`,
-        "date",
-        `Pick a date on or after ${oneLine(hire.startDate)}.`,
-      );
-    }
-    const terms = hire.activeContract ?? hire.latestContract;
-    const preview: Preview = {
-      worker: hire.worker.name,
-      company: hire.company.name,
-      hireStatus: hire.status,
-      canTerminateContract: hire.canTerminateContract,
-      contract: terms
-        ? {
-            id: terms.id,
-            status: terms.status,
-            jobName: terms.jobName,
-            startDate: terms.startDate,
-            endDate: terms.endDate,
-          }
-        : null,
-    };
-    const answer = await askForConfirmation(ctx, {
-      tool: "terminate_hire",
+    const decision = await confirmChange(ctx, {
+      tool: TOOL,
       args: call,
-      lines: previewLines(args, preview),
-      consequence: "This cannot be undone.",
-      question: "Terminate this hire?",
+      token: confirmationToken,
+      target: `hire ${args.hireId}`,
+      propose: () => propose(ctx, args),
     });
-    if (answer.kind === "confirmed") return terminate(ctx, args, preview);
-    if (answer.kind === "declined") {
-      return {
-        structured: { status: "declined" as const, ...base, preview },
-        text: `${answer.text} Hire ${oneLine(args.hireId)} is still ${oneLine(hire.status)}.`,
-      };
+    const preview = decision.proposal.preview;
+    switch (decision.kind) {
+      case "confirmed":
+        return terminate(ctx, args, preview);
+      case "changed":
+        return changedResult(decision, { ...base, preview });
+      case "preview":
+        return previewResult(decision, { ...base, preview });
+      case "declined":
+        return {
+          structured: { status: "declined" as const, ...base, preview },
+          text: `${decision.text} Hire ${oneLine(args.hireId)} is still ${oneLine(preview.hireStatus)}.`,
+        };
     }
-    return previewResult(answer, { ...base, preview });
   },
 });
+
+/** Reads the hire and says what terminating it would do; refuses what cannot be done. */
+async function propose(ctx: ToolContext, args: TerminateArgs): Promise<Proposal<Preview>> {
+  const hire = await readHire(ctx, args.hireId);
+  if (!hire) {
+    throw new ToolInputError(
+      `there is no hire ${oneLine(args.hireId)} visible to you`,
+      "hireId",
+      "Find the hire's id with search_hires.",
+    );
+  }
+  if (!hire.canTerminateContract) {
+    // An active hire the account may not terminate is a permission refusal; any other is state.
+    if (hire.status !== "ACTIVE") {
+      throw new ToolInputError(
+        `hire ${oneLine(args.hireId)} is ${oneLine(hire.status)}, and the platform does not let it be terminated now`,
+        "hireId",
+        hire.status === "TERMINATED"
+          ? `It was already terminated${hire.terminationDate ? ` on ${oneLine(hire.terminationDate)}` : ""}. Nothing was changed.`
+          : FINAL_STATUSES.has(hire.status)
+            ? "Nothing was changed."
+            : "A hire that has not started is cancelled instead (cancel_hire). Nothing was changed.",
+      );
+    }
+    throw new NotAllowedError(`terminate hire ${oneLine(args.hireId)}`, "hire management");
+  }
+  if (hire.startDate && args.date < hire.startDate) {
+    throw new ToolInputError(
+      `${args.date} is before the hire's start date ${oneLine(hire.startDate)}`,
+      "date",
+      `Pick a date on or after ${oneLine(hire.startDate)}.`,
+    );
+  }
+  const terms = hire.activeContract ?? hire.latestContract;
+  const preview: Preview = {
+    worker: hire.worker.name,
+    company: hire.company.name,
+    hireStatus: hire.status,
+    canTerminateContract: hire.canTerminateContract,
+    contract: terms
+      ? {
+          id: terms.id,
+          status: terms.status,
+          jobName: terms.jobName,
+          startDate: terms.startDate,
+          endDate: terms.endDate,
+        }
+      : null,
+  };
+  const c = preview.contract;
+  return {
+    preview,
+    lines: previewLines(args, preview),
+    consequence: "This cannot be undone.",
+    question: "Terminate this hire?",
+    facts: {
+      worker: preview.worker,
+      company: preview.company,
+      "hire status": preview.hireStatus,
+      contract: c ? `${c.id} (${c.status})` : null,
+      job: c ? c.jobName : null,
+      "contract period": c ? period(c.startDate, c.endDate) : null,
+    },
+  };
+}
 
 interface TerminateArgs {
   hireId: string;
@@ -176,11 +199,13 @@ async function readHire(
   return data.hire;
 }
 
-async function terminate(ctx: ToolContext, args: TerminateArgs, preview?: Preview) {
-  const base = { hireId: args.hireId, reason: args.reason, date: args.date };
-  const withPreview = preview ? { preview } : {};
-  const sent = await sendOnce(
-    () =>
+async function terminate(ctx: ToolContext, args: TerminateArgs, preview: Preview) {
+  const base = { hireId: args.hireId, reason: args.reason, date: args.date, preview };
+  const sent = await sendWrite(ctx, {
+    tool: TOOL,
+    target: `hire ${args.hireId}`,
+    check: `get_hire (hireId ${oneLine(args.hireId)})`,
+    send: () =>
       ctx.client.run(
         terminateHireMutation,
         {
@@ -194,45 +219,36 @@ async function terminate(ctx: ToolContext, args: TerminateArgs, preview?: Previe
         },
         requestOptions(ctx),
       ),
-    () => readHire(ctx, args.hireId),
-  );
+    readBack: () => readHire(ctx, args.hireId),
+    applied: (hire) => hire?.status === "TERMINATED",
+  });
   if (sent.kind === "sent") {
     const on = sent.data.data.terminateHire.terminationDate ?? args.date;
     return {
       structured: {
         status: "terminated" as const,
         ...base,
-        ...withPreview,
         terminationDate: sent.data.data.terminateHire.terminationDate,
       },
       text: `Hire ${oneLine(args.hireId)} is terminated as of ${oneLine(on)} (reason ${args.reason}). This cannot be undone.`,
     };
   }
   if (sent.kind === "unknown") {
-    return hireOutcomeUnknown("termination", args.hireId, { ...base, ...withPreview });
-  }
-  const hire = sent.state;
-  if (hire?.status === "TERMINATED") {
     return {
-      structured: {
-        status: "terminated" as const,
-        ...base,
-        ...withPreview,
-        terminationDate: hire.terminationDate,
-        note: "The connection failed after sending, but reading the hire back shows it terminated.",
-      },
-      text: `Hire ${oneLine(args.hireId)} is terminated as of ${oneLine(hire.terminationDate ?? args.date)}. (The connection dropped after the request was sent; reading the hire back confirmed it.) This cannot be undone.`,
+      isError: true,
+      structured: { status: "outcome-unknown" as const, ...base, note: sent.text },
+      text: `Termination of hire ${oneLine(args.hireId)}: ${sent.text}`,
     };
   }
+  const hire = sent.state;
   return {
-    isError: true,
     structured: {
-      status: "not-terminated" as const,
+      status: "terminated" as const,
       ...base,
-      ...withPreview,
-      note: `The request failed and the hire is still ${hire?.status ?? "not visible"}.`,
+      terminationDate: hire?.terminationDate ?? null,
+      note: "The answer was lost after sending, but reading the hire back shows it terminated.",
     },
-    text: `Hire ${oneLine(args.hireId)} was NOT terminated: the request failed and reading the hire back shows it is still ${hire ? oneLine(hire.status) : "not visible"}. Nothing changed; to try again, call terminate_hire without a token for a fresh preview.`,
+    text: `Hire ${oneLine(args.hireId)} is terminated as of ${oneLine(hire?.terminationDate ?? args.date)}. (The answer was lost after the request was sent; it was not sent again, and reading the hire back confirmed it.) This cannot be undone.`,
   };
 }
 
@@ -241,12 +257,12 @@ async function terminate(ctx: ToolContext, args: TerminateArgs, preview?: Previe
 function previewLines(args: TerminateArgs, p: Preview): string[] {
   const c = p.contract;
   const contract = c
-    ? `; ${c.status === "ACTIVE" ? "active" : "latest"} contract ${oneLine(c.id)}, job ${quoted(c.jobName)}, ${period(c.startDate, c.endDate)}`
+    ? `; ${c.status === "ACTIVE" ? "active" : "latest"} contract ${oneLine(c.id)}, job ${whole(c.jobName)}, ${period(c.startDate, c.endDate)}`
     : "; no contract";
   return [
     `Terminate hire ${oneLine(args.hireId)} (status ${oneLine(p.hireStatus)}) with reason ${args.reason}; last day ${args.date}. The worker is notified.`,
-    `Worker ${quoted(p.worker)} at company ${quoted(p.company)}${contract}.`,
-    ...(args.comments ? [`Internal comments: ${quoted(args.comments, 2000)}.`] : []),
-    ...(args.message ? [`Message to the worker: ${quoted(args.message, 2000)}.`] : []),
+    `Worker ${whole(p.worker)} at company ${whole(p.company)}${contract}.`,
+    ...(args.comments ? [`Internal comments: ${sentTextShown(args.comments)}.`] : []),
+    ...(args.message ? [`Message to the worker: ${sentTextShown(args.message)}.`] : []),
   ];
 }

@@ -6,11 +6,17 @@ import {
   type FieldNode,
   type FragmentDefinitionNode,
   GraphQLError,
+  type GraphQLField,
   GraphQLInt,
   type GraphQLNamedType,
   type GraphQLSchema,
+  getNamedType,
+  getNullableType,
   getVariableValues,
   isAbstractType,
+  isInterfaceType,
+  isListType,
+  isObjectType,
   Kind,
   type OperationDefinitionNode,
   parse,
@@ -22,11 +28,31 @@ import {
   visit,
   visitWithTypeInfo,
 } from "graphql";
+import { formatBytes } from "../../client/format-bytes.js";
 import { oneLine } from "../../client/platform-text.js";
 import { ToolInputError } from "../define-tool.js";
 import { sensitiveField } from "./sensitive-fields.js";
 
 export const QUERY_LIMITS = {
+  /**
+   * The main cost rule: values the answer could hold with every page full (estimateQuery). The
+   * platform caps query complexity at a value it does not publish, and its docs suggest first: 25
+   * (PLATFORM.md). 10,000 leaves room for one full page of 100 with some 100 fields and short
+   * lists each, or first: 25 with a nested page of 10 and 40 fields each; it refuses a page nested
+   * in a full page (100 × 100 items), an answer of hundreds of KB of which 24 KB would be shown.
+   */
+  maxValues: 10_000,
+  /**
+   * Items an unpaged list (a hire's owners or fees, a worker's skills) is counted as. The caller
+   * cannot bound these: most are short, some grow with the account (a worker's clients). 1 would
+   * make nesting them free; 10 counts each as one default page of the platform's paged lists.
+   */
+  unpagedListItems: 10,
+  /**
+   * The `variables` argument as JSON. A read's variables are ids, filters and a search: a few KB.
+   * 64 KB holds thousands of ids and refuses lists of 100,000 (a 1.2 MB request to the platform).
+   */
+  maxVariablesBytes: 64 * 1024,
   /** Page size: the platform documents "typically at most 100". */
   maxFirst: 100,
   /** Nested fields, the root field being 1: `hires { data { id } }` is 3 deep. */
@@ -69,7 +95,7 @@ export function checkQuery(
   const errors = validate(schema, document, undefined, { maxErrors: 10 });
   if (errors.length > 0) throw invalid(errors, options.sandbox);
   const coerced = checkVariables(schema, operation, variables);
-  checkCost(document, operation, coerced);
+  checkCost(schema, document, operation, coerced);
   const named = visit(document, {
     OperationDefinition: (node) => ({
       ...node,
@@ -197,67 +223,274 @@ function checkVariables(
   return result.coerced;
 }
 
-/** Page sizes, depth, aliases and fields, counted with fragments spread where they are used. */
-function checkCost(
+/**
+ * Refuses `variables` over QUERY_LIMITS.maxVariablesBytes of JSON. Called before the schema is
+ * fetched, so an oversize value reaches nothing.
+ */
+export function checkVariablesSize(variables: Record<string, unknown>): void {
+  const max = QUERY_LIMITS.maxVariablesBytes;
+  const bytes = jsonBytes(variables);
+  if (bytes <= max) return;
+  const sizes = Object.entries(variables).map(([name, value]) => ({
+    name,
+    value,
+    bytes: jsonBytes(value),
+  }));
+  const largest = sizes.sort((a, b) => b.bytes - a.bytes)[0];
+  const what = !largest
+    ? ""
+    : `; the largest is $${oneLine(largest.name, 60)}, ${
+        Array.isArray(largest.value)
+          ? `a list of ${amount(largest.value.length)} items`
+          : sizeText(largest.bytes, max)
+      }`;
+  throw new ToolInputError(
+    `the variables are ${sizeText(bytes, max)} of JSON (at most ${sizeText(max, bytes)})${what}`,
+    "variables",
+    "Send less per call: split a long list of ids over several calls, or filter in the query instead (describe_schema lists a query's arguments).",
+  );
+}
+
+function jsonBytes(value: unknown): number {
+  const json = JSON.stringify(value);
+  return json === undefined ? 0 : Buffer.byteLength(json);
+}
+
+/** "1.2 MB", or exact bytes when the rounded size would read the same as `other`'s. */
+function sizeText(bytes: number, other: number): string {
+  return formatBytes(bytes) === formatBytes(other) ? `${amount(bytes)} bytes` : formatBytes(bytes);
+}
+
+/** How many items a list in the answer is counted as, and why. */
+interface ListFactor {
+  items: number;
+  /** given: the query's page size; default: the schema's; unpaged: unpagedListItems. */
+  from: "given" | "default" | "unpaged";
+}
+
+export interface QueryMeasure {
+  /** Values the answer could hold with every page full: every field counted once per instance. */
+  values: number;
+  /** False when the walk stopped at QUERY_LIMITS.maxFields: `values` is then a lower bound. */
+  complete: boolean;
+  /** The list counted the most items (the deepest-multiplied), with what its path adds up to. */
+  largest?: { path: string; items: number; values: number; factors: readonly ListFactor[] };
+  depth: number;
+  aliases: number;
+  fields: number;
+  /** "first: 500 on hires (…)" for each page size over QUERY_LIMITS.maxFirst. */
+  pageSizes: string[];
+}
+
+/** Numbers above this are not told apart: a few nested first: 2147483647 would overflow. */
+const MAX_COUNT = 1e15;
+const grouped = new Intl.NumberFormat("en-US");
+const amount = (n: number) =>
+  n >= MAX_COUNT ? `over ${grouped.format(MAX_COUNT)}` : grouped.format(n);
+
+/** The measure checkQuery applies to `source`, unvalidated: for a look at the numbers. */
+export function estimateQuery(
+  schema: GraphQLSchema,
+  source: string,
+  variables: Record<string, unknown> = {},
+): QueryMeasure {
+  const document = parseQuery(source);
+  return measureQuery(schema, document, onlyQuery(document), variables);
+}
+
+/**
+ * The estimate: each field counts as many times as it could appear in the answer, the product of
+ * the list sizes above it. A paged field (`first`, or the schema's default for it) sizes the list
+ * of the paginator it returns (`data`; `paginatorInfo` counts once); a list field that is not
+ * paged counts as QUERY_LIMITS.unpagedListItems. Fragments count where they are spread, as often
+ * as they are, and aliases each count: the platform resolves each of them.
+ */
+function measureQuery(
+  schema: GraphQLSchema,
   document: DocumentNode,
   operation: OperationDefinitionNode,
   variables: Record<string, unknown>,
-): void {
+): QueryMeasure {
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const d of document.definitions) {
     if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
   }
-  const problems = new Set<string>();
+  const pageSizes = new Set<string>();
   let depth = 0;
   let aliases = 0;
   let fields = 0;
+  let largest: QueryMeasure["largest"];
 
-  const walk = (set: SelectionSetNode, level: number, path: string): void => {
+  /**
+   * The values `set` adds, `each` being how many times its parent appears; `page` sizes the list
+   * fields selected directly in it (the paginator's `data`); `path` is by field names, as the page
+   * size messages say it; `keys` by response keys, as the answer's JSON is.
+   */
+  const walk = (
+    set: SelectionSetNode,
+    parent: GraphQLNamedType | undefined,
+    level: number,
+    path: string,
+    keys: string,
+    each: number,
+    page: ListFactor | undefined,
+    factors: readonly ListFactor[],
+  ): number => {
+    let total = 0;
     for (const selection of set.selections) {
-      if (fields > QUERY_LIMITS.maxFields) return;
+      if (fields > QUERY_LIMITS.maxFields) return total;
       if (selection.kind === Kind.INLINE_FRAGMENT) {
-        walk(selection.selectionSet, level, path);
+        const type = selection.typeCondition
+          ? schema.getType(selection.typeCondition.name.value)
+          : parent;
+        total += walk(selection.selectionSet, type, level, path, keys, each, page, factors);
         continue;
       }
       if (selection.kind === Kind.FRAGMENT_SPREAD) {
         const fragment = fragments.get(selection.name.value);
-        if (fragment) walk(fragment.selectionSet, level, path);
+        if (!fragment) continue;
+        const type = schema.getType(fragment.typeCondition.name.value);
+        total += walk(fragment.selectionSet, type, level, path, keys, each, page, factors);
         continue;
       }
       fields++;
       if (selection.alias) aliases++;
       depth = Math.max(depth, level);
-      const here = path ? `${path}.${selection.name.value}` : selection.name.value;
+      const name = selection.name.value;
+      const here = path ? `${path}.${name}` : name;
+      const key = selection.alias?.value ?? name;
+      const keyHere = keys ? `${keys}.${key}` : key;
       for (const arg of selection.arguments ?? []) {
         if (!PAGE_SIZE_ARGUMENTS.includes(arg.name.value)) continue;
         const value = valueFromAST(arg.value, GraphQLInt, variables);
         if (typeof value === "number" && value > QUERY_LIMITS.maxFirst) {
-          problems.add(
+          pageSizes.add(
             `${arg.name.value}: ${value} on ${here} (at most ${QUERY_LIMITS.maxFirst}; ask for the next page instead)`,
           );
         }
       }
-      if (selection.selectionSet) walk(selection.selectionSet, level + 1, here);
+      const definition =
+        parent && (isObjectType(parent) || isInterfaceType(parent))
+          ? parent.getFields()[name]
+          : undefined;
+      const pageSize = definition ? pageSizeOf(selection, definition, variables) : undefined;
+      const list = definition !== undefined && isListType(getNullableType(definition.type));
+      const factor: ListFactor | undefined = list
+        ? (pageSize ?? page ?? { items: QUERY_LIMITS.unpagedListItems, from: "unpaged" })
+        : undefined;
+      const count = Math.min(MAX_COUNT, each * (factor?.items ?? 1));
+      const chain = factor ? [...factors, factor] : factors;
+      let values = count;
+      if (selection.selectionSet) {
+        const type = definition ? getNamedType(definition.type) : undefined;
+        const childPage = list ? undefined : pageSize;
+        values += walk(
+          selection.selectionSet,
+          type,
+          level + 1,
+          here,
+          keyHere,
+          count,
+          childPage,
+          chain,
+        );
+      }
+      values = Math.min(MAX_COUNT, values);
+      if (
+        list &&
+        (!largest || count > largest.items || (count === largest.items && values > largest.values))
+      ) {
+        largest = { path: keyHere, items: count, values, factors: chain };
+      }
+      total = Math.min(MAX_COUNT, total + values);
     }
+    return total;
   };
-  walk(operation.selectionSet, 1, "");
+  const values = walk(
+    operation.selectionSet,
+    schema.getQueryType() ?? undefined,
+    1,
+    "",
+    "",
+    1,
+    undefined,
+    [],
+  );
+  return {
+    values,
+    complete: fields <= QUERY_LIMITS.maxFields,
+    largest,
+    depth,
+    aliases,
+    fields,
+    pageSizes: [...pageSizes],
+  };
+}
 
-  if (depth > QUERY_LIMITS.maxDepth) {
-    problems.add(`it nests ${depth} fields deep (at most ${QUERY_LIMITS.maxDepth})`);
+/** The page size a paged field asks for: its argument's value, else the schema's default. */
+function pageSizeOf(
+  selection: FieldNode,
+  definition: GraphQLField<unknown, unknown>,
+  variables: Record<string, unknown>,
+): ListFactor | undefined {
+  for (const argument of definition.args) {
+    if (!PAGE_SIZE_ARGUMENTS.includes(argument.name)) continue;
+    const node = selection.arguments?.find((a) => a.name.value === argument.name);
+    const given = node ? valueFromAST(node.value, GraphQLInt, variables) : undefined;
+    if (typeof given === "number") return { items: Math.max(0, given), from: "given" };
+    if (typeof argument.defaultValue === "number") {
+      return { items: argument.defaultValue, from: "default" };
+    }
   }
-  if (aliases > QUERY_LIMITS.maxAliases) {
-    problems.add(`it has ${aliases} aliases (at most ${QUERY_LIMITS.maxAliases})`);
+  return undefined;
+}
+
+/** Limits from measureQuery, the estimate first: one refusal that says everything over. */
+function checkCost(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  variables: Record<string, unknown>,
+): void {
+  const m = measureQuery(schema, document, operation, variables);
+  const problems: string[] = [];
+  const overCost = m.values > QUERY_LIMITS.maxValues;
+  if (overCost) problems.push(costText(m));
+  problems.push(...m.pageSizes);
+  if (m.depth > QUERY_LIMITS.maxDepth) {
+    problems.push(`it nests ${m.depth} fields deep (at most ${QUERY_LIMITS.maxDepth})`);
   }
-  if (fields > QUERY_LIMITS.maxFields) {
-    problems.add(`it selects over ${QUERY_LIMITS.maxFields} fields once fragments are spread`);
+  if (m.aliases > QUERY_LIMITS.maxAliases) {
+    problems.push(`it has ${m.aliases} aliases (at most ${QUERY_LIMITS.maxAliases})`);
   }
-  if (problems.size > 0) {
-    throw new ToolInputError(
-      `the query is over this server's limits: ${[...problems].join("; ")}`,
-      "query",
-      "Make it smaller: fewer nested levels, fewer aliases (one call per list instead), smaller pages.",
-    );
+  if (!m.complete) {
+    problems.push(`it selects over ${QUERY_LIMITS.maxFields} fields once fragments are spread`);
   }
+  if (problems.length === 0) return;
+  throw new ToolInputError(
+    `the query is over this server's limits: ${problems.join("; ")}`,
+    "query",
+    overCost
+      ? `Make it smaller: a smaller first, above all on the outer lists (the platform's docs suggest 25); a nested list in a call of its own, for just the items that need it; fewer aliases. A list without first counts as its default page, an unpaged list as ${QUERY_LIMITS.unpagedListItems} items.`
+      : "Make it smaller: fewer nested levels, fewer aliases (one call per list instead), smaller pages.",
+  );
+}
+
+function costText(m: QueryMeasure): string {
+  const estimate = `it could return ${m.complete ? "about" : "at least"} ${amount(m.values)} values with every page full (at most ${amount(QUERY_LIMITS.maxValues)})`;
+  if (!m.largest) return estimate;
+  const factors = m.largest.factors
+    .map((f) => (f.from === "given" ? amount(f.items) : `${f.from} ${amount(f.items)}`))
+    .join(" × ");
+  return `${estimate}; the largest part is ${pathShown(m.largest.path)}: ${amount(m.largest.items)} items (${factors}), ${amount(m.largest.values)} values with their fields`;
+}
+
+/** A long path keeps its start and, above all, its end (the list that multiplies). */
+function pathShown(path: string): string {
+  const max = 160;
+  const chars = Array.from(path);
+  if (chars.length <= max) return path;
+  return `${chars.slice(0, 40).join("")}…${chars.slice(chars.length - (max - 41)).join("")}`;
 }
 
 /** "Cannot query field … (line 1, column 3)": graphql-js's message, with where. */

@@ -5,7 +5,7 @@ import { oneLine, quoted } from "../../client/platform-text.js";
 import { cutAtLine } from "../answer-budget.js";
 import { defineTool } from "../define-tool.js";
 import { hiddenFields, hiddenLine, requestOptions } from "../format.js";
-import { checkQuery, OPERATION_NAME, pathText } from "./query-checks.js";
+import { checkQuery, checkVariablesSize, OPERATION_NAME, pathText } from "./query-checks.js";
 
 /** Most text one answer carries; a larger answer is cut with a note on how to narrow the query. */
 export const MAX_QUERY_ANSWER_BYTES = 24 * 1024;
@@ -65,6 +65,7 @@ export const queryPlatformTool = defineTool({
   },
   async handler(args, ctx) {
     const variables = (args.variables ?? {}) as Record<string, unknown>;
+    checkVariablesSize(variables);
     const schema = await ctx.schema();
     const checked = checkQuery(schema, args.query, variables, { sandbox: ctx.sandbox });
     const result = await ctx.client.request(
