@@ -458,12 +458,15 @@ export type WriteOutcome<T, R> =
 /**
  * Sends a write once. When the platform's answer is lost (the outcome is unknown), the write is not
  * sent again: the record is read back with back-off for a bounded time (progress reported). A
- * definite refusal from the platform is thrown as it is.
+ * definite refusal from the platform is thrown as it is. While an earlier attempt at the same
+ * change has an unknown outcome, nothing is sent (OutcomeStillUnknownError).
  */
 export async function sendWrite<T, R>(
   ctx: ToolContext,
   request: WriteRequest<T, R>,
 ): Promise<WriteOutcome<T, R>> {
+  // A write sent without a preview is held back here, as a confirmed one is by confirmChange.
+  await refuseWhileUnknown(ctx, request);
   const sentAt = ctx.clock.now();
   try {
     return { kind: "sent", data: await request.send() };

@@ -123,6 +123,26 @@ describe("createTrustedContact", () => {
     expect(found.data?.trustedContacts.data).toEqual([{ id: c.id, status: "INVITED" }]);
   });
 
+  it("keeps the external identifier it was given, and finds the contact by it", async () => {
+    const r = await create({ ...JANE, externalIdentifier: "wfmcp-invite-0123" });
+    expect(r.errors).toBeUndefined();
+    const id = r.data?.createTrustedContact.id as string;
+    const found = await gql<{
+      trustedContacts: { data: { id: string; externalIdentifier: string | null }[] };
+    }>(
+      sandbox,
+      `{ trustedContacts(accounts: ["cmp_nordlys"], externalIdentifiers: ["wfmcp-invite-0123"]) { data { id externalIdentifier } } }`,
+    );
+    expect(found.data?.trustedContacts.data).toEqual([
+      { id, externalIdentifier: "wfmcp-invite-0123" },
+    ]);
+    const other = await gql<{ trustedContacts: { data: unknown[] } }>(
+      sandbox,
+      `{ trustedContacts(externalIdentifiers: ["wfmcp-invite-other"]) { data { id } } }`,
+    );
+    expect(other.data?.trustedContacts.data).toEqual([]);
+  });
+
   it("sends no email when notifyWorker is false", async () => {
     const r = await create({ ...JANE, notifyWorker: false });
     expect(r.errors).toBeUndefined();
@@ -204,6 +224,15 @@ describe("reinviteTrustedContact and viewerCanReInvite", () => {
     expect(emailsOf("tc_005")).toEqual([
       expect.objectContaining({ to: "camilla.vestergaard@example.com", sentByUserId: "usr_001" }),
     ]);
+  });
+
+  it("moves invitedAt, a date, to the day of the re-invitation: a second one that day leaves it", async () => {
+    const first = await reinvite("tc_005");
+    expect(first.data?.reinviteTrustedContact.invitedAt).toBe(TODAY);
+    const second = await reinvite("tc_005");
+    expect(second.data?.reinviteTrustedContact.invitedAt).toBe(TODAY);
+    // Two emails went out; only the first shows in what the platform exposes.
+    expect(emailsOf("tc_005")).toHaveLength(2);
   });
 
   it("refuses contacts who answered, unknown ids and the limited account", async () => {

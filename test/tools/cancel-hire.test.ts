@@ -1,9 +1,14 @@
 // cancel_hire through a real MCP client against the sandbox: preview, the token's binding, the
-// form, refusals, the permission wording, hostile platform text, and the read-back after the
-// connection drops once the cancellation was sent.
+// form, refusals, the permission wording, hostile platform text, the facts a preview commits to,
+// and what the answer says when the connection drops once the cancellation was sent.
 import { describe, expect, it } from "vitest";
 import type { SandboxData } from "../../src/sandbox/index.js";
 import type { Harness } from "../helpers/mcp-harness.js";
+import {
+  appliedAfterLostAnswer,
+  changedBeforeTokenConfirmation,
+  changedWhileFormOpen,
+} from "../helpers/preview-commitment.js";
 import {
   callTool,
   DECLINING_ANSWERS,
@@ -34,6 +39,33 @@ const CONSEQUENCE = "This cannot be undone; the worker is told.";
 const ARGS = { hireId: "hire_003", message: "The project moved to next year; sorry, Priya." };
 
 const harness = useHarness();
+
+/** Priya's draft contract (hire_003's latest), as someone else on the platform would edit it. */
+function draftContractOf(data: SandboxData) {
+  const contract = data.contracts.get(data.hires.get("hire_003")?.contractIds.at(-1) ?? "");
+  if (!contract) throw new Error("seed changed");
+  return contract;
+}
+const RENAMED_JOB = {
+  tool: "cancel_hire",
+  args: ARGS,
+  mutation: "CancelHire",
+  label: "job",
+  newValue: '"Grid Analyst (renamed)"',
+  edit: (data: SandboxData) => {
+    draftContractOf(data).jobName = "Grid Analyst (renamed)";
+  },
+};
+const MOVED_DATES = {
+  ...RENAMED_JOB,
+  label: "contract period",
+  newValue: "2027-02-01 – 2027-05-31",
+  edit: (data: SandboxData) => {
+    const contract = draftContractOf(data);
+    contract.startDate = "2027-02-01";
+    contract.endDate = "2027-05-31";
+  },
+};
 
 const call = (h: Harness, args: Record<string, unknown>, tool = "cancel_hire") =>
   callTool<Out>(h, tool, args);
@@ -171,35 +203,83 @@ describe("cancel_hire when the connection drops", () => {
     const r = await call(h, { ...ARGS, confirmationToken: out.confirmationToken });
     expect(r.r.isError).toBeFalsy();
     expect(r.out).toMatchObject({ status: "cancelled", hireStatus: "CANCELLED" });
-    expect(r.text).toContain("The connection dropped after the request was sent");
+    expect(r.text).toContain("The answer was lost after the request was sent");
     expect(r.text).toContain("reading the hire back confirmed it");
     expect(h.sandbox.countRequests("CancelHire")).toBe(1);
     expect(await statusOf(h)).toBe("CANCELLED");
   });
 
-  it("says not cancelled when the platform never handled it", async () => {
+  it("says the outcome is unknown when the platform cancels it after the answer was lost", async () => {
+    const { r, again, h } = await appliedAfterLostAnswer(harness, {
+      tool: "cancel_hire",
+      args: ARGS,
+      mutation: "CancelHire",
+      check: "get_hire (hireId hire_003)",
+      confirmed: true,
+    });
+    expect(r.text).toContain("Cancellation of hire hire_003");
+    expect(r.text).not.toContain("NOT cancelled");
+    // The read now shows it: the second attempt is refused as already done.
+    expect(again.text).toContain("already CANCELLED");
+    expect(await statusOf(h)).toBe("CANCELLED");
+  });
+
+  it("refuses another attempt while the outcome is unknown, even when nothing shows it yet", async () => {
     const h = await harness();
     const { out } = await call(h, ARGS);
+    // The platform never handles it: no read can tell that apart from "not yet".
     h.sandbox.faults.inject("drop-connection", { operationName: "CancelHire" });
     const r = await call(h, { ...ARGS, confirmationToken: out.confirmationToken });
     expect(r.r.isError).toBe(true);
-    expect(r.out.status).toBe("not-cancelled");
-    expect(r.text).toContain("NOT cancelled");
-    expect(r.text).toContain("still DRAFT");
+    expect(r.out.status).toBe("outcome-unknown");
+    expect(r.text).toContain("UNKNOWN");
+    expect(r.text).not.toMatch(/NOT cancelled|Nothing changed|try again/i);
+    const again = await call(h, ARGS);
+    expect(again.r.isError).toBe(true);
+    expect(again.text).toContain("outcome is not known yet");
+    expect(again.text).toContain("get_hire (hireId hire_003)");
     expect(h.sandbox.countRequests("CancelHire")).toBe(1);
     expect(await statusOf(h)).toBe("DRAFT");
   });
+});
 
-  it("says the outcome is unknown when the read-back fails too", async () => {
+describe("cancel_hire: what the preview showed is what is cancelled", () => {
+  it("sends nothing when the job changed after the preview, and shows a fresh one", async () => {
+    await changedBeforeTokenConfirmation(harness, RENAMED_JOB);
+  });
+
+  it("sends nothing when the contract's dates moved after the preview", async () => {
+    await changedBeforeTokenConfirmation(harness, MOVED_DATES);
+  });
+
+  it("shows the form again when the job changed while it was open", async () => {
+    await changedWhileFormOpen(harness, RENAMED_JOB);
+  });
+
+  it("refuses a message with characters the worker cannot see, naming them", async () => {
     const h = await harness();
-    const { out } = await call(h, ARGS);
-    h.sandbox.faults.inject("drop-connection", { operationName: "CancelHire", after: true });
-    h.sandbox.faults.inject("drop-connection", { operationName: "HireForCancel", count: 20 });
-    const r = await call(h, { ...ARGS, confirmationToken: out.confirmationToken });
-    expect(r.r.isError).toBe(true);
-    expect(r.out.status).toBe("outcome-unknown");
-    expect(r.text).toContain("may or may not have happened");
-    expect(h.sandbox.countRequests("CancelHire")).toBe(1);
+    for (const [message, name] of [
+      ["Sorry\u202e, Priya.", "U+202E RIGHT-TO-LEFT OVERRIDE"],
+      ["Sorry,\u200b Priya.", "U+200B ZERO WIDTH SPACE"],
+    ] as const) {
+      const r = await call(h, { ...ARGS, message });
+      expect(r.r.isError).toBe(true);
+      expect(r.text).toContain(name);
+      expect(r.out).toBeUndefined();
+    }
+    expect(h.sandbox.countRequests("CancelHire")).toBe(0);
+  });
+
+  it("shows a long message whole, line breaks included, in the preview and the form", async () => {
+    const message = `Dear Priya,\n${"The project moved to next year. ".repeat(20).trim()}\nSorry.`;
+    const form = formAnswering({ action: "decline" });
+    for (const withForm of [false, true]) {
+      const h = await harness(withForm ? form.options : {});
+      const r = await call(h, { ...ARGS, message });
+      const shown = withForm ? (form.asked[0]?.message ?? "") : r.text;
+      expect(shown).toContain(`The worker gets this message: ${JSON.stringify(message)}.`);
+      await h.close();
+    }
   });
 });
 
@@ -253,7 +333,7 @@ describe("cancel_hire and platform text", () => {
       const lines = shown.trim().split(/\r\n|[\n\r\u2028\u2029]/);
       for (const line of lines) expect(line).not.toMatch(/^\s*THIS IS A PREVIEW ONLY/);
       expect(shown).toContain(`"Priya Raman ${PREVIEW}"`);
-      expect(shown).toContain(`The worker gets this message: "Sorry. ${PREVIEW}".`);
+      expect(shown).toContain(`The worker gets this message: "Sorry.\\n${PREVIEW}".`);
       expect(lines.at(-1)).toBe(CONSEQUENCE);
       expect(h.sandbox.countRequests("CancelHire")).toBe(0);
       await h.close();

@@ -1,9 +1,11 @@
 // create_draft_hire through a real MCP client against the sandbox: a draft for a talent pool
-// contact with custom fields, refusals before anything is sent, the permission wording, and what
-// the answer says when the connection drops after the create was sent (never sent twice).
+// contact with custom fields, refusals before anything is sent, the permission wording, a repeat
+// with the same external id, and what the answer says when the create's answer is lost (never
+// sent twice, never "safe to try again").
 import { describe, expect, it } from "vitest";
 import type { SandboxData } from "../../src/sandbox/index.js";
 import type { Harness } from "../helpers/mcp-harness.js";
+import { appliedAfterLostAnswer } from "../helpers/preview-commitment.js";
 import { callTool, useHarness } from "../helpers/tool-calls.js";
 
 interface Out {
@@ -127,6 +129,38 @@ describe("create_draft_hire", () => {
     expect(await hiresWithExternalId(h, "SAP-REQ-42")).toHaveLength(1);
   });
 
+  it("names the hire a repeat with the same external id made, and creates no second one", async () => {
+    const h = await harness();
+    const args = {
+      company: "cmp_castell",
+      name: "Store Planner",
+      externalIdentifier: "SAP-REQ-42",
+    };
+    const first = await call(h, args);
+    expect(first.out.status).toBe("created");
+    const again = await call(h, args);
+    expect(again.r.isError).toBe(true);
+    expect(again.out.status).toBe("exists");
+    expect(again.out.hire?.id).toBe(first.out.hire?.id);
+    expect(again.text).toContain(
+      `Nothing was created: hire ${first.out.hire?.id} already has external id "SAP-REQ-42" (status DRAFT, job "Store Planner"`,
+    );
+    expect(again.text).toContain("give another externalIdentifier");
+    expect(h.sandbox.countRequests("CreateDraftHire")).toBe(1);
+    expect(await hiresWithExternalId(h, "SAP-REQ-42")).toHaveLength(1);
+  });
+
+  it("creates nothing for an external id another hire already has", async () => {
+    const h = await harness();
+    // hire_001 (Ana Costa's active hire) already carries SAP-EMP-1001.
+    const r = await call(h, { ...ARGS, externalIdentifier: "SAP-EMP-1001" });
+    expect(r.r.isError).toBe(true);
+    expect(r.out.status).toBe("exists");
+    expect(r.text).toContain('hire hire_001 already has external id "SAP-EMP-1001" (status ACTIVE');
+    expect(h.sandbox.countRequests("CreateDraftHire")).toBe(0);
+    expect((await hiresWithExternalId(h, "SAP-EMP-1001")).map((x) => x.id)).toEqual(["hire_001"]);
+  });
+
   it("refuses a contact outside the company's pool and unknown custom fields before sending", async () => {
     const h = await harness();
     const other = await call(h, { ...ARGS, trustedContact: "tc_024" });
@@ -206,28 +240,51 @@ describe("create_draft_hire when the connection drops", () => {
     expect(found).toEqual([expect.objectContaining({ id: out.hire?.id, status: "DRAFT" })]);
   });
 
-  it("does not take an older hire with the same external id for the new one", async () => {
-    const h = await harness();
-    // hire_001 already carries SAP-EMP-1001; the create is lost before the platform handles it.
-    h.sandbox.faults.inject("drop-connection", { operationName: "CreateDraftHire" });
-    const { r, out, text: answer } = await call(h, { ...ARGS, externalIdentifier: "SAP-EMP-1001" });
-    expect(r.isError).toBe(true);
-    expect(out.status).toBe("not-created");
-    expect(answer).toContain("NOT created");
-    expect(answer).toContain("safe to try again");
-    expect(h.sandbox.countRequests("CreateDraftHire")).toBe(1);
-    expect((await hiresWithExternalId(h, "SAP-EMP-1001")).map((x) => x.id)).toEqual(["hire_001"]);
+  it("says the outcome is unknown when the platform creates it after the answer was lost", async () => {
+    const args = { ...ARGS, externalIdentifier: "SAP-REQ-77" };
+    const { r, again, h } = await appliedAfterLostAnswer(harness, {
+      tool: "create_draft_hire",
+      args,
+      mutation: "CreateDraftHire",
+      check: 'search_hires (externalIdentifiers ["SAP-REQ-77"])',
+      confirmed: false,
+    });
+    expect(r.text).not.toMatch(/NOT created|Nothing changed/);
+    // The draft exists now: the repeat names it instead of making a second one.
+    expect(again.out.status).toBe("exists");
+    expect(await hiresWithExternalId(h, "SAP-REQ-77")).toHaveLength(1);
   });
 
-  it("says not created, safe to try again, when the platform never handled it", async () => {
+  it("refuses a repeat without an external id while the first one's outcome is unknown", async () => {
+    const { r, again, h } = await appliedAfterLostAnswer(harness, {
+      tool: "create_draft_hire",
+      args: ARGS,
+      mutation: "CreateDraftHire",
+      check: "search_hires (externalIdentifiers [",
+      confirmed: false,
+    });
+    expect(again.text).toContain("outcome is not known yet");
+    const id = (r.out as unknown as Out).externalIdentifier;
+    expect(r.text).toContain(`search_hires (externalIdentifiers ["${id}"])`);
+    expect(await hiresWithExternalId(h, id)).toHaveLength(1);
+  });
+
+  it("refuses a repeat while the outcome is unknown, even when nothing shows the draft yet", async () => {
     const h = await harness();
+    const args = { ...ARGS, externalIdentifier: "SAP-REQ-78" };
+    // The platform never handles it: no read can tell that apart from "not yet".
     h.sandbox.faults.inject("drop-connection", { operationName: "CreateDraftHire" });
-    const { r, out, text: answer } = await call(h, ARGS);
+    const { r, out, text: answer } = await call(h, args);
     expect(r.isError).toBe(true);
-    expect(out.status).toBe("not-created");
-    expect(answer).toContain("Nothing changed; it is safe to try again");
+    expect(out.status).toBe("outcome-unknown");
+    expect(answer).toContain("The outcome is UNKNOWN");
+    expect(answer).not.toMatch(/NOT created|safe to try again/i);
+    const again = await call(h, args);
+    expect(again.r.isError).toBe(true);
+    expect(again.text).toContain("outcome is not known yet");
+    expect(again.text).toContain('search_hires (externalIdentifiers ["SAP-REQ-78"])');
     expect(h.sandbox.countRequests("CreateDraftHire")).toBe(1);
-    expect(await hiresWithExternalId(h, out.externalIdentifier)).toEqual([]);
+    expect(await hiresWithExternalId(h, "SAP-REQ-78")).toEqual([]);
   });
 
   it("says the outcome is unknown when the look-up fails too", async () => {
@@ -237,7 +294,7 @@ describe("create_draft_hire when the connection drops", () => {
     const { r, out, text: answer } = await call(h, ARGS);
     expect(r.isError).toBe(true);
     expect(out.status).toBe("outcome-unknown");
-    expect(answer).toContain("may or may not have been created");
+    expect(answer).toContain("The outcome is UNKNOWN");
     expect(answer).toContain(out.externalIdentifier);
     expect(h.sandbox.countRequests("CreateDraftHire")).toBe(1);
   });

@@ -1,7 +1,16 @@
 // invite_to_talent_pool through a real MCP client against the sandbox: an invitation's preview and
-// confirmation, re-invitations, forms, refusals, and the read-back after an ambiguous failure.
+// confirmation, re-invitations, forms, refusals, values shown whole, platform values bound by the
+// confirmation, and honest outcomes after a lost answer.
 import { describe, expect, it } from "vitest";
+import { talentOf } from "../../src/sandbox/domains/talent/seed.js";
+import type { SandboxData } from "../../src/sandbox/index.js";
+import { invitationExternalId } from "../../src/tools/talent/invite-to-talent-pool.js";
 import type { Harness } from "../helpers/mcp-harness.js";
+import {
+  appliedAfterLostAnswer,
+  changedBeforeTokenConfirmation,
+  changedWhileFormOpen,
+} from "../helpers/preview-commitment.js";
 import {
   callTool,
   DECLINING_ANSWERS,
@@ -54,6 +63,18 @@ async function pool(h: Harness, search: string) {
   const { contacts } = r.structuredContent as { contacts: { id: string; status: string }[] };
   return contacts.map((c) => ({ id: c.id, status: c.status }));
 }
+
+/** Reads the sandbox's live data (edit is its only hook into it; nothing is changed). */
+function live<T>(h: Harness, read: (data: SandboxData) => T): T {
+  let out: T | undefined;
+  h.sandbox.edit((data) => {
+    out = read(data);
+  });
+  return out as T;
+}
+
+const contactByEmail = (data: SandboxData, email: string) =>
+  [...talentOf(data).contacts.values()].find((c) => data.workers.get(c.workerId)?.email === email);
 
 const creates = (h: Harness) => h.sandbox.countRequests("CreateTrustedContact");
 const reinvites = (h: Harness) => h.sandbox.countRequests("ReinviteTrustedContact");
@@ -294,14 +315,14 @@ describe("invite_to_talent_pool with a form (elicitation)", () => {
 
   it("says the outcome is unknown when the pool cannot be read back, and never resends", async () => {
     const form = withForm({ action: "accept", content: { confirm: true } }, (h) => {
-      // After the preview's look-ups: the invitation goes through but its answer is lost, and
-      // reading the pool back fails.
+      // After the form's look-ups: the invitation goes through but its answer is lost, and every
+      // read-back by its external identifier fails.
       h.sandbox.faults.inject("drop-connection", {
         operationName: "CreateTrustedContact",
         after: true,
       });
       h.sandbox.faults.inject("internal-error", {
-        operationName: "PoolContactsByEmail",
+        operationName: "PoolContactsByExternalId",
         count: 20,
       });
     });
@@ -310,8 +331,10 @@ describe("invite_to_talent_pool with a form (elicitation)", () => {
     const r = await call(h, JANE);
     expect(r.r.isError).toBe(true);
     expect(r.out.status).toBe("outcome-unknown");
-    expect(r.text).toContain("may or may not have been sent");
+    expect(r.text).toContain('Invitation to "jane.doe@example.com": The outcome is UNKNOWN');
+    expect(r.text).toContain('check with search_talent_pool (search "jane.doe@example.com")');
     expect(r.text).toContain("Do not send it again");
+    expect(r.text).not.toMatch(/try again|call \w+ again/i);
     expect(creates(h)).toBe(1);
   });
 });
@@ -332,17 +355,74 @@ describe("invite_to_talent_pool after a dropped connection", () => {
     expect(await pool(h, "jane.doe")).toHaveLength(1);
   });
 
-  it("says no invitation was sent when the connection dropped before the platform acted", async () => {
+  it("sends the contact's external identifier, the same for a repeat of the same invitation", async () => {
     const h = await harness();
     const { out } = await call(h, JANE);
+    await call(h, { ...JANE, confirmationToken: out.confirmationToken });
+    expect(creates(h)).toBe(1);
+    const id = invitationExternalId("cmp_nordlys", "jane.doe@example.com");
+    expect(id).toMatch(/^wfmcp-invite-[0-9a-f]{32}$/);
+    // Any letter case of the address is the same invitation; another company's is another.
+    expect(invitationExternalId("cmp_nordlys", "Jane.Doe@Example.com")).toBe(id);
+    expect(invitationExternalId("cmp_castell", "jane.doe@example.com")).not.toBe(id);
+    expect(
+      live(h, (data) => contactByEmail(data, "jane.doe@example.com")?.externalIdentifier),
+    ).toBe(id);
+  });
+
+  it("says UNKNOWN, not that nothing was sent, when the read-back does not show the invitation", async () => {
+    const h = await harness();
+    const { out } = await call(h, JANE);
+    // Lost before the platform acted: no read can tell that apart from a write still on its way.
     h.sandbox.faults.inject("drop-connection", { operationName: "CreateTrustedContact" });
     const r = await call(h, { ...JANE, confirmationToken: out.confirmationToken });
     expect(r.r.isError).toBe(true);
-    expect(r.out.status).toBe("not-invited");
-    expect(r.text).toContain('No invitation was sent to "jane.doe@example.com"');
-    expect(r.text).toContain("there is no contact with that email in the pool");
+    expect(r.out.status).toBe("outcome-unknown");
+    expect(r.text).toContain("UNKNOWN");
+    expect(r.text).not.toMatch(/No invitation was sent|nothing changed|try again|safe to/i);
     expect(creates(h)).toBe(1);
-    expect(await pool(h, "jane.doe")).toEqual([]);
+    // Another attempt at the same invitation, in any letter case, is refused for now.
+    const again = await call(h, { ...JANE, email: "Jane.Doe@example.com" });
+    expect(again.r.isError).toBe(true);
+    expect(again.text).toContain("outcome is not known yet");
+    expect(creates(h)).toBe(1);
+  });
+
+  it("says the invitation's outcome is unknown when the platform applies it late; no second email", async () => {
+    const { r, again, h } = await appliedAfterLostAnswer(harness, {
+      tool: TOOL,
+      args: JANE,
+      mutation: "CreateTrustedContact",
+      check: 'search_talent_pool (search "jane.doe@example.com")',
+      confirmed: true,
+    });
+    expect(r.out).toMatchObject({ status: "outcome-unknown", mode: "invite" });
+    // The read now shows the contact this server's invitation created: no pointer to a re-invite.
+    expect(again.text).toContain("by an earlier invitation from this server");
+    expect(again.text).not.toContain("contactId");
+    expect(await pool(h, "jane.doe")).toHaveLength(1);
+  });
+
+  it("says the re-invitation's outcome is unknown when the platform applies it late; no second email", async () => {
+    const { r, again, h } = await appliedAfterLostAnswer(harness, {
+      tool: TOOL,
+      args: CAMILLA,
+      mutation: "ReinviteTrustedContact",
+      check: 'query_platform ({ trustedContact(id: "tc_005") { invitedAt } }',
+      confirmed: true,
+    });
+    expect(r.out).toMatchObject({ status: "outcome-unknown", mode: "reinvite" });
+    expect(r.text).toContain('Re-invitation to "camilla.vestergaard@example.com"');
+    expect(again.text).toContain("outcome is not known yet");
+    expect(live(h, (data) => talentOf(data).contacts.get("tc_005")?.invitationEmails)).toHaveLength(
+      1,
+    );
+    // The read the answer names shows the truth: the invitation date moved.
+    const read = await callTool(h, "query_platform", {
+      query: '{ trustedContact(id: "tc_005") { invitedAt } }',
+    });
+    expect(read.r.isError, read.text).toBeFalsy();
+    expect(read.text).toContain("2026-11-22");
   });
 
   it("reads a re-invitation back by its invitation date", async () => {
@@ -358,14 +438,178 @@ describe("invite_to_talent_pool after a dropped connection", () => {
       if (after) {
         expect(r.r.isError).toBeFalsy();
         expect(r.out.status).toBe("reinvited");
+        expect(r.out.contact?.invitedAt).toBe("2026-11-22");
         expect(r.text).toContain("confirmed it");
       } else {
+        // The date did not move: no read shows the re-invitation, so its outcome is unknown.
         expect(r.r.isError).toBe(true);
-        expect(r.out.status).toBe("not-invited");
-        expect(r.text).toContain("is still INVITED");
+        expect(r.out.status).toBe("outcome-unknown");
+        expect(r.text).toContain("a re-invitation moves invitedAt past");
+        expect(r.text).not.toMatch(/try again|safe to|nothing changed/i);
+        const again = await call(h, CAMILLA);
+        expect(again.r.isError).toBe(true);
+        expect(again.text).toContain("outcome is not known yet");
+        expect(reinvites(h)).toBe(1);
       }
       await h.close();
     }
+  });
+});
+
+// Camilla's address changes on the platform, as when she updates her profile.
+const CAMILLA_MOVED = {
+  tool: TOOL,
+  args: CAMILLA,
+  mutation: "ReinviteTrustedContact",
+  label: "recipient email",
+  newValue: '"camilla@elsewhere.example"',
+  edit: (data: SandboxData) => {
+    const contact = talentOf(data).contacts.get("tc_005");
+    const worker = contact && data.workers.get(contact.workerId);
+    if (!worker) throw new Error("seed changed");
+    worker.email = "camilla@elsewhere.example";
+  },
+};
+
+const NORDLYS_RENAMED = {
+  tool: TOOL,
+  args: JANE,
+  mutation: "CreateTrustedContact",
+  label: "company",
+  newValue: '"Nordlys Holding A/S"',
+  edit: (data: SandboxData) => {
+    const nordlys = data.companies.find((c) => c.id === "cmp_nordlys");
+    if (!nordlys) throw new Error("seed changed");
+    nordlys.name = "Nordlys Holding A/S";
+  },
+};
+
+describe("invite_to_talent_pool: the preview is what is sent", () => {
+  it("sends no re-invitation when the contact's email changed after the preview; the fresh one goes to the new address", async () => {
+    const { second, h } = await changedBeforeTokenConfirmation(harness, CAMILLA_MOVED);
+    expect(second.text).toContain('recipient email (now "camilla@elsewhere.example")');
+    expect(lastLine(second.text)).toBe(
+      'This emails "camilla@elsewhere.example" an invitation; an email cannot be unsent.',
+    );
+    // The one email that went out, after the fresh preview, went to the address it showed.
+    const emails = live(h, (data) => talentOf(data).contacts.get("tc_005")?.invitationEmails);
+    expect(emails?.map((e) => e.to)).toEqual(["camilla@elsewhere.example"]);
+  });
+
+  it("shows the re-invitation's form again when the contact's email changed while it was open", async () => {
+    const { asked, h } = await changedWhileFormOpen(harness, CAMILLA_MOVED);
+    expect(asked[1]?.message).toContain(
+      'recipient email (was "camilla.vestergaard@example.com", now "camilla@elsewhere.example")',
+    );
+    expect(lastLine(asked[1]?.message ?? "")).toBe(
+      'This emails "camilla@elsewhere.example" an invitation; an email cannot be unsent.',
+    );
+    const emails = live(h, (data) => talentOf(data).contacts.get("tc_005")?.invitationEmails);
+    expect(emails?.map((e) => e.to)).toEqual(["camilla@elsewhere.example"]);
+  });
+
+  it("binds the contact's name, status and invitation date too", async () => {
+    const h = await harness();
+    const { out } = await call(h, CAMILLA);
+    h.sandbox.edit((data) => {
+      const contact = talentOf(data).contacts.get("tc_005");
+      const worker = contact && data.workers.get(contact.workerId);
+      if (!contact || !worker) throw new Error("seed changed");
+      worker.lastName = "Holm";
+      contact.invitedAt = "2026-11-21";
+    });
+    const r = await call(h, { ...CAMILLA, confirmationToken: out.confirmationToken });
+    expect(r.out.status).toBe("changed");
+    expect(r.out).toMatchObject({ changedSincePreview: ["invited on", "recipient name"] });
+    expect(reinvites(h)).toBe(0);
+  });
+
+  it("sends no invitation when the company was renamed after the preview", async () => {
+    await changedBeforeTokenConfirmation(harness, NORDLYS_RENAMED);
+  });
+
+  it("shows the invitation's form again when the company was renamed while it was open", async () => {
+    await changedWhileFormOpen(harness, NORDLYS_RENAMED);
+  });
+});
+
+// A valid address longer than 200 characters: local part 8, domain labels at most 63. Cut at 200,
+// it would read as a nordlys.dk address; the domain that gets the email is at its end.
+const LONG_EMAIL = `jane.doe@nordlys.dk.${"x".repeat(63)}.${"y".repeat(63)}.${"z".repeat(40)}.elsewhere.example`;
+
+describe("invite_to_talent_pool shows every value whole", () => {
+  it("shows an email address longer than 200 characters whole, in the preview and the form, and sends it there", async () => {
+    expect(LONG_EMAIL.length).toBeGreaterThan(200);
+    expect(LONG_EMAIL.length).toBeLessThanOrEqual(254);
+    const args = { ...JANE, email: LONG_EMAIL };
+    const h = await harness();
+    const preview = await call(h, args);
+    expect(preview.out.status).toBe("preview");
+    expect(preview.text).toContain(`("${LONG_EMAIL}")`);
+    expect(lastLine(preview.text)).toBe(
+      `This emails "${LONG_EMAIL}" an invitation; an email cannot be unsent.`,
+    );
+    expect(preview.text).not.toContain("…");
+
+    const form = formAnswering({ action: "accept", content: { confirm: true } });
+    const h2 = await harness(form.options);
+    const r = await call(h2, args);
+    expect(r.out.status).toBe("invited");
+    const message = form.asked[0]?.message ?? "";
+    expect(message).toContain(`("${LONG_EMAIL}")`);
+    expect(lastLine(message)).toBe(
+      `This emails "${LONG_EMAIL}" an invitation; an email cannot be unsent.`,
+    );
+    expect(message).not.toContain("…");
+    expect(r.text).toContain(`"${LONG_EMAIL}"`);
+    expect(live(h2, (data) => contactByEmail(data, LONG_EMAIL)?.invitationEmails?.[0]?.to)).toBe(
+      LONG_EMAIL,
+    );
+  });
+
+  it("refuses a value too long to show, naming the limit, and sends nothing", async () => {
+    const h = await harness();
+    const email = `jane@${"a".repeat(63)}.${"b".repeat(63)}.${"c".repeat(63)}.${"d".repeat(58)}.example`;
+    const r = await call(h, { ...JANE, email });
+    expect(r.r.isError).toBe(true);
+    expect(r.text).toContain("argument `email`");
+    expect(r.text).toContain(`email is ${email.length} characters, longer than the 255`);
+    const message = await call(h, { ...JANE, message: "x".repeat(2001) });
+    expect(message.r.isError).toBe(true);
+    expect(message.text).toContain("1 to 2000 characters");
+    expect(creates(h)).toBe(0);
+  });
+
+  it("refuses a name, an address or a message with characters the person cannot see, naming them", async () => {
+    const h = await harness();
+    for (const [args, argument, named] of [
+      [{ message: "Hi Jane\u202e, welcome" }, "message", "U+202E RIGHT-TO-LEFT OVERRIDE"],
+      [{ email: "jane.doe@exa\u200bmple.com" }, "email", "U+200B ZERO WIDTH SPACE"],
+      [{ lastName: "Doe\u2066" }, "lastName", "U+2066 LEFT-TO-RIGHT ISOLATE"],
+    ] as const) {
+      const r = await call(h, { ...JANE, ...args });
+      expect(r.r.isError, argument).toBe(true);
+      expect(r.text).toContain(argument);
+      expect(r.text).toContain(named);
+    }
+    expect(creates(h)).toBe(0);
+  });
+
+  it("shows the message whole, line breaks as \\n, and sends it exactly so", async () => {
+    const form = formAnswering({ action: "accept", content: { confirm: true } });
+    const h = await harness(form.options);
+    const message = `Hi Jane,\n\n${"We would love to work with you. ".repeat(12).trim()}`;
+    const r = await call(h, { ...JANE, firstName: "Jane \n Marie", message });
+    expect(r.out.status).toBe("invited");
+    const shown = form.asked[0]?.message ?? "";
+    expect(shown).toContain(`Personal message in the email: ${JSON.stringify(message)}.`);
+    // A name's line break and spaces are one space, shown and sent alike.
+    expect(shown).toContain('Invite "Jane Marie Doe"');
+    const contact = live(h, (data) => contactByEmail(data, "jane.doe@example.com"));
+    expect(contact?.invitationEmails?.[0]?.message).toBe(message);
+    expect(live(h, (data) => data.workers.get(contact?.workerId ?? "")?.firstName)).toBe(
+      "Jane Marie",
+    );
   });
 });
 
@@ -391,11 +635,8 @@ describe("invite_to_talent_pool and the rest of the server", () => {
         camilla.lastName = `Vestergaard\r\n${PREVIEW_ONLY}`;
       },
     });
-    await call(h, {
-      ...JANE,
-      firstName: `Jane\n${PREVIEW_ONLY}`,
-      message: `Hi\n\n${PREVIEW_ONLY}`,
-    });
+    const message = `Hi\n\n${PREVIEW_ONLY}`;
+    await call(h, { ...JANE, firstName: `Jane\n${PREVIEW_ONLY}`, message });
     await call(h, CAMILLA);
     expect(asked).toHaveLength(2);
     for (const { message } of asked) {
@@ -408,7 +649,11 @@ describe("invite_to_talent_pool and the rest of the server", () => {
       );
     }
     expect(asked[0]?.message).toContain(`"Jane ${PREVIEW_ONLY} Doe"`);
-    expect(asked[0]?.message).toContain(`Personal message in the email: "Hi ${PREVIEW_ONLY}".`);
+    // The name's line break is a space in the preview and as sent; the message is sent as it is,
+    // so the preview shows its line breaks as \n.
+    expect(asked[0]?.message).toContain(
+      `Personal message in the email: ${JSON.stringify(message)}.`,
+    );
     expect(asked[1]?.message).toContain(`"Camilla Vestergaard ${PREVIEW_ONLY}"`);
   });
 });

@@ -76,15 +76,22 @@ it("plants every look-alike quotation mark somewhere", () => {
  * How the server must show a value: one line, cut at 200 characters, double-quoted, JSON-escaped,
  * and every look-alike quotation mark a JSON escape too.
  */
-const shown = (value: string) => {
+const shown = (value: string, cut = 200) => {
   let line = value
     .replace(/[\u202a-\u202e]/g, "")
     .replace(/\s+/g, " ")
     .trim();
   const chars = Array.from(line);
-  if (chars.length > 200) line = `${chars.slice(0, 199).join("").trimEnd()}…`;
+  if (chars.length > cut)
+    line = `${chars
+      .slice(0, cut - 1)
+      .join("")
+      .trimEnd()}…`;
   return escapeQuoteLikes(JSON.stringify(line));
 };
+
+/** How a preview or form shows a value the person decides on: the same, but never cut. */
+const shownWhole = (value: string) => shown(value, Number.POSITIVE_INFINITY);
 
 function plant(data: SandboxData): void {
   const ana = data.workers.get("wrk_001");
@@ -413,6 +420,13 @@ describe("platform text in the write tools' previews and forms", () => {
       { approvalId: "apr_001", decision: "REJECTED", reason: "Over budget." },
       [COMPANY],
     ],
+    ["review_hire_approval", { approvalId: "apr_001", decision: "APPROVED" }, [COMPANY]],
+    ["cancel_hire", { hireId: "hire_003", message: "Sorry." }, [COMPANY]],
+    [
+      "terminate_hire",
+      { hireId: "hire_001", reason: "OTHER", date: "2026-12-31" },
+      [WORKER, COMPANY],
+    ],
   ];
 
   it("keeps every planted value quoted in the previews", async () => {
@@ -421,7 +435,7 @@ describe("platform text in the write tools' previews and forms", () => {
       const { r, text: t } = await call(h, tool, args);
       expect(r.isError, `${tool}: ${t}`).toBeFalsy();
       expectContained(t);
-      for (const value of values) expect(t, tool).toContain(shown(value));
+      for (const value of values) expect(t, tool).toContain(shownWhole(value));
     }
   });
 
@@ -442,7 +456,7 @@ describe("platform text in the write tools' previews and forms", () => {
       expect(asked, tool).toHaveLength(before + 1);
       const message = asked.at(-1) ?? "";
       expectContained(message);
-      for (const value of values) expect(message, tool).toContain(shown(value));
+      for (const value of values) expect(message, tool).toContain(shownWhole(value));
     }
   });
 });

@@ -1,10 +1,15 @@
-// review_hire_approval through a real MCP client against the sandbox: the listing, a rejection's
-// preview and confirmation, approving with and without a form, refusals, and the read-back after
-// an ambiguous failure.
+// review_hire_approval through a real MCP client against the sandbox: the listing, previews and
+// confirmations of rejecting and approving (token and form), the facts a preview commits to,
+// refusals, and what the answer says when the decision's answer was lost.
 import { describe, expect, it } from "vitest";
 import { APPROVAL_FIXTURES } from "../../src/sandbox/domains/approvals/seed.js";
 import type { SandboxData } from "../../src/sandbox/index.js";
 import type { Harness } from "../helpers/mcp-harness.js";
+import {
+  appliedAfterLostAnswer,
+  changedBeforeTokenConfirmation,
+  changedWhileFormOpen,
+} from "../helpers/preview-commitment.js";
 import {
   callTool,
   DECLINING_ANSWERS,
@@ -25,6 +30,42 @@ const REJECT = {
 };
 const APPROVE = { approvalId: amara.request, decision: "APPROVED" };
 const CONSEQUENCE = "Rejecting cancels the hire; this cannot be undone.";
+const APPROVE_CONSEQUENCE = "Approving lets the hire proceed; it cannot be withdrawn.";
+const CHECK =
+  "review_hire_approval without arguments (approval apr_001 is listed while it still waits)";
+
+/** Amara's rate goes up tenfold on the platform, as in the issue's bid. */
+const RAISED_RATE = {
+  tool: TOOL,
+  args: APPROVE,
+  mutation: "ActionApproval",
+  label: "rate",
+  newValue: "DKK 8,200.00 hourly",
+  edit: (data: SandboxData) => {
+    const hire = data.hires.get(amara.hire);
+    if (!hire) throw new Error("seed changed");
+    for (const id of hire.contractIds) {
+      const contract = data.contracts.get(id);
+      if (contract) {
+        contract.rate = 8200;
+        contract.rateType = "HOURLY";
+      }
+    }
+  },
+};
+/** Amara's hire moves to a new job title on the platform. */
+const RENAMED_JOB = {
+  ...RAISED_RATE,
+  args: REJECT,
+  label: "job",
+  newValue: '"Chief Budget Officer"',
+  edit: (data: SandboxData) => {
+    const hire = data.hires.get(amara.hire);
+    const contract = hire && data.contracts.get(hire.contractIds.at(-1) as string);
+    if (!contract) throw new Error("seed changed");
+    contract.jobName = "Chief Budget Officer";
+  },
+};
 
 interface Approval {
   id: string;
@@ -149,13 +190,27 @@ describe("review_hire_approval: rejecting with the token round trip", () => {
 
   it("needs a reason to reject, before anything is read or sent", async () => {
     const h = await harness();
-    for (const reason of [undefined, "   "]) {
-      const r = await call(h, { ...REJECT, reason });
-      expect(r.r.isError).toBe(true);
-      expect(r.text).toContain("argument `reason`");
-      expect(r.text).toContain("needs a reason");
-    }
+    const none = await call(h, { ...REJECT, reason: undefined });
+    expect(none.r.isError).toBe(true);
+    expect(none.text).toContain("argument `reason`");
+    expect(none.text).toContain("needs a reason");
+    const blank = await call(h, { ...REJECT, reason: "   " });
+    expect(blank.r.isError).toBe(true);
+    expect(blank.text).toContain("reason");
+    expect(blank.text).toContain("1 to 2000 characters");
     expect(h.sandbox.countRequests()).toBe(0);
+  });
+
+  it("refuses a reason with characters a reader cannot see, and shows a long one whole", async () => {
+    const h = await harness();
+    const hidden = await call(h, { ...REJECT, reason: "Over\u2066 budget\u2069." });
+    expect(hidden.r.isError).toBe(true);
+    expect(hidden.text).toContain("U+2066 LEFT-TO-RIGHT ISOLATE");
+    const reason = `Over the team's budget.\n${"The rate is far above what was agreed. ".repeat(10).trim()}`;
+    const long = await call(h, { ...REJECT, reason });
+    expect(long.out.status).toBe("preview");
+    expect(long.text).toContain(`Reason recorded with the decision: ${JSON.stringify(reason)}.`);
+    expect(mutations(h)).toBe(0);
   });
 
   it("binds the token to every argument, the reason included", async () => {
@@ -195,12 +250,30 @@ describe("review_hire_approval: rejecting with the token round trip", () => {
 });
 
 describe("review_hire_approval: approving", () => {
-  it("approves at once when the client cannot show a form, and the hire proceeds", async () => {
+  it("previews an approval without changing anything, then approves with the token", async () => {
     const h = await harness();
-    const { r, out, text } = await call(h, APPROVE);
+    const first = await call(h, APPROVE);
+    expect(first.r.isError).toBeFalsy();
+    expect(first.out.status).toBe("preview");
+    expect(first.text).toContain(
+      'Approve approval apr_001 of flow "Rate above budget" (HIRE_CREATED) for hire hire_005 (status READY).',
+    );
+    expect(first.text).toMatch(
+      /Worker "Amara Okafor" at company "Nordlys Energi A\/S"; job "[^"]+", 2026-12-21 – 2027-03-12, DKK [\d,.]+ hourly\./,
+    );
+    expect(first.text).toContain("wait for their answer");
+    expect(lastLine(first.text)).toBe(APPROVE_CONSEQUENCE);
+    expect(first.out.confirmationToken).toMatch(/^[0-9a-f-]{36}$/);
+    expect(mutations(h)).toBe(0);
+    const still = await call(h, {});
+    expect(still.out.approvals?.map((a) => a.id)).toContain(amara.request);
+
+    const { r, out, text } = await call(h, {
+      ...APPROVE,
+      confirmationToken: first.out.confirmationToken,
+    });
     expect(r.isError).toBeFalsy();
     expect(out.status).toBe("approved");
-    expect(out.confirmationToken).toBeUndefined();
     expect(out.approval).toMatchObject({ state: "APPROVED", hire: { status: "READY" } });
     expect(lastLine(text)).toBe(
       'Approval apr_001 is APPROVED: hire hire_005 ("Amara Okafor" at "Nordlys Energi A/S") can proceed (status READY; it starts on 2026-12-21).',
@@ -209,6 +282,15 @@ describe("review_hire_approval: approving", () => {
     expect(await hireStatus(h, amara.hire)).toBe("READY");
     const list = await call(h, {});
     expect(list.out.approvals?.map((a) => a.id)).not.toContain(amara.request);
+  });
+
+  it("binds an approval's token to the decision: it cannot be spent on a rejection", async () => {
+    const h = await harness();
+    const { out } = await call(h, APPROVE);
+    const r = await call(h, { ...REJECT, confirmationToken: out.confirmationToken });
+    expect(r.r.isError).toBe(true);
+    expect(r.text).toContain("different now: decision, reason");
+    expect(mutations(h)).toBe(0);
   });
 
   it("refuses requests that are already decided, unknown or not the caller's to decide", async () => {
@@ -241,24 +323,39 @@ describe("review_hire_approval: approving", () => {
     expect(mutations(h)).toBe(0);
   });
 
-  it("turns the platform's refusal of the decision itself into a permission answer", async () => {
-    let data: SandboxData | undefined;
-    const h = await harness({
-      seedPatch: (d) => {
-        data = d;
-      },
-    });
+  it("says not allowed, sending nothing, when the caller left the approver group after the preview", async () => {
+    const h = await harness();
     const { out } = await call(h, REJECT);
     // Maja leaves the approver group between the preview and the confirmation.
-    const group = data?.approvals?.groups.get("grp_001");
-    if (!group) throw new Error("seed changed");
-    group.userIds = group.userIds.filter((id) => id !== "usr_001");
+    h.sandbox.edit((data) => {
+      const group = data.approvals?.groups.get("grp_001");
+      if (!group) throw new Error("seed changed");
+      group.userIds = group.userIds.filter((id) => id !== "usr_001");
+    });
     const r = await call(h, { ...REJECT, confirmationToken: out.confirmationToken });
     expect(r.r.isError).toBe(true);
     expect(r.text).toContain("your account is not allowed to decide approval apr_001");
-    expect(r.text).toContain("Nothing was changed.");
-    expect(mutations(h)).toBe(1);
+    expect(mutations(h)).toBe(0);
     expect(await hireStatus(h, amara.hire)).toBe("READY");
+  });
+});
+
+describe("review_hire_approval: what the preview showed is what is decided", () => {
+  it("approves nothing when the rate changed after the preview, and shows a fresh one", async () => {
+    const { second } = await changedBeforeTokenConfirmation(harness, RAISED_RATE);
+    expect(lastLine(second.text)).toBe(APPROVE_CONSEQUENCE);
+  });
+
+  it("rejects nothing when the job changed after the preview, and shows a fresh one", async () => {
+    await changedBeforeTokenConfirmation(harness, RENAMED_JOB);
+  });
+
+  it("shows the approval form again when the rate changed while it was open", async () => {
+    await changedWhileFormOpen(harness, RAISED_RATE);
+  });
+
+  it("shows the rejection form again when the job changed while it was open", async () => {
+    await changedWhileFormOpen(harness, RENAMED_JOB);
   });
 });
 
@@ -316,34 +413,47 @@ describe("review_hire_approval after a dropped connection", () => {
     expect(r.out.status).toBe("rejected");
     expect(r.text).toContain("reading the approval back confirmed it");
     expect(mutations(h)).toBe(1);
-    expect(h.sandbox.countRequests("ApprovalRequest")).toBe(2);
+    // The preview, the read at confirmation, and one read back.
+    expect(h.sandbox.countRequests("ApprovalRequest")).toBe(3);
     expect(await hireStatus(h, amara.hire)).toBe("CANCELLED");
   });
 
-  it("says it was not rejected when the connection dropped before the platform acted", async () => {
+  for (const [what, args] of [
+    ["an approval", APPROVE],
+    ["a rejection", REJECT],
+  ] as const) {
+    it(`says the outcome of ${what} is unknown when the platform records it after the answer was lost`, async () => {
+      const { r, again } = await appliedAfterLostAnswer(harness, {
+        tool: TOOL,
+        args,
+        mutation: "ActionApproval",
+        check: CHECK,
+        confirmed: true,
+      });
+      expect(r.text).not.toMatch(/was NOT|Nothing changed/);
+      // The read now shows the decision: the second attempt is refused as already decided.
+      expect(again.text).toContain(`no longer waits for a decision: it is ${args.decision}`);
+    });
+  }
+
+  it("refuses another decision while the outcome is unknown, even when nothing shows it yet", async () => {
     const h = await harness();
     const { out } = await call(h, REJECT);
+    // The platform never handles it: no read can tell that apart from "not yet".
     h.sandbox.faults.inject("drop-connection", { operationName: "ActionApproval" });
     const r = await call(h, { ...REJECT, confirmationToken: out.confirmationToken });
     expect(r.r.isError).toBe(true);
-    expect(r.out.status).toBe("not-changed");
-    expect(r.text).toContain("was NOT rejected");
-    expect(r.text).toContain("it is REQUESTED");
+    expect(r.out.status).toBe("outcome-unknown");
+    expect(r.text).toContain("UNKNOWN");
+    expect(r.text).toContain(CHECK);
+    // Approving instead is the same change to the same request: refused too.
+    for (const args of [REJECT, APPROVE]) {
+      const again = await call(h, args);
+      expect(again.r.isError).toBe(true);
+      expect(again.text).toContain("outcome is not known yet");
+    }
     expect(mutations(h)).toBe(1);
     expect(await hireStatus(h, amara.hire)).toBe("READY");
-  });
-
-  it("says the outcome is unknown when the read-back fails too, and never resends", async () => {
-    const h = await harness();
-    const preview = await call(h, REJECT);
-    h.sandbox.faults.inject("drop-connection", { operationName: "ActionApproval", after: true });
-    h.sandbox.faults.inject("internal-error", { operationName: "ApprovalRequest", count: 20 });
-    const r = await call(h, { ...REJECT, confirmationToken: preview.out.confirmationToken });
-    expect(r.r.isError).toBe(true);
-    expect(r.out.status).toBe("outcome-unknown");
-    expect(r.text).toContain("may or may not have been recorded");
-    expect(r.text).toContain("Do not send it again yet");
-    expect(mutations(h)).toBe(1);
   });
 });
 

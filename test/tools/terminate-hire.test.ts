@@ -237,6 +237,21 @@ describe("terminate_hire with elicitation", () => {
     await changedWhileFormOpen(harness, RENAMED_JOB);
   });
 
+  it("says a form answer that does not fit the form could not be read, and changes nothing", async () => {
+    const e = formAnswering({ action: "accept", content: { confirm: "yes please" } });
+    const h = await harness(e.options);
+    const r = await call(h, ARGS);
+    expect(r.r.isError).toBeFalsy();
+    expect(r.out.status).toBe("declined");
+    expect(r.text).toContain("the form's answer could not be read; nothing changed");
+    expect(r.text).not.toContain("unexpected problem");
+    expect(h.stderr.some((l) => /\] warning: a form's answer did not fit the form/.test(l))).toBe(
+      true,
+    );
+    expect(h.stderr.some((l) => /\] error:/.test(l))).toBe(false);
+    expect(h.sandbox.countRequests("TerminateHire")).toBe(0);
+  });
+
   it("asks the person and terminates on accept with confirm", async () => {
     const e = formAnswering({ action: "accept", content: { confirm: true } });
     const h = await harness(e.options);

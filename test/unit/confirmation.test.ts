@@ -214,7 +214,7 @@ describe("confirmation tokens in the state store", () => {
     ).rejects.toBeInstanceOf(SharedStateUnavailableError);
   });
 
-  it("every caller awaits confirmChange and sendWrite: a refusal is a rejection", () => {
+  it("every caller awaits (or returns) confirmChange and sendWrite: a refusal is a rejection", () => {
     const files = readdirSync("src/tools", { recursive: true, encoding: "utf8" })
       .filter((f) => f.endsWith(".ts"))
       .map((f) => join("src/tools", f));
@@ -223,7 +223,9 @@ describe("confirmation tokens in the state store", () => {
         .split("\n")
         .map((line, i) => ({ line, at: `${file}:${i + 1}` }))
         .filter(({ line }) => /\b(confirmChange|sendWrite)\(/.test(line))
-        .filter(({ line }) => !/\bawait\s+(confirmChange|sendWrite)\(|function\s/.test(line))
+        .filter(
+          ({ line }) => !/\b(await|return)\s+(confirmChange|sendWrite)\(|function\s/.test(line),
+        )
         .filter(({ line }) => !/^\s*(\*|\/\/|import|export \{)/.test(line))
         .map(({ at }) => at),
     );

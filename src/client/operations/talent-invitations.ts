@@ -1,11 +1,15 @@
 // Inviting people into a company's talent pool, for invite_to_talent_pool: the look-ups before an
-// invitation (is the email already in the pool? may we re-invite?) and the two mutations.
+// invitation (is the email already in the pool? may we re-invite?), the two mutations, and the
+// read-back of an invitation by the external identifier it was sent with.
 import { mutation, query } from "../operations.js";
 
 export interface InvitedContact {
   id: string;
   status: string;
+  /** A date (YYYY-MM-DD): a re-invitation on a later day moves it. */
   invitedAt: string;
+  /** Set by this server's invitations, to find the contact again after a lost answer. */
+  externalIdentifier: string | null;
   company: { id: string; name: string };
   worker: { id: string; name: string; email: string | null };
   skills: { id: string; name: string }[];
@@ -15,6 +19,7 @@ const CONTACT_FIELDS = `
   id
   status
   invitedAt
+  externalIdentifier
   company {
     id
     name
@@ -43,6 +48,25 @@ export const poolContactsByEmailQuery = query<
   /* GraphQL */ `
     query PoolContactsByEmail($company: ID!, $email: String!) {
       trustedContacts(accounts: [$company], search: $email, first: 25) {
+        data {${CONTACT_FIELDS}}
+      }
+    }
+  `,
+);
+
+export interface PoolContactsByExternalIdData {
+  trustedContacts: { data: InvitedContact[] };
+}
+
+/** The contact an invitation created, by the external identifier it was sent with. */
+export const poolContactsByExternalIdQuery = query<
+  PoolContactsByExternalIdData,
+  { company: string; externalIdentifier: string }
+>(
+  "PoolContactsByExternalId",
+  /* GraphQL */ `
+    query PoolContactsByExternalId($company: ID!, $externalIdentifier: String!) {
+      trustedContacts(accounts: [$company], externalIdentifiers: [$externalIdentifier], first: 5) {
         data {${CONTACT_FIELDS}}
       }
     }
@@ -91,6 +115,7 @@ export interface CreateTrustedContactVariables extends Record<string, unknown> {
     skills: string[];
     message?: string;
     notifyWorker: boolean;
+    externalIdentifier: string;
     origin: "INVITED";
     originChannel: "DIRECT_INVITE";
   };
@@ -125,6 +150,7 @@ export const reinviteTrustedContactMutation = mutation<
 
 export const talentInvitationOperations = {
   poolContactsByEmailQuery,
+  poolContactsByExternalIdQuery,
   trustedContactQuery,
   canReInviteQuery,
   createTrustedContactMutation,

@@ -4,22 +4,24 @@ import {
   type HireForCancelData,
   hireForCancelQuery,
 } from "../../client/operations/hires.js";
-import { oneLine, quoted } from "../../client/platform-text.js";
+import { oneLine } from "../../client/platform-text.js";
 import {
-  askForConfirmation,
+  changedResult,
   confirmationTokenArg,
+  confirmChange,
   confirmedWriteAnnotations,
+  type Proposal,
   previewResult,
   previewTokenOutput,
-  redeemConfirmation,
-  sendOnce,
+  sendWrite,
+  whole,
 } from "../confirmation.js";
 import { defineTool, NotAllowedError, type ToolContext, ToolInputError } from "../define-tool.js";
 import { period, requestOptions } from "../format.js";
 import { refusedAsNotAllowed } from "../not-allowed.js";
-import { hireOutcomeUnknown } from "./hire-writes.js";
+import { sentTextSchema, sentTextShown } from "../sent-text.js";
 
-const MESSAGE_MAX = 2000;
+const TOOL = "cancel_hire";
 const CONSEQUENCE = "This cannot be undone; the worker is told.";
 
 /** Statuses before a hire is active: the only ones the platform cancels. */
@@ -41,7 +43,7 @@ type Preview = z.infer<typeof previewOutput>;
 type CancelArgs = { hireId: string; message: string };
 
 export const cancelHireTool = defineTool({
-  name: "cancel_hire",
+  name: TOOL,
   title: "Cancel hire",
   toolset: "hires",
   instruction:
@@ -51,21 +53,16 @@ export const cancelHireTool = defineTool({
     "Use when: the person explicitly asks to cancel a hire before it starts.",
     "Do not use for: active hires (use terminate_hire).",
     "How it works: the first call only previews and returns a confirmationToken; after the person agrees, call again with the same arguments plus the token.",
-    "Returns: status preview, cancelled, declined, not-cancelled or outcome-unknown.",
+    "Returns: status preview, changed, cancelled, declined or outcome-unknown.",
     'Example: {"hireId":"hire_003","message":"The project is postponed, sorry."}',
   ].join("\n"),
   inputSchema: {
     hireId: z.string().min(1).describe("Hire id (from search_hires)."),
-    message: z
-      .string()
-      .trim()
-      .min(1)
-      .max(MESSAGE_MAX)
-      .describe("Sent to the worker: why it is cancelled."),
+    message: sentTextSchema(1, 2000).describe("Sent to the worker: why it is cancelled."),
     confirmationToken: confirmationTokenArg,
   },
   outputSchema: {
-    status: z.enum(["preview", "cancelled", "declined", "not-cancelled", "outcome-unknown"]),
+    status: z.enum(["preview", "changed", "cancelled", "declined", "outcome-unknown"]),
     hireId: z.string(),
     preview: previewOutput.optional(),
     ...previewTokenOutput,
@@ -75,71 +72,93 @@ export const cancelHireTool = defineTool({
   annotations: confirmedWriteAnnotations,
   async handler(args, ctx) {
     const { confirmationToken, ...call } = args;
-    if (confirmationToken !== undefined) {
-      await redeemConfirmation(ctx, "cancel_hire", confirmationToken, call);
-      return cancel(ctx, call);
-    }
-
-    const hire = await readHire(ctx, args.hireId);
-    if (!hire) {
-      throw new ToolInputError(
-        `there is no hire ${oneLine(args.hireId)} visible to you`,
-        "hireId",
-        "Find the hire's id with search_hires.",
-      );
-    }
-    if (!hire.canCancelContract) {
-      if (hire.status === "ACTIVE") {
-        throw new ToolInputError(
-          `hire ${oneLine(args.hireId)} is ACTIVE: it has started, so it cannot be cancelled`,
-          "hireId",
-          "End an active hire with terminate_hire. Nothing was changed.",
-        );
-      }
-      if (!NOT_STARTED.has(hire.status)) {
-        throw new ToolInputError(
-          `hire ${oneLine(args.hireId)} is ${oneLine(hire.status)}, and the platform does not let it be cancelled`,
-          "hireId",
-          "Nothing was changed.",
-        );
-      }
-      throw new NotAllowedError(`cancel hire ${oneLine(args.hireId)}`, "hire management");
-    }
-    const c = hire.latestContract;
-    const preview: Preview = {
-      worker: hire.worker.name,
-      company: hire.company.name,
-      hireStatus: hire.status,
-      contract: {
-        id: c.id,
-        status: c.status,
-        jobName: c.jobName,
-        startDate: c.startDate,
-        endDate: c.endDate,
-      },
-    };
-    const answer = await askForConfirmation(ctx, {
-      tool: "cancel_hire",
+    const decision = await confirmChange(ctx, {
+      tool: TOOL,
       args: call,
-      lines: previewLines(call, preview),
-      consequence: CONSEQUENCE,
-      question: "Cancel this hire?",
+      token: confirmationToken,
+      target: `hire ${args.hireId}`,
+      propose: () => propose(ctx, call),
     });
-    if (answer.kind === "confirmed") return cancel(ctx, call, preview);
-    if (answer.kind === "declined") {
-      return {
-        structured: {
-          status: "declined" as const,
-          hireId: args.hireId,
-          preview,
-          hireStatus: hire.status,
-        },
-        text: `${answer.text} Hire ${oneLine(args.hireId)} is still ${oneLine(hire.status)}; the worker was not told anything.`,
-      };
+    const preview = decision.proposal.preview;
+    const base = { hireId: args.hireId, preview };
+    switch (decision.kind) {
+      case "confirmed":
+        return cancel(ctx, call, preview);
+      case "changed":
+        return changedResult(decision, base);
+      case "preview":
+        return previewResult(decision, base);
+      case "declined":
+        return {
+          structured: { status: "declined" as const, ...base, hireStatus: preview.hireStatus },
+          text: `${decision.text} Hire ${oneLine(args.hireId)} is still ${oneLine(preview.hireStatus)}; the worker was not told anything.`,
+        };
     }
-    return previewResult(answer, { hireId: args.hireId, preview });
   },
 });
+
+/** Reads the hire and says what cancelling it would do; refuses what cannot be done. */
+async function propose(ctx: ToolContext, args: CancelArgs): Promise<Proposal<Preview>> {
+  const hire = await readHire(ctx, args.hireId);
+  if (!hire) {
+    throw new ToolInputError(
+      `there is no hire ${oneLine(args.hireId)} visible to you`,
+      "hireId",
+      "Find the hire's id with search_hires.",
+    );
+  }
+  if (!hire.canCancelContract) {
+    if (hire.status === "ACTIVE") {
+      throw new ToolInputError(
+        `hire ${oneLine(args.hireId)} is ACTIVE: it has started, so it cannot be cancelled`,
+        "hireId",
+        "End an active hire with terminate_hire. Nothing was changed.",
+      );
+    }
+    if (hire.status === "CANCELLED") {
+      throw new ToolInputError(
+        `hire ${oneLine(args.hireId)} is already CANCELLED`,
+        "hireId",
+        "Nothing was changed.",
+      );
+    }
+    if (!NOT_STARTED.has(hire.status)) {
+      throw new ToolInputError(
+        `hire ${oneLine(args.hireId)} is ${oneLine(hire.status)}, and the platform does not let it be cancelled`,
+        "hireId",
+        "Nothing was changed.",
+      );
+    }
+    throw new NotAllowedError(`cancel hire ${oneLine(args.hireId)}`, "hire management");
+  }
+  const c = hire.latestContract;
+  const preview: Preview = {
+    worker: hire.worker.name,
+    company: hire.company.name,
+    hireStatus: hire.status,
+    contract: {
+      id: c.id,
+      status: c.status,
+      jobName: c.jobName,
+      startDate: c.startDate,
+      endDate: c.endDate,
+    },
+  };
+  return {
+    preview,
+    lines: previewLines(args, preview),
+    consequence: CONSEQUENCE,
+    question: "Cancel this hire?",
+    facts: {
+      worker: preview.worker,
+      company: preview.company,
+      "hire status": preview.hireStatus,
+      contract: `${c.id} (${c.status})`,
+      job: c.jobName,
+      "contract period": period(c.startDate, c.endDate),
+    },
+  };
+}
 
 async function readHire(
   ctx: ToolContext,
@@ -149,65 +168,58 @@ async function readHire(
   return data.hire;
 }
 
-async function cancel(ctx: ToolContext, args: CancelArgs, preview?: Preview) {
-  const base = { hireId: args.hireId, ...(preview ? { preview } : {}) };
-  const sent = await refusedAsNotAllowed(
-    () => sendCancel(ctx, args),
-    `cancel hire ${oneLine(args.hireId)}`,
-    "hire management",
-  )();
+async function cancel(ctx: ToolContext, args: CancelArgs, preview: Preview) {
+  const base = { hireId: args.hireId, preview };
+  const sent = await sendWrite(ctx, {
+    tool: TOOL,
+    target: `hire ${args.hireId}`,
+    check: `get_hire (hireId ${oneLine(args.hireId)})`,
+    send: refusedAsNotAllowed(
+      () =>
+        ctx.client.run(
+          cancelHireMutation,
+          { input: { hire: args.hireId, message: args.message } },
+          requestOptions(ctx),
+        ),
+      `cancel hire ${oneLine(args.hireId)}`,
+      "hire management",
+    ),
+    readBack: () => readHire(ctx, args.hireId),
+    applied: (hire) => hire?.status === "CANCELLED",
+  });
+  const told = `The worker was sent your message: ${sentTextShown(args.message)}. This cannot be undone.`;
   if (sent.kind === "sent") {
     const status = sent.data.data.cancelHire.status;
     return {
       structured: { status: "cancelled" as const, ...base, hireStatus: status },
-      text: `Hire ${oneLine(args.hireId)} is cancelled (status ${oneLine(status)}). The worker was sent your message: ${quoted(args.message, MESSAGE_MAX)}. This cannot be undone.`,
+      text: `Hire ${oneLine(args.hireId)} is cancelled (status ${oneLine(status)}). ${told}`,
     };
   }
-  if (sent.kind === "unknown") return hireOutcomeUnknown("cancellation", args.hireId, base);
-  const hire = sent.state;
-  if (hire?.status === "CANCELLED") {
+  if (sent.kind === "unknown") {
     return {
-      structured: {
-        status: "cancelled" as const,
-        ...base,
-        hireStatus: hire.status,
-        note: "The connection failed after sending, but reading the hire back shows it cancelled.",
-      },
-      text: `Hire ${oneLine(args.hireId)} is cancelled (status CANCELLED). The connection dropped after the request was sent; it was not sent again, and reading the hire back confirmed it. The worker was sent your message: ${quoted(args.message, MESSAGE_MAX)}. This cannot be undone.`,
+      isError: true,
+      structured: { status: "outcome-unknown" as const, ...base, note: sent.text },
+      text: `Cancellation of hire ${oneLine(args.hireId)}: ${sent.text}`,
     };
   }
-  const now = hire ? oneLine(hire.status) : "not visible";
   return {
-    isError: true,
     structured: {
-      status: "not-cancelled" as const,
+      status: "cancelled" as const,
       ...base,
-      ...(hire ? { hireStatus: hire.status } : {}),
-      note: `The request failed and the hire is still ${now}.`,
+      hireStatus: "CANCELLED",
+      note: "The answer was lost after sending, but reading the hire back shows it cancelled.",
     },
-    text: `Hire ${oneLine(args.hireId)} was NOT cancelled: the request failed and reading the hire back shows it is still ${now}. Nothing changed and the worker was not told; to try again, call cancel_hire without a token for a fresh preview.`,
+    text: `Hire ${oneLine(args.hireId)} is cancelled (status CANCELLED). The answer was lost after the request was sent; it was not sent again, and reading the hire back confirmed it. ${told}`,
   };
 }
 
-function sendCancel(ctx: ToolContext, args: CancelArgs) {
-  return sendOnce(
-    () =>
-      ctx.client.run(
-        cancelHireMutation,
-        { input: { hire: args.hireId, message: args.message } },
-        requestOptions(ctx),
-      ),
-    () => readHire(ctx, args.hireId),
-  );
-}
-
-// The server's sentences first, platform values quoted on one line; the consequence comes last
-// (added by the confirmation module), so no name can pose as the server's words.
+// The server's sentences first, platform values quoted whole on one line; the consequence comes
+// last (added by the confirmation module), so no name can pose as the server's words.
 function previewLines(args: CancelArgs, p: Preview): string[] {
   const c = p.contract;
   return [
     `Cancel hire ${oneLine(args.hireId)} (status ${oneLine(p.hireStatus)}) before it starts.`,
-    `Worker ${quoted(p.worker)} at company ${quoted(p.company)}; contract ${oneLine(c.id)} (${oneLine(c.status)}), job ${quoted(c.jobName)}, ${period(c.startDate, c.endDate)}.`,
-    `The worker gets this message: ${quoted(args.message, MESSAGE_MAX)}.`,
+    `Worker ${whole(p.worker)} at company ${whole(p.company)}; contract ${oneLine(c.id)} (${oneLine(c.status)}), job ${whole(c.jobName)}, ${period(c.startDate, c.endDate)}.`,
+    `The worker gets this message: ${sentTextShown(args.message)}.`,
   ];
 }

@@ -13,7 +13,7 @@ import {
 } from "../../client/operations/hires.js";
 import { trustedContactQuery } from "../../client/operations/talent-invitations.js";
 import { oneLine, quoted } from "../../client/platform-text.js";
-import { type SendOutcome, sendOnce } from "../confirmation.js";
+import { sendWrite, whole } from "../confirmation.js";
 import { defineTool, type ToolContext, ToolInputError } from "../define-tool.js";
 import { dateSchema, period, rateText, requestOptions, upperCaseEnum } from "../format.js";
 import { refusedAsNotAllowed } from "../not-allowed.js";
@@ -39,8 +39,10 @@ const hireOutput = z.object({
 const fieldOutput = z.object({ fieldId: z.string(), title: z.string(), value: z.string() });
 type ShownField = z.infer<typeof fieldOutput>;
 
+const TOOL = "create_draft_hire";
+
 export const createDraftHireTool = defineTool({
-  name: "create_draft_hire",
+  name: TOOL,
   title: "Create draft hire",
   toolset: "hires",
   instruction:
@@ -49,7 +51,7 @@ export const createDraftHireTool = defineTool({
     "Create a DRAFT hire (new job, draft contract) for a talent pool contact or with no worker yet. Nothing reaches anyone until it is offered on the platform; undo with cancel_hire.",
     "Use when: asked to set up a hire.",
     "Do not use for: finding contact ids (use search_talent_pool).",
-    "Returns: the hire id and terms; after a failure, whether it exists.",
+    "Returns: the hire id and terms; an externalIdentifier in use names its hire instead.",
     'Example: {"company":"cmp_nordlys","name":"Data Engineer","trustedContact":"tc_012","rate":650}',
   ].join("\n"),
   // Lengths are checked in the handler, not in the schema: every byte here is read on every turn.
@@ -74,7 +76,7 @@ export const createDraftHireTool = defineTool({
     externalIdentifier: z.string().optional().describe("Your system's id."),
   },
   outputSchema: {
-    status: z.enum(["created", "not-created", "outcome-unknown"]),
+    status: z.enum(["created", "exists", "outcome-unknown"]),
     externalIdentifier: z.string(),
     hire: hireOutput.optional(),
     customFields: z.array(fieldOutput).optional(),
@@ -84,24 +86,29 @@ export const createDraftHireTool = defineTool({
     readOnlyHint: false,
     // A draft reaches no one and can be cancelled.
     destructiveHint: false,
-    // A second call makes a second hire.
+    // Without an externalIdentifier, a second call makes a second hire.
     idempotentHint: false,
     openWorldHint: true,
   },
   async handler(args, ctx) {
     checkLengths(args);
+    // Always an identifier, so the hire can be found again if the answer to the create is lost.
+    const externalIdentifier = args.externalIdentifier ?? `wfmcp-${randomUUID()}`;
+    const base = { externalIdentifier };
+    // A repeat with the caller's identifier names the hire it made, and makes no second one.
+    const existing = args.externalIdentifier ? await hiresWith(ctx, externalIdentifier) : [];
+    if (existing.length > 0) return existsResult(existing, externalIdentifier);
     const contact = args.trustedContact
       ? await findContact(ctx, args.company, args.trustedContact)
       : null;
     const fields = args.customFieldValues?.length
       ? await customFieldInputs(ctx, args.company, args.customFieldValues)
       : { inputs: [], shown: [] };
-    // Always an identifier, so the hire can be found again if the answer to the create is lost.
-    const externalIdentifier = args.externalIdentifier ?? `wfmcp-${randomUUID()}`;
-    // A caller's own identifier may already be on other hires: those are not this one.
-    const earlier = args.externalIdentifier
-      ? new Set((await hiresWith(ctx, externalIdentifier)).map((h) => h.id))
-      : new Set<string>();
+    // The same draft, as far as a retry goes: by the caller's identifier, else by its terms.
+    const target = args.externalIdentifier
+      ? `draft hire ${oneLine(externalIdentifier)}`
+      : `draft hire ${whole(args.name)} at ${oneLine(args.company)}${contact ? ` for ${oneLine(contact.id)}` : ""}`;
+    const check = `search_hires (externalIdentifiers [${whole(externalIdentifier)}])`;
 
     const input: CreateDraftHireVariables["input"] = {
       company: args.company,
@@ -115,49 +122,38 @@ export const createDraftHireTool = defineTool({
       ...(args.purchaseOrderNumber ? { purchaseOrderNumber: args.purchaseOrderNumber } : {}),
       ...(fields.inputs.length > 0 ? { customFieldValues: fields.inputs } : {}),
     };
-    const sent: SendOutcome<DraftHire, DraftHire[]> = await sendOnce(
-      refusedAsNotAllowed(
+    const sent = await sendWrite(ctx, {
+      tool: TOOL,
+      target,
+      check,
+      send: refusedAsNotAllowed(
         async () =>
           (await ctx.client.run(createDraftHireMutation, { input }, requestOptions(ctx))).data
             .createDraftHire,
         `create hires for company ${oneLine(args.company)}`,
         "hire management",
       ),
-      () => hiresWith(ctx, externalIdentifier),
-    );
+      // No hire had the identifier before this create: any that has it now is this one.
+      readBack: () => hiresWith(ctx, externalIdentifier),
+      applied: (hires) => hires.length > 0,
+    });
 
-    const base = { externalIdentifier };
-    const customFields = fields.shown.length > 0 ? { customFields: fields.shown } : {};
     if (sent.kind === "unknown") {
       return {
         isError: true,
-        structured: {
-          status: "outcome-unknown" as const,
-          ...base,
-          note: "The connection failed after the request was sent, and looking the hire up failed too.",
-        },
-        text: `The draft hire may or may not have been created: the connection failed after the request was sent, and looking it up failed too. Do not create it again yet: in a minute, look for external id ${quoted(externalIdentifier)} with search_hires (externalIdentifiers).`,
+        structured: { status: "outcome-unknown" as const, ...base, note: sent.text },
+        text: `Draft hire with external id ${whole(externalIdentifier)}: ${sent.text}`,
       };
     }
-    const hire = sent.kind === "sent" ? sent.data : sent.state.find((h) => !earlier.has(h.id));
-    if (!hire) {
-      return {
-        isError: true,
-        structured: {
-          status: "not-created" as const,
-          ...base,
-          note: "The connection failed after the request was sent; no hire with this external id exists.",
-        },
-        text: `The draft hire was NOT created: the connection failed after the request was sent, and no hire with external id ${quoted(externalIdentifier)} exists. Nothing changed; it is safe to try again.`,
-      };
-    }
+    const hire = sent.kind === "sent" ? sent.data : (sent.state[0] as DraftHire);
+    const customFields = fields.shown.length > 0 ? { customFields: fields.shown } : {};
     const structured = {
       status: "created" as const,
       ...base,
       hire: hireSummary(hire, args.rate ?? null, args.rateType ?? null),
       ...customFields,
       ...(sent.kind === "read-back"
-        ? { note: "The connection failed after sending; looking it up found the new hire." }
+        ? { note: "The answer was lost after sending; looking it up found the new hire." }
         : {}),
     };
     return {
@@ -169,6 +165,21 @@ export const createDraftHireTool = defineTool({
     };
   },
 });
+
+/** A hire already has the caller's identifier: said, with the hire, and nothing is created. */
+function existsResult(hires: DraftHire[], externalIdentifier: string) {
+  const [first] = hires as [DraftHire, ...DraftHire[]];
+  const more = hires.length > 1 ? ` (and ${hires.length - 1} more)` : "";
+  return {
+    isError: true,
+    structured: {
+      status: "exists" as const,
+      externalIdentifier,
+      hire: hireSummary(first, null, null),
+    },
+    text: `Nothing was created: hire ${oneLine(first.id)}${more} already has external id ${whole(externalIdentifier)} (status ${oneLine(first.status)}, job ${whole(first.latestContract.jobName)} at company ${whole(first.company.name)}, worker ${whole(first.worker.name)}); it may come from an earlier call. See it with get_hire (hireId ${oneLine(first.id)}); for another hire, give another externalIdentifier.`,
+  };
+}
 
 const TEXT_MAX = 200;
 

@@ -8,13 +8,15 @@ import {
 import { oneLine, quoted } from "../../client/platform-text.js";
 import type { RestrictedField } from "../../client/types.js";
 import {
-  askForConfirmation,
+  changedResult,
   confirmationTokenArg,
+  confirmChange,
   confirmedWriteAnnotations,
+  type Proposal,
   previewResult,
   previewTokenOutput,
-  redeemConfirmation,
-  sendOnce,
+  sendWrite,
+  whole,
 } from "../confirmation.js";
 import { defineTool, NotAllowedError, type ToolContext, ToolInputError } from "../define-tool.js";
 import {
@@ -26,6 +28,7 @@ import {
   upperCaseEnum,
 } from "../format.js";
 import { refusedAsNotAllowed } from "../not-allowed.js";
+import { sentTextSchema, sentTextShown } from "../sent-text.js";
 
 const TOOL = "review_hire_approval";
 /** Requests listed at most; the oldest come first, so nothing waits unseen for long. */
@@ -65,34 +68,34 @@ const approvalOutput = z.object({
 });
 type ApprovalOut = z.infer<typeof approvalOutput>;
 
-type Decision = "APPROVED" | "REJECTED";
+type Verdict = "APPROVED" | "REJECTED";
 
 export const reviewHireApprovalTool = defineTool({
   name: TOOL,
   title: "Review hire approval",
   toolset: "hires",
   instruction:
-    "review_hire_approval lists the hires waiting for your approval and approves or rejects one; rejecting cancels the hire and needs the person's confirmation.",
+    "review_hire_approval lists the hires waiting for your approval and approves or rejects one; both need the person's confirmation, and rejecting cancels the hire.",
   description: [
     "Approve or reject a hire waiting for your approval; without approvalId, list those awaiting you (ids, hire, worker, company).",
     'Use when: "approve Amara\'s hire". Do not use for: cancelling a hire yourself (cancel_hire).',
-    "Rejecting needs a reason and cancels the hire for good: the first call previews and returns a confirmationToken; once the person agrees, repeat the call with it. Approving lets the hire proceed (any next approver group is asked), cannot be withdrawn, and is done at once unless the client shows a form.",
+    "Both need the person's confirmation: the first call previews and returns a confirmationToken; once they agree, repeat the call with it. Approving lets the hire proceed (any next approver group is asked) and cannot be withdrawn; rejecting needs a reason and cancels the hire.",
     'Example: {"approvalId": "apr_001", "decision": "APPROVED"}',
   ].join("\n"),
   inputSchema: {
     approvalId: z.string().min(1).optional().describe("Approval id, from the listing."),
     decision: upperCaseEnum(["APPROVED", "REJECTED"]).optional().describe("With approvalId."),
-    reason: z.string().max(2000).optional().describe("Why; required to reject."),
+    reason: sentTextSchema(1, 2000).optional().describe("Why; required to reject."),
     confirmationToken: confirmationTokenArg,
   },
   outputSchema: {
     status: z.enum([
       "list",
       "preview",
+      "changed",
       "approved",
       "rejected",
       "declined",
-      "not-changed",
       "outcome-unknown",
     ]),
     approvals: z.array(approvalOutput).optional(),
@@ -116,16 +119,16 @@ export const reviewHireApprovalTool = defineTool({
       }
       return list(ctx);
     }
-    const decision = args.decision;
-    if (decision === undefined) {
+    const verdict = args.decision;
+    if (verdict === undefined) {
       throw new ToolInputError(
         "say what to decide: APPROVED or REJECTED",
         "decision",
         "Nothing was changed.",
       );
     }
-    const reason = args.reason?.trim() || undefined;
-    if (decision === "REJECTED" && reason === undefined) {
+    const reason = args.reason;
+    if (verdict === "REJECTED" && reason === undefined) {
       throw new ToolInputError(
         "a rejection needs a reason; the platform records it with the decision",
         "reason",
@@ -133,56 +136,84 @@ export const reviewHireApprovalTool = defineTool({
       );
     }
     const id = args.approvalId;
-
-    if (confirmationToken !== undefined) {
-      await redeemConfirmation(ctx, TOOL, confirmationToken, call);
-      return decide(ctx, id, decision, reason);
-    }
-
-    const request = await read(ctx, id);
-    if (!request) {
-      throw new ToolInputError(
-        `there is no approval ${oneLine(id)} visible to you`,
-        "approvalId",
-        `List the approvals awaiting you: call ${TOOL} without arguments.`,
-      );
-    }
-    const approval = toOutput(request);
-    if (approval.state !== "REQUESTED") {
-      const by = approval.decidedBy ? ` by ${quoted(approval.decidedBy)}` : "";
-      throw new ToolInputError(
-        `approval ${oneLine(id)} no longer waits for a decision: it is ${oneLine(approval.state)}${by}`,
-        "approvalId",
-        "Nothing was changed.",
-      );
-    }
-    if (!request.viewerCanAction) {
-      const group = approval.approverGroup
-        ? ` (it waits for ${quoted(approval.approverGroup)})`
-        : "";
-      throw new NotAllowedError(`decide approval ${oneLine(id)}${group}`, "approver");
-    }
-    const lines = previewLines(approval, decision, reason);
-    // Approving without a form goes ahead at once: the description says so, and it only lets a
-    // hire proceed that someone already set up.
-    if (decision === "APPROVED" && !ctx.elicit) return decide(ctx, id, decision, reason, approval);
-    const answer = await askForConfirmation(ctx, {
+    // How many states the request had when the person confirmed: a read-back looks past them.
+    let seenStates = 0;
+    const decision = await confirmChange(ctx, {
       tool: TOOL,
       args: call,
-      lines,
-      consequence: consequenceOf(decision, approval.flow.trigger),
-      question: decision === "APPROVED" ? "Approve this hire?" : "Reject this hire?",
+      token: confirmationToken,
+      target: `approval ${id}`,
+      propose: async () => {
+        const proposal = await propose(ctx, id, verdict, reason);
+        seenStates = proposal.states;
+        return proposal;
+      },
     });
-    if (answer.kind === "confirmed") return decide(ctx, id, decision, reason, approval);
-    if (answer.kind === "declined") {
-      return {
-        structured: { status: "declined" as const, approval },
-        text: `${answer.text} Approval ${oneLine(id)} still waits for a decision.`,
-      };
+    const approval = decision.proposal.preview;
+    switch (decision.kind) {
+      case "confirmed":
+        return decide(ctx, { id, verdict, reason, before: approval, seenStates });
+      case "changed":
+        return changedResult(decision, { approval });
+      case "preview":
+        return previewResult(decision, { approval });
+      case "declined":
+        return {
+          structured: { status: "declined" as const, approval },
+          text: `${decision.text} Approval ${oneLine(id)} still waits for a decision.`,
+        };
     }
-    return previewResult(answer, { approval });
   },
 });
+
+/** Reads the request and says what deciding it would do; refuses what cannot be done. */
+async function propose(
+  ctx: ToolContext,
+  id: string,
+  verdict: Verdict,
+  reason: string | undefined,
+): Promise<Proposal<ApprovalOut> & { states: number }> {
+  const request = await read(ctx, id);
+  if (!request) {
+    throw new ToolInputError(
+      `there is no approval ${oneLine(id)} visible to you`,
+      "approvalId",
+      `List the approvals awaiting you: call ${TOOL} without arguments.`,
+    );
+  }
+  const approval = toOutput(request);
+  if (approval.state !== "REQUESTED") {
+    const by = approval.decidedBy ? ` by ${whole(approval.decidedBy)}` : "";
+    throw new ToolInputError(
+      `approval ${oneLine(id)} no longer waits for a decision: it is ${oneLine(approval.state)}${by}`,
+      "approvalId",
+      "Nothing was changed.",
+    );
+  }
+  if (!request.viewerCanAction) {
+    const group = approval.approverGroup ? ` (it waits for ${whole(approval.approverGroup)})` : "";
+    throw new NotAllowedError(`decide approval ${oneLine(id)}${group}`, "approver");
+  }
+  const h = approval.hire;
+  return {
+    preview: approval,
+    states: request.approvalStates.length,
+    lines: previewLines(approval, verdict, reason),
+    consequence: consequenceOf(verdict, approval.flow.trigger),
+    question: verdict === "APPROVED" ? "Approve this hire?" : "Reject this hire?",
+    facts: {
+      flow: `${approval.flow.name} (${approval.flow.trigger})`,
+      hire: h ? `${h.id} (${h.status})` : null,
+      worker: h ? h.worker : null,
+      company: h ? h.company : null,
+      job: h ? h.jobName : null,
+      period: h ? period(h.startDate, h.endDate) : null,
+      rate: h ? rateText(h.rate, h.currency, h.rateType) : null,
+      "requested by": approval.requestedBy,
+      "approver group": approval.approverGroup,
+    },
+  };
+}
 
 async function read(ctx: ToolContext, id: string): Promise<ApprovalRequest | null> {
   const { data } = await ctx.client.run(approvalRequestQuery, { id }, requestOptions(ctx));
@@ -235,67 +266,55 @@ async function list(ctx: ToolContext) {
 
 async function decide(
   ctx: ToolContext,
-  id: string,
-  decision: Decision,
-  reason: string | undefined,
-  before?: ApprovalOut,
+  d: {
+    id: string;
+    verdict: Verdict;
+    reason: string | undefined;
+    before: ApprovalOut;
+    seenStates: number;
+  },
 ) {
-  const send = () =>
-    sendOnce(
+  const { id, verdict, reason, before } = d;
+  const sent = await sendWrite(ctx, {
+    tool: TOOL,
+    target: `approval ${id}`,
+    check: `${TOOL} without arguments (approval ${oneLine(id)} is listed while it still waits)`,
+    // The platform refused the decision itself: a permission, not a bad argument.
+    send: refusedAsNotAllowed(
       () =>
         ctx.client.run(
           actionApprovalMutation,
-          { input: { id, status: decision, ...(reason ? { reason } : {}) } },
+          { input: { id, status: verdict, ...(reason ? { reason } : {}) } },
           requestOptions(ctx),
         ),
-      () => read(ctx, id),
-    );
-  // The platform refused the decision itself: a permission, not a bad argument.
-  const sent = await refusedAsNotAllowed(send, `decide approval ${oneLine(id)}`, "approver")();
-
+      `decide approval ${oneLine(id)}`,
+      "approver",
+    ),
+    readBack: () => read(ctx, id),
+    // A decision taken after the person confirmed: one of the states past those seen then.
+    applied: (r) => r?.approvalStates.slice(d.seenStates).some((s) => s.state === verdict) ?? false,
+  });
+  const status = verdict === "APPROVED" ? ("approved" as const) : ("rejected" as const);
   if (sent.kind === "unknown") {
     return {
       isError: true,
-      structured: {
-        status: "outcome-unknown" as const,
-        ...(before ? { approval: before } : {}),
-        note: "The connection failed after the request was sent, and reading the approval back failed too.",
-      },
-      text: `The decision on approval ${oneLine(id)} may or may not have been recorded: the connection failed after it was sent, and the approval could not be read back. Do not send it again yet; call ${TOOL} without arguments in a minute to see whether it still waits.`,
+      structured: { status: "outcome-unknown" as const, approval: before, note: sent.text },
+      text: `${verdict === "APPROVED" ? "Approving" : "Rejecting"} approval ${oneLine(id)}: ${sent.text}`,
     };
   }
-  const dropped = sent.kind === "read-back";
-  const after =
-    sent.kind === "read-back"
-      ? sent.state
-      : (sent.data.data.actionApprovalApprovable ?? (await read(ctx, id)));
-  const approval = after ? toOutput(after) : before;
-  if (approval?.state === decision) {
-    const note = dropped
-      ? " (The connection dropped after the request was sent; reading the approval back confirmed it.)"
-      : "";
+  if (sent.kind === "read-back") {
+    const approval = sent.state ? toOutput(sent.state) : before;
     return {
-      structured: {
-        status: decision === "APPROVED" ? ("approved" as const) : ("rejected" as const),
-        approval,
-        ...(dropped ? { note: "Confirmed by reading the approval back." } : {}),
-      },
-      text: `${outcomeText(id, decision, approval)}${note}`,
+      structured: { status, approval, note: "Confirmed by reading the approval back." },
+      text: `${outcomeText(id, verdict, approval)} (The answer was lost after the request was sent; it was not sent again, and reading the approval back confirmed it.)`,
     };
   }
-  const now = approval ? oneLine(approval.state) : "not visible";
-  return {
-    isError: true,
-    structured: {
-      status: "not-changed" as const,
-      ...(approval ? { approval } : {}),
-      note: `The request failed and the approval is ${now}.`,
-    },
-    text: `Approval ${oneLine(id)} was NOT ${decision === "APPROVED" ? "approved" : "rejected"}: the request failed and reading it back shows it is ${now}. Nothing changed; to try again, call ${TOOL} again${decision === "REJECTED" ? " without a token for a fresh preview" : ""}.`,
-  };
+  const after = sent.data.data.actionApprovalApprovable ?? (await read(ctx, id));
+  const approval = after ? toOutput(after) : before;
+  return { structured: { status, approval }, text: outcomeText(id, verdict, approval) };
 }
 
-function outcomeText(id: string, decision: Decision, a: ApprovalOut): string {
+function outcomeText(id: string, decision: Verdict, a: ApprovalOut): string {
   const h = a.hire;
   const who = h
     ? `hire ${oneLine(h.id)} (${quoted(h.worker)} at ${quoted(h.company)})`
@@ -309,7 +328,7 @@ function outcomeText(id: string, decision: Decision, a: ApprovalOut): string {
   return `Approval ${oneLine(id)} is APPROVED: ${who} can proceed (status ${h ? oneLine(h.status) : "unknown"}${starts}).`;
 }
 
-function consequenceOf(decision: Decision, trigger: string): string {
+function consequenceOf(decision: Verdict, trigger: string): string {
   if (decision === "APPROVED") return "Approving lets the hire proceed; it cannot be withdrawn.";
   // What a rejection does depends on what raised the request (the platform's Approval type).
   if (trigger === "HIRE_CHANGED") {
@@ -321,23 +340,23 @@ function consequenceOf(decision: Decision, trigger: string): string {
   return "Rejecting cancels the hire; this cannot be undone.";
 }
 
-// The server's sentences first, every platform value quoted or on one line; the consequence comes
-// last (the confirmation module adds it), so no name can pose as the server's words.
-function previewLines(a: ApprovalOut, decision: Decision, reason: string | undefined): string[] {
+// The server's sentences first, every platform value quoted whole or on one line; the consequence
+// comes last (the confirmation module adds it), so no name can pose as the server's words.
+function previewLines(a: ApprovalOut, decision: Verdict, reason: string | undefined): string[] {
   const verb = decision === "APPROVED" ? "Approve" : "Reject";
   const h = a.hire;
   const requested = a.requestedBy
-    ? `Requested by ${quoted(a.requestedBy)}${a.requestedOn ? ` on ${oneLine(a.requestedOn)}` : ""}`
+    ? `Requested by ${whole(a.requestedBy)}${a.requestedOn ? ` on ${oneLine(a.requestedOn)}` : ""}`
     : "Requested";
   return [
-    `${verb} approval ${oneLine(a.id)} of flow ${quoted(a.flow.name)} (${oneLine(a.flow.trigger)}) for hire ${h ? `${oneLine(h.id)} (status ${oneLine(h.status)})` : "(not visible)"}.`,
+    `${verb} approval ${oneLine(a.id)} of flow ${whole(a.flow.name)} (${oneLine(a.flow.trigger)}) for hire ${h ? `${oneLine(h.id)} (status ${oneLine(h.status)})` : "(not visible)"}.`,
     ...(h
       ? [
-          `Worker ${quoted(h.worker)} at company ${quoted(h.company)}; job ${quoted(h.jobName)}, ${period(h.startDate, h.endDate)}, ${rateText(h.rate, h.currency, h.rateType)}.`,
+          `Worker ${whole(h.worker)} at company ${whole(h.company)}; job ${whole(h.jobName)}, ${period(h.startDate, h.endDate)}, ${rateText(h.rate, h.currency, h.rateType)}.`,
         ]
       : []),
-    `${requested}${a.approverGroup ? `; it waits for ${quoted(a.approverGroup)}` : ""}.`,
-    ...(reason ? [`Reason recorded with the decision: ${quoted(reason, 2000)}.`] : []),
+    `${requested}${a.approverGroup ? `; it waits for ${whole(a.approverGroup)}` : ""}.`,
+    ...(reason ? [`Reason recorded with the decision: ${sentTextShown(reason)}.`] : []),
   ];
 }
 

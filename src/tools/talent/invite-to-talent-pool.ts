@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import * as z from "zod";
 import { listAccountsQuery } from "../../client/operations/accounts.js";
 import {
@@ -12,18 +13,21 @@ import {
   createTrustedContactMutation,
   type InvitedContact,
   poolContactsByEmailQuery,
+  poolContactsByExternalIdQuery,
   reinviteTrustedContactMutation,
   trustedContactQuery,
 } from "../../client/operations/talent-invitations.js";
 import { oneLine, quoted } from "../../client/platform-text.js";
 import {
-  askForConfirmation,
+  changedResult,
   confirmationTokenArg,
+  confirmChange,
   confirmedWriteAnnotations,
+  type Proposal,
   previewResult,
   previewTokenOutput,
-  redeemConfirmation,
-  sendOnce,
+  sendWrite,
+  whole,
 } from "../confirmation.js";
 import {
   defineTool,
@@ -34,10 +38,12 @@ import {
 } from "../define-tool.js";
 import { requestOptions } from "../format.js";
 import { refusedAsNotAllowed } from "../not-allowed.js";
+import { hiddenCharacters, sentTextSchema, sentTextShown } from "../sent-text.js";
 
 const TOOL = "invite_to_talent_pool";
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const RIGHTS = "talent pool management";
+// The platform's own limits: a longer value is refused here, never cut in the preview.
 const MAX_NAME = 255;
 const MAX_MESSAGE = 2000;
 
@@ -84,19 +90,12 @@ export const inviteToTalentPoolTool = defineTool({
     email: z.string().trim().min(1).optional().describe("Gets the invitation."),
     skills: z.array(z.string().trim().min(1)).optional().describe("Skill names, e.g. React."),
     country: z.string().trim().optional().describe("ISO code, e.g. DK."),
-    message: z.string().optional().describe("Personal note in the email."),
+    message: sentTextSchema(1, MAX_MESSAGE).optional().describe("Personal note in the email."),
     contactId: z.string().min(1).optional().describe("Re-invite this contact instead."),
     confirmationToken: confirmationTokenArg,
   },
   outputSchema: {
-    status: z.enum([
-      "preview",
-      "invited",
-      "reinvited",
-      "declined",
-      "not-invited",
-      "outcome-unknown",
-    ]),
+    status: z.enum(["preview", "changed", "invited", "reinvited", "declined", "outcome-unknown"]),
     mode: z.enum(["invite", "reinvite"]),
     preview: previewOutput.optional(),
     contact: contactOutput.optional(),
@@ -108,33 +107,33 @@ export const inviteToTalentPoolTool = defineTool({
   annotations: confirmedWriteAnnotations,
   async handler(args, ctx) {
     const { confirmationToken, ...call } = args;
-    const mode: "invite" | "reinvite" = args.contactId !== undefined ? "reinvite" : "invite";
-    checkArguments(args);
-    if (confirmationToken !== undefined) {
-      await redeemConfirmation(ctx, TOOL, confirmationToken, call);
-    }
-    const prepared =
-      mode === "invite"
-        ? await prepareInvite(ctx, args as InviteArgs)
-        : await prepareReinvite(ctx, args.contactId as string);
-    const { preview } = prepared;
-    if (confirmationToken !== undefined) return send(ctx, prepared);
-
-    const answer = await askForConfirmation(ctx, {
+    const checked = checkArguments(args);
+    const mode = checked.mode;
+    const decision = await confirmChange(ctx, {
       tool: TOOL,
       args: call,
-      lines: previewLines(mode, preview),
-      consequence: `This emails ${quoted(preview.to.email)} an invitation; an email cannot be unsent.`,
-      question: mode === "invite" ? "Send this invitation?" : "Send the invitation again?",
+      token: confirmationToken,
+      target: checked.target,
+      propose: () =>
+        checked.mode === "invite"
+          ? proposeInvite(ctx, checked)
+          : proposeReinvite(ctx, checked.contactId),
     });
-    if (answer.kind === "confirmed") return send(ctx, prepared);
-    if (answer.kind === "declined") {
-      return {
-        structured: { status: "declined" as const, mode, preview },
-        text: `${answer.text} No email was sent.`,
-      };
+    const plan = decision.proposal.preview;
+    const { preview } = plan;
+    switch (decision.kind) {
+      case "confirmed":
+        return send(ctx, plan);
+      case "changed":
+        return changedResult(decision, { mode, preview });
+      case "preview":
+        return previewResult(decision, { mode, preview });
+      case "declined":
+        return {
+          structured: { status: "declined" as const, mode, preview },
+          text: `${decision.text} No email was sent.`,
+        };
     }
-    return previewResult(answer, { mode, preview });
   },
 });
 
@@ -148,14 +147,26 @@ interface InviteArgs {
   message?: string;
 }
 
-type Prepared =
-  | { mode: "invite"; preview: Preview; input: InviteArgs & { skills: string[] } }
-  | { mode: "reinvite"; preview: Preview; contactId: string; invitedAt: string };
+/** The arguments checked, names as they are shown and sent, and what the change is to. */
+type Checked =
+  | { mode: "invite"; target: string; args: InviteArgs }
+  | { mode: "reinvite"; target: string; contactId: string };
+
+/** What will be sent, as read from the platform now; its preview is what the person sees. */
+type Plan =
+  | {
+      mode: "invite";
+      target: string;
+      preview: Preview;
+      input: InviteArgs & { skills: string[] };
+      externalIdentifier: string;
+    }
+  | { mode: "reinvite"; target: string; preview: Preview; contactId: string; invitedAt: string };
 
 const INVITE_FIELDS = ["company", "firstName", "lastName", "email"] as const;
 
 /** The two modes, each complete, before anything is read. */
-function checkArguments(args: Partial<InviteArgs> & { contactId?: string }): void {
+function checkArguments(args: Partial<InviteArgs> & { contactId?: string }): Checked {
   if (args.contactId !== undefined) {
     const extra = [...INVITE_FIELDS, "skills", "country", "message"].filter(
       (k) => args[k as keyof typeof args] !== undefined,
@@ -167,7 +178,7 @@ function checkArguments(args: Partial<InviteArgs> & { contactId?: string }): voi
         "The platform re-sends its own invitation email, with no message or other changes. Leave contactId out to invite someone new.",
       );
     }
-    return;
+    return { mode: "reinvite", target: `contact ${args.contactId}`, contactId: args.contactId };
   }
   const missing = INVITE_FIELDS.filter((k) => args[k] === undefined);
   if (missing.length > 0) {
@@ -178,21 +189,30 @@ function checkArguments(args: Partial<InviteArgs> & { contactId?: string }): voi
     );
   }
   for (const key of ["firstName", "lastName", "email"] as const) {
-    if ((args[key] as string).length > MAX_NAME) {
-      throw new ToolInputError(`${key} is longer than ${MAX_NAME} characters`, key);
+    const value = args[key] as string;
+    if (value.length > MAX_NAME) {
+      throw new ToolInputError(
+        `${key} is ${value.length} characters, longer than the ${MAX_NAME} the platform takes`,
+        key,
+        "A value is never cut: the person must see exactly where the invitation goes.",
+      );
     }
-  }
-  if ((args.message?.length ?? 0) > MAX_MESSAGE) {
-    throw new ToolInputError(`message is longer than ${MAX_MESSAGE} characters`, "message");
+    // What is sent is what the preview shows: nothing hidden in a name or an address.
+    const hidden = hiddenCharacters(value);
+    if (hidden.length > 0) {
+      throw new ToolInputError(
+        `${key} holds characters a reader cannot see or that change the text's direction: ${hidden.join(", ")}`,
+        key,
+        "Remove them: the person must read exactly what is sent.",
+      );
+    }
   }
   if ((args.skills?.length ?? 0) > MAX_SKILL_LOOKUPS) {
     throw new ToolInputError(`at most ${MAX_SKILL_LOOKUPS} skills at once`, "skills");
   }
-  if (!EMAIL.test(args.email as string)) {
-    throw new ToolInputError(
-      `${quoted(shown(args.email as string))} is not an email address`,
-      "email",
-    );
+  const email = args.email as string;
+  if (!EMAIL.test(email)) {
+    throw new ToolInputError(`${quoted(shown(email))} is not an email address`, "email");
   }
   if (args.country !== undefined && !/^[A-Za-z]{2}$/.test(args.country)) {
     throw new ToolInputError(
@@ -201,9 +221,36 @@ function checkArguments(args: Partial<InviteArgs> & { contactId?: string }): voi
       'Use codes such as "DK", "SE", "DE", "US" or "GB".',
     );
   }
+  const company = args.company as string;
+  return {
+    mode: "invite",
+    // The same address in any letter case is the same invitation.
+    target: `${email.toLowerCase()} in company ${company}`,
+    args: {
+      ...(args as InviteArgs),
+      // Line breaks and runs of spaces in a name become one space, in the preview and as sent.
+      firstName: oneName(args.firstName as string),
+      lastName: oneName(args.lastName as string),
+    },
+  };
 }
 
-async function prepareInvite(ctx: ToolContext, args: InviteArgs): Promise<Prepared> {
+const oneName = (name: string) => name.replace(/\s+/g, " ").trim();
+
+/**
+ * The contact's external identifier for an invitation of `email` into `company`: the same for a
+ * repeat of that invitation on any replica, so a lost answer's read-back finds the contact.
+ */
+export function invitationExternalId(company: string, email: string): string {
+  const digest = createHash("sha256").update(`${company}\n${email.toLowerCase()}`).digest("hex");
+  return `wfmcp-invite-${digest.slice(0, 32)}`;
+}
+
+async function proposeInvite(
+  ctx: ToolContext,
+  checked: Extract<Checked, { mode: "invite" }>,
+): Promise<Proposal<Plan>> {
+  const { args } = checked;
   const options = requestOptions(ctx);
   const { data } = await ctx.client.run(listAccountsQuery, {}, options);
   const company = data.accounts.find((a) => a.__typename === "Company" && a.id === args.company);
@@ -215,33 +262,46 @@ async function prepareInvite(ctx: ToolContext, args: InviteArgs): Promise<Prepar
     );
   }
   const skills = await canonicalSkills(ctx, args.skills ?? []);
+  const externalIdentifier = invitationExternalId(company.id, args.email);
   const existing = await findByEmail(ctx, company.id, args.email);
   if (existing) {
+    const ours = existing.externalIdentifier === externalIdentifier;
     throw new ToolInputError(
-      `${quoted(args.email)} is already in the talent pool of ${quoted(company.name)}: contact ${oneLine(existing.id)}, ${oneLine(existing.status)}`,
+      `${whole(args.email)} is already in the talent pool of ${whole(company.name)}: contact ${oneLine(existing.id)}, ${oneLine(existing.status)}, invited ${oneLine(existing.invitedAt)}${ours ? " by an earlier invitation from this server" : ""}`,
       "email",
-      existing.status === "INVITED"
+      // The invitation this server sent went out then: do not point to a second email.
+      !ours && existing.status === "INVITED"
         ? `They have not answered yet; to send the invitation again, call ${TOOL} with {"contactId": "${oneLine(existing.id)}"}.`
         : "Nothing was sent.",
     );
   }
   const country = args.country?.toUpperCase();
+  const preview: Preview = {
+    to: { name: `${args.firstName} ${args.lastName}`, email: args.email },
+    company: { id: company.id, name: company.name },
+    skills,
+    country: country ?? null,
+    message: args.message ?? null,
+    contactId: null,
+    invitedAt: null,
+  };
   return {
-    mode: "invite",
-    input: { ...args, skills, ...(country ? { country } : {}) },
     preview: {
-      to: { name: `${args.firstName} ${args.lastName}`, email: args.email },
-      company: { id: company.id, name: company.name },
-      skills,
-      country: country ?? null,
-      message: args.message ?? null,
-      contactId: null,
-      invitedAt: null,
+      mode: "invite",
+      target: checked.target,
+      preview,
+      input: { ...args, skills, ...(country ? { country } : {}) },
+      externalIdentifier,
     },
+    lines: previewLines("invite", preview),
+    consequence: consequenceOf(preview),
+    question: "Send this invitation?",
+    // The name and address are arguments, bound by the token already.
+    facts: { company: company.name, skills },
   };
 }
 
-async function prepareReinvite(ctx: ToolContext, contactId: string): Promise<Prepared> {
+async function proposeReinvite(ctx: ToolContext, contactId: string): Promise<Proposal<Plan>> {
   const contact = await readContact(ctx, contactId);
   if (!contact) {
     throw new ToolInputError(
@@ -274,21 +334,40 @@ async function prepareReinvite(ctx: ToolContext, contactId: string): Promise<Pre
       RIGHTS,
     );
   }
-  return {
-    mode: "reinvite",
+  const preview: Preview = {
+    to: { name: contact.worker.name, email: contact.worker.email },
+    company: contact.company,
+    skills: contact.skills.map((s) => s.name),
+    country: null,
+    message: null,
     contactId,
     invitedAt: contact.invitedAt,
+  };
+  return {
     preview: {
-      to: { name: contact.worker.name, email: contact.worker.email },
-      company: contact.company,
-      skills: contact.skills.map((s) => s.name),
-      country: null,
-      message: null,
+      mode: "reinvite",
+      target: `contact ${contactId}`,
+      preview,
       contactId,
       invitedAt: contact.invitedAt,
     },
+    lines: previewLines("reinvite", preview),
+    consequence: consequenceOf(preview),
+    question: "Send the invitation again?",
+    // The platform emails whatever address the contact has when it re-invites: bind it.
+    facts: {
+      "recipient name": preview.to.name,
+      "recipient email": preview.to.email,
+      company: preview.company.name,
+      status: contact.status,
+      "invited on": contact.invitedAt,
+      skills: preview.skills,
+    },
   };
 }
+
+const consequenceOf = (p: Preview) =>
+  `This emails ${whole(p.to.email)} an invitation; an email cannot be unsent.`;
 
 /** The platform's own spelling of each skill; a name that matches none is refused up front. */
 async function canonicalSkills(ctx: ToolContext, names: string[]): Promise<string[]> {
@@ -339,37 +418,58 @@ async function findByEmail(
   );
 }
 
+async function findByExternalId(
+  ctx: ToolContext,
+  company: string,
+  externalIdentifier: string,
+): Promise<InvitedContact | undefined> {
+  const { data } = await ctx.client.run(
+    poolContactsByExternalIdQuery,
+    { company, externalIdentifier },
+    requestOptions(ctx),
+  );
+  return data.trustedContacts.data.find(
+    (c) => c.company.id === company && c.externalIdentifier === externalIdentifier,
+  );
+}
+
 async function readContact(ctx: ToolContext, id: string): Promise<InvitedContact | null> {
   const { data } = await ctx.client.run(trustedContactQuery, { id }, requestOptions(ctx));
   return data.trustedContact;
 }
 
-async function send(ctx: ToolContext, prepared: Prepared) {
-  const { mode, preview } = prepared;
+async function send(ctx: ToolContext, plan: Plan) {
+  const { mode, preview } = plan;
   const action =
     mode === "invite"
       ? `invite people into the talent pool of ${quoted(preview.company.name)}`
       : `re-invite contacts in the talent pool of ${quoted(preview.company.name)}`;
-  const write =
-    prepared.mode === "invite"
-      ? () =>
-          sendOnce(
+  const sent =
+    plan.mode === "invite"
+      ? await sendWrite(ctx, {
+          tool: TOOL,
+          target: plan.target,
+          check: `search_talent_pool (search ${whole(preview.to.email)})`,
+          send: refusedAsNotAllowed(
             async () =>
               (
                 await ctx.client.run(
                   createTrustedContactMutation,
                   {
                     input: {
-                      company: prepared.input.company,
-                      firstName: prepared.input.firstName,
-                      lastName: prepared.input.lastName,
-                      email: prepared.input.email,
-                      ...(prepared.input.country ? { country: prepared.input.country } : {}),
+                      company: plan.input.company,
+                      firstName: plan.input.firstName,
+                      lastName: plan.input.lastName,
+                      email: plan.input.email,
+                      ...(plan.input.country ? { country: plan.input.country } : {}),
                       links: [],
                       attachments: [],
-                      skills: prepared.input.skills,
-                      ...(prepared.input.message ? { message: prepared.input.message } : {}),
+                      // The platform's spelling, as previewed.
+                      skills: plan.input.skills,
+                      ...(plan.input.message ? { message: plan.input.message } : {}),
                       notifyWorker: true,
+                      // Finds the contact again after a lost answer.
+                      externalIdentifier: plan.externalIdentifier,
                       // An invitation sent by the company itself, as the platform's UI sends it.
                       origin: "INVITED",
                       originChannel: "DIRECT_INVITE",
@@ -378,22 +478,32 @@ async function send(ctx: ToolContext, prepared: Prepared) {
                   requestOptions(ctx),
                 )
               ).data.createTrustedContact,
-            // Never resent: the pool is read back by email instead.
-            async () => (await findByEmail(ctx, preview.company.id, preview.to.email)) ?? null,
-          )
-      : () =>
-          sendOnce(
+            action,
+            RIGHTS,
+          ),
+          readBack: () => findByExternalId(ctx, preview.company.id, plan.externalIdentifier),
+          applied: (found) => found !== undefined,
+        })
+      : await sendWrite(ctx, {
+          tool: TOOL,
+          target: plan.target,
+          check: `query_platform ({ trustedContact(id: "${oneLine(plan.contactId)}") { invitedAt } }; a re-invitation moves invitedAt past ${oneLine(plan.invitedAt)})`,
+          send: refusedAsNotAllowed(
             async () =>
               (
                 await ctx.client.run(
                   reinviteTrustedContactMutation,
-                  { input: { id: prepared.contactId } },
+                  { input: { id: plan.contactId } },
                   requestOptions(ctx),
                 )
               ).data.reinviteTrustedContact,
-            () => readContact(ctx, prepared.contactId),
-          );
-  const sent = await refusedAsNotAllowed(write, action, RIGHTS)();
+            action,
+            RIGHTS,
+          ),
+          readBack: () => readContact(ctx, plan.contactId),
+          // invitedAt is a date: only a later day shows the re-invitation.
+          applied: (found) => found !== null && found.invitedAt > plan.invitedAt,
+        });
 
   const done = mode === "invite" ? ("invited" as const) : ("reinvited" as const);
   if (sent.kind === "sent") {
@@ -401,66 +511,42 @@ async function send(ctx: ToolContext, prepared: Prepared) {
     return { structured: { status: done, mode, preview, contact }, text: doneText(mode, contact) };
   }
   if (sent.kind === "unknown") {
+    const what = mode === "invite" ? "Invitation" : "Re-invitation";
     return {
       isError: true,
-      structured: {
-        status: "outcome-unknown" as const,
-        mode,
-        preview,
-        note: "The connection failed after the request was sent, and reading the pool back failed too.",
-      },
-      text: `The invitation to ${quoted(preview.to.email)} may or may not have been sent: the connection failed after the request, and the talent pool could not be read back. Do not send it again; check with search_talent_pool (search ${quoted(preview.to.email)}) in a minute.`,
+      structured: { status: "outcome-unknown" as const, mode, preview, note: sent.text },
+      text: `${what} to ${whole(preview.to.email)}: ${sent.text}`,
     };
   }
-  const found = sent.state;
-  // A re-invitation shows as a new invitation date; an invitation as a contact that was not there.
-  const tookEffect =
-    found !== null && (prepared.mode === "invite" ? true : found.invitedAt !== prepared.invitedAt);
-  if (found && tookEffect) {
-    const contact = toOutput(found);
-    return {
-      structured: {
-        status: done,
-        mode,
-        preview,
-        contact,
-        note: "Confirmed by reading the talent pool back.",
-      },
-      text: `${doneText(mode, contact)} (The connection dropped after the request was sent; reading the talent pool back confirmed it.)`,
-    };
-  }
-  const state = found
-    ? `contact ${oneLine(found.id)} is still ${oneLine(found.status)}, invited ${oneLine(found.invitedAt)}`
-    : "there is no contact with that email in the pool";
+  const contact = toOutput(sent.state as InvitedContact);
   return {
-    isError: true,
     structured: {
-      status: "not-invited" as const,
+      status: done,
       mode,
       preview,
-      ...(found ? { contact: toOutput(found) } : {}),
-      note: `The request failed; reading the pool back shows ${state}.`,
+      contact,
+      note: "The answer was lost after sending; reading the talent pool back confirmed it.",
     },
-    text: `No invitation was sent to ${quoted(preview.to.email)}: the request failed, and reading the talent pool back shows ${state}. To try again, call ${TOOL} without a token for a fresh preview.`,
+    text: `${doneText(mode, contact)} (The answer was lost after the request was sent; it was not sent again, and reading the talent pool back confirmed it.)`,
   };
 }
 
 function doneText(mode: "invite" | "reinvite", c: ContactOut): string {
-  const who = `${quoted(c.name)} (${quoted(c.email ?? "")})`;
+  const who = `${whole(c.name)} (${whole(c.email ?? "")})`;
   const head =
     mode === "invite"
-      ? `Invited ${who} into the talent pool of ${quoted(c.company.name)}: contact ${oneLine(c.id)}, status ${oneLine(c.status)}.`
-      : `Re-sent the invitation to ${who} in the talent pool of ${quoted(c.company.name)}: contact ${oneLine(c.id)}, status ${oneLine(c.status)}, invited ${oneLine(c.invitedAt)}.`;
+      ? `Invited ${who} into the talent pool of ${whole(c.company.name)}: contact ${oneLine(c.id)}, status ${oneLine(c.status)}.`
+      : `Re-sent the invitation to ${who} in the talent pool of ${whole(c.company.name)}: contact ${oneLine(c.id)}, status ${oneLine(c.status)}, invited ${oneLine(c.invitedAt)}.`;
   return `${head} The email has gone out and cannot be unsent; they show as INVITED in search_talent_pool until they answer.`;
 }
 
-// The server's sentences first; names, emails and the message quoted on their lines. The
+// The server's sentences first; names, emails and the message quoted whole on their lines. The
 // consequence comes last (the confirmation module adds it).
 function previewLines(mode: "invite" | "reinvite", p: Preview): string[] {
-  const to = `${quoted(p.to.name)} (${quoted(p.to.email)})`;
-  const pool = `the talent pool of ${quoted(p.company.name)} (${oneLine(p.company.id)})`;
+  const to = `${whole(p.to.name)} (${whole(p.to.email)})`;
+  const pool = `the talent pool of ${whole(p.company.name)} (${oneLine(p.company.id)})`;
   const skills =
-    p.skills.length > 0 ? `skills ${p.skills.map((s) => quoted(s)).join(", ")}` : "no skills";
+    p.skills.length > 0 ? `skills ${p.skills.map((s) => whole(s)).join(", ")}` : "no skills";
   if (mode === "reinvite") {
     return [
       `Re-invite contact ${oneLine(p.contactId)}: ${to} in ${pool}; invited ${oneLine(p.invitedAt)} and has not answered (INVITED); ${skills}.`,
@@ -470,7 +556,7 @@ function previewLines(mode: "invite" | "reinvite", p: Preview): string[] {
   return [
     `Invite ${to} into ${pool}; ${skills}${p.country ? `; country ${oneLine(p.country)}` : ""}.`,
     p.message !== null
-      ? `Personal message in the email: ${quoted(p.message, 2000)}.`
+      ? `Personal message in the email: ${sentTextShown(p.message)}.`
       : "No personal message: the platform's standard invitation is sent.",
   ];
 }
