@@ -87,6 +87,8 @@ export interface ChangeRequest<P> {
    * outcome, no other is previewed or sent (see sendWrite).
    */
   target: string;
+  /** The read tool that shows whether an earlier attempt happened, as sendWrite is told. */
+  check?: string;
 }
 
 export type Decision<P> =
@@ -409,15 +411,20 @@ const saying = (action: string) => (error: unknown) => {
 const unknownKey = (ctx: ToolContext, tool: string, target: string) =>
   `unknown-outcome:${ctx.identity}:${tool}:${hash(target)}`;
 
+/** Only times: the target and the read tool may name a person, and stay out of shared state. */
 interface UnknownOutcome {
   sentAt: number;
   until: number;
-  check: string;
 }
 
-async function refuseWhileUnknown(
+/**
+ * Refuses (OutcomeStillUnknownError) while an earlier attempt at the same change has an unknown
+ * outcome. confirmChange and sendWrite call it; a tool that would answer "already done" from a read
+ * before either calls it first.
+ */
+export async function refuseWhileUnknown(
   ctx: ToolContext,
-  request: { tool: string; target: string },
+  request: { tool: string; target: string; check?: string },
 ): Promise<void> {
   const raw = await ctx.store
     .get(unknownKey(ctx, request.tool, request.target))
@@ -428,7 +435,7 @@ async function refuseWhileUnknown(
     `${request.tool} for ${request.target}`,
     new Date(marker.sentAt).toISOString(),
     new Date(marker.until).toISOString(),
-    marker.check,
+    request.check ?? "the read tool the earlier answer named",
   );
 }
 
@@ -490,7 +497,7 @@ export async function sendWrite<T, R>(
     if (ctx.signal.aborted) break;
   }
   const until = sentAt + UNKNOWN_OUTCOME_HOLD_MS;
-  const marker: UnknownOutcome = { sentAt, until, check: request.check };
+  const marker: UnknownOutcome = { sentAt, until };
   await ctx.store
     .set(unknownKey(ctx, request.tool, request.target), JSON.stringify(marker), until - sentAt)
     .catch(() => {

@@ -5,6 +5,11 @@ import { describe, expect, it } from "vitest";
 import type { SandboxData } from "../../src/sandbox/index.js";
 import type { Harness } from "../helpers/mcp-harness.js";
 import {
+  appliedAfterLostAnswer,
+  changedBeforeTokenConfirmation,
+  changedWhileFormOpen,
+} from "../helpers/preview-commitment.js";
+import {
   callTool,
   DECLINING_ANSWERS,
   formAnswering,
@@ -33,6 +38,30 @@ const BID = { bidId: "bid_003" };
 const REJECT_ELSA = { candidateId: "jc_005", status: "NON_ELIGIBLE", reason: "BUDGET" };
 
 const harness = useHarness();
+
+/** Elsa's open bid bid_003 now asks ten times the rate (DKK 6,900.00 hourly). */
+const raiseBid = (data: SandboxData) => {
+  const bid = data.jobs?.bids.get("bid_003");
+  if (!bid) throw new Error("seed changed");
+  bid.rate = 6_900;
+};
+const BID_RAISED = {
+  tool: "manage_candidate",
+  args: BID,
+  mutation: "AcceptBid",
+  label: "rate",
+  newValue: '"DKK 6,900.00 hourly"',
+  edit: raiseBid,
+};
+const REJECTION_BID_RAISED = {
+  tool: "manage_candidate",
+  args: REJECT_ELSA,
+  mutation: "UpdateJobCandidateStatus",
+  label: "open bid",
+  newValue: '"bid_003 at DKK 6,900.00 hourly"',
+  edit: raiseBid,
+};
+const JOB002_CHECK = "list_jobs (jobId job_002)";
 
 const call = (h: Harness, args: Record<string, unknown>, name = "manage_candidate") =>
   callTool<Out>(h, name, args);
@@ -188,6 +217,86 @@ describe("manage_candidate: rejecting needs confirmation", () => {
     expect(late.text).toContain("expired");
     expect(statusWrites(h)).toBe(0);
   });
+
+  it("sends nothing when the open bid's rate changed after the preview", async () => {
+    const { second } = await changedBeforeTokenConfirmation(harness, REJECTION_BID_RAISED);
+    expect(second.text).toContain("Their open bid bid_003 at DKK 6,900.00 hourly is rejected.");
+  });
+
+  it("sends nothing when the candidate was moved to another step after the preview", async () => {
+    const h = await harness();
+    const first = await call(h, REJECT_ELSA);
+    h.sandbox.edit((data) => {
+      const elsa = data.jobs?.candidates.get("jc_005");
+      if (!elsa) throw new Error("seed changed");
+      elsa.step = "INTERVIEW_SELECTED";
+    });
+    const second = await call(h, {
+      ...REJECT_ELSA,
+      confirmationToken: first.out.confirmationToken,
+    });
+    expect(second.out.status).toBe("changed");
+    expect(second.text).toContain('step (now "INTERVIEW_SELECTED")');
+    expect(second.text).toContain("they are now at step INTERVIEW_SELECTED, ELIGIBLE");
+    expect(statusWrites(h)).toBe(0);
+  });
+
+  it("says the outcome is unknown when the platform rejects after the answer was lost", async () => {
+    const { r } = await appliedAfterLostAnswer(harness, {
+      tool: "manage_candidate",
+      args: REJECT_ELSA,
+      mutation: "UpdateJobCandidateStatus",
+      check: JOB002_CHECK,
+      confirmed: true,
+    });
+    expect(r.text).toContain("Setting candidate jc_005 NON_ELIGIBLE: The outcome is UNKNOWN");
+  });
+});
+
+describe("manage_candidate: honest outcomes for the moves sent at once", () => {
+  it("says the outcome is unknown when a step move is applied after the answer was lost", async () => {
+    const { r, h } = await appliedAfterLostAnswer(harness, {
+      tool: "manage_candidate",
+      args: { candidateId: "jc_003", step: "INTERVIEW_SELECTED" },
+      mutation: "UpdateJobCandidateStep",
+      check: JOB002_CHECK,
+      confirmed: false,
+    });
+    expect(r.text).toContain("Moving candidate jc_003 to step INTERVIEW_SELECTED:");
+    expect((await job002(h)).candidate("jc_003")?.step).toBe("INTERVIEW_SELECTED");
+  });
+
+  it("says the outcome is unknown when ELIGIBLE is applied after the answer was lost", async () => {
+    const { r } = await appliedAfterLostAnswer(harness, {
+      tool: "manage_candidate",
+      args: { candidateId: "jc_005", status: "ELIGIBLE" },
+      mutation: "UpdateJobCandidateStatus",
+      check: JOB002_CHECK,
+      confirmed: false,
+      options: {
+        seedPatch: (data) => {
+          const elsa = data.jobs?.candidates.get("jc_005");
+          if (!elsa) throw new Error("seed changed");
+          elsa.status = "NON_ELIGIBLE";
+          elsa.statusReason = "BUDGET";
+        },
+      },
+    });
+    expect(r.text).toContain("Setting candidate jc_005 ELIGIBLE:");
+  });
+
+  it("reads a step move back when the connection drops after it", async () => {
+    const h = await harness();
+    h.sandbox.faults.inject("drop-connection", {
+      operationName: "UpdateJobCandidateStep",
+      after: true,
+    });
+    const r = await call(h, { candidateId: "jc_003", step: "INTERVIEW_SELECTED" });
+    expect(r.r.isError).toBeFalsy();
+    expect(r.out).toMatchObject({ status: "updated", candidate: { step: "INTERVIEW_SELECTED" } });
+    expect(r.text).toContain("reading the candidate back confirmed the change");
+    expect(h.sandbox.countRequests("UpdateJobCandidateStep")).toBe(1);
+  });
 });
 
 describe("manage_candidate: accepting a bid", () => {
@@ -260,14 +369,20 @@ describe("manage_candidate: accepting a bid", () => {
     expect(r.out.hire?.id).toBe(hires[0]?.id);
   });
 
-  it("says the bid was NOT accepted when the dropped request never ran", async () => {
+  it("says the outcome is unknown, never NOT accepted, when no read shows the bid accepted", async () => {
     const h = await harness();
     const { out } = await call(h, BID);
     h.sandbox.faults.inject("drop-connection", { operationName: "AcceptBid" });
     const r = await call(h, { ...BID, confirmationToken: out.confirmationToken });
     expect(r.r.isError).toBe(true);
-    expect(r.out).toMatchObject({ status: "not-changed", bid: { status: "OPEN" } });
-    expect(r.text).toContain("was NOT accepted");
+    expect(r.out).toMatchObject({ status: "outcome-unknown", bid: { status: "OPEN" } });
+    expect(r.text).toContain('Accepting bid bid_003 from "Elsa Bergström": The outcome is UNKNOWN');
+    expect(r.text).toContain(JOB002_CHECK);
+    expect(r.text).not.toMatch(/NOT accepted|Nothing changed|fresh preview/);
+    // The bid still reads OPEN, but another attempt is refused while the outcome is unknown.
+    const again = await call(h, BID);
+    expect(again.r.isError).toBe(true);
+    expect(again.text).toContain("outcome is not known yet");
     expect(h.sandbox.countRequests("AcceptBid")).toBe(1);
     expect(await hiresOfElsa(h)).toEqual([]);
   });
@@ -276,16 +391,55 @@ describe("manage_candidate: accepting a bid", () => {
     const h = await harness();
     const { out } = await call(h, BID);
     h.sandbox.faults.inject("drop-connection", { operationName: "AcceptBid", after: true });
-    h.sandbox.faults.inject("internal-error", { operationName: "AcceptBidOutcome", count: 10 });
+    h.sandbox.faults.inject("internal-error", { operationName: "AcceptBidOutcome", count: 100 });
     const r = await call(h, { ...BID, confirmationToken: out.confirmationToken });
     expect(r.r.isError).toBe(true);
     expect(r.out.status).toBe("outcome-unknown");
-    expect(r.text).toContain("Do NOT send it again");
+    expect(r.text).toContain("Do not send it again");
     expect(h.sandbox.countRequests("AcceptBid")).toBe(1);
+  });
+
+  it("says the outcome is unknown when the platform accepts the bid after the answer was lost", async () => {
+    const { again, h } = await appliedAfterLostAnswer(harness, {
+      tool: "manage_candidate",
+      args: BID,
+      mutation: "AcceptBid",
+      check: JOB002_CHECK,
+      confirmed: true,
+    });
+    expect(again.text).toContain("ACCEPTED; only open bids can be accepted");
+    expect(await hiresOfElsa(h)).toHaveLength(1);
+  });
+
+  it("sends nothing when the bid's rate changed after the preview, and shows a fresh one", async () => {
+    const { second, third, h } = await changedBeforeTokenConfirmation(harness, BID_RAISED);
+    expect(second.text).toContain(
+      'Nothing was sent: since the preview, this changed on the platform: rate (now "DKK 6,900.00 hourly").',
+    );
+    expect(second.text).toContain("Rate: DKK 6,900.00 hourly.");
+    // Accepted only with the fresh preview's token, at the rate it showed.
+    expect(third.text).toContain("DKK 6,900.00 hourly");
+    expect(await hiresOfElsa(h)).toHaveLength(1);
   });
 });
 
 describe("manage_candidate with elicitation", () => {
+  it("shows the form again when the bid's rate changed while it was open", async () => {
+    const { asked, h } = await changedWhileFormOpen(harness, BID_RAISED);
+    expect(asked[0]?.message).toContain("Rate: DKK 690.00 hourly.");
+    expect(asked[1]?.message).toContain(
+      'rate (was "DKK 690.00 hourly", now "DKK 6,900.00 hourly")',
+    );
+    // Accepted once, at the rate the second form showed.
+    const [hire] = await hiresOfElsa(h);
+    const detail = await h.client.callTool({ name: "get_hire", arguments: { hireId: hire?.id } });
+    expect(textOf(detail)).toContain("DKK 6,900.00");
+  });
+
+  it("shows the rejection form again when the open bid's rate changed while it was open", async () => {
+    await changedWhileFormOpen(harness, REJECTION_BID_RAISED);
+  });
+
   it("accepts the bid when the person ticks the box", async () => {
     const f = formAnswering({ action: "accept", content: { confirm: true } });
     const h = await harness(f.options);

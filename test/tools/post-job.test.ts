@@ -4,6 +4,11 @@ import { describe, expect, it } from "vitest";
 import type { SandboxData } from "../../src/sandbox/index.js";
 import type { Harness } from "../helpers/mcp-harness.js";
 import {
+  appliedAfterLostAnswer,
+  changedBeforeTokenConfirmation,
+  changedWhileFormOpen,
+} from "../helpers/preview-commitment.js";
+import {
   callTool,
   DECLINING_ANSWERS,
   formAnswering,
@@ -18,6 +23,7 @@ interface Out {
   job?: { id: string; status: string | null; name: string; hasDescription: boolean };
   preview?: { jobId: string | null; company: { id: string; name: string }; description: string };
   confirmationToken?: string;
+  changedSincePreview?: string[];
   note?: string;
 }
 
@@ -32,6 +38,49 @@ const PUBLISH = {
 };
 
 const harness = useHarness();
+
+// Someone edits the seeded draft job_005 on the platform, as a draft edit through post_job would.
+const NEW_TEXT = "Service the turbines, and train the local crew.";
+const DESCRIPTION_EDITED = {
+  tool: "post_job",
+  args: { jobId: "job_005", publish: true },
+  mutation: "UpdateJob",
+  label: "description",
+  newValue: JSON.stringify(NEW_TEXT),
+  edit: (data: SandboxData) => {
+    const job = data.jobs?.jobs.get("job_005");
+    if (!job) throw new Error("seed changed");
+    job.description = NEW_TEXT;
+  },
+};
+const SKILL_RENAMED = {
+  ...DESCRIPTION_EDITED,
+  label: "skills",
+  newValue: '"Turbine Servicing"',
+  edit: (data: SandboxData) => {
+    const id = data.jobs?.jobs.get("job_005")?.skillIds[0];
+    const skill = id ? data.talent?.skills.get(id) : undefined;
+    if (!skill) throw new Error("seed changed");
+    skill.name = "Turbine Servicing";
+  },
+};
+// The company a new job is created and published for is renamed.
+const COMPANY_RENAMED = {
+  tool: "post_job",
+  args: PUBLISH,
+  mutation: "CreateJob",
+  label: "company",
+  newValue: '"Nordlys Vind A/S"',
+  edit: (data: SandboxData) => {
+    const nordlys = data.companies.find((c) => c.id === "cmp_nordlys");
+    if (!nordlys) throw new Error("seed changed");
+    nordlys.name = "Nordlys Vind A/S";
+  },
+};
+
+/** What list_jobs shows of one job, as text. */
+const jobDetail = async (h: Harness, jobId: string) =>
+  textOf(await h.client.callTool({ name: "list_jobs", arguments: { jobId } }));
 
 const call = (h: Harness, args: Record<string, unknown>, name = "post_job") =>
   callTool<Out>(h, name, args);
@@ -107,17 +156,63 @@ describe("post_job drafts", () => {
     expect(await jobsNamed(h, "Rust Developer")).toHaveLength(1);
   });
 
-  it("says the job was not created when the dropped request never ran", async () => {
+  it("says the outcome is unknown when no read shows the job, never that it was not created", async () => {
     const h = await harness();
     // A job of the same name already exists: it must not be taken for ours.
     await call(h, DRAFT);
     h.sandbox.faults.inject("drop-connection", { operationName: "CreateJob" });
     const r = await call(h, DRAFT);
     expect(r.r.isError).toBe(true);
-    expect(r.out.status).toBe("not-created");
-    expect(r.text).toContain("was NOT created");
+    expect(r.out.status).toBe("outcome-unknown");
+    expect(r.text).toContain('Creating the job "Rust Developer" at "Nordlys Energi A/S"');
+    expect(r.text).toContain("The outcome is UNKNOWN");
+    expect(r.text).toContain('list_jobs (search "Rust Developer", accounts [cmp_nordlys])');
+    expect(r.text).not.toMatch(/NOT created|Nothing changed|may be called again/);
+    // The same job again is refused while the outcome is unknown; nothing more is sent.
+    const again = await call(h, DRAFT);
+    expect(again.r.isError).toBe(true);
+    expect(again.text).toContain("outcome is not known yet");
     expect(h.sandbox.countRequests("CreateJob")).toBe(2);
     expect(await jobsNamed(h, "Rust Developer")).toHaveLength(1);
+  });
+
+  it("says the outcome is unknown when the platform creates the draft after the answer was lost", async () => {
+    const { h } = await appliedAfterLostAnswer(harness, {
+      tool: "post_job",
+      args: DRAFT,
+      mutation: "CreateJob",
+      check: 'list_jobs (search "Rust Developer", accounts [cmp_nordlys])',
+      confirmed: false,
+    });
+    // One job, though the platform made it after the answer was lost and the call was repeated.
+    expect(await jobsNamed(h, "Rust Developer")).toHaveLength(1);
+  });
+
+  it("says the outcome is unknown when the draft's description is saved after the answer was lost", async () => {
+    const { r, again, h } = await appliedAfterLostAnswer(harness, {
+      tool: "post_job",
+      args: { ...DRAFT, description: "Port the meter parser to Rust." },
+      mutation: "UpdateJob",
+      check: "list_jobs (jobId job_013)",
+      confirmed: false,
+    });
+    expect(r.text).toContain('Draft job job_013 #1013 "Rust Developer"');
+    expect(r.text).toContain("was created.");
+    // Creating it again is refused too: one job.
+    expect(again.text).toContain("outcome is not known yet");
+    expect(h.sandbox.countRequests("CreateJob")).toBe(1);
+    expect(await jobsNamed(h, "Rust Developer")).toHaveLength(1);
+  });
+
+  it("says the outcome is unknown when a draft edit is applied after the answer was lost", async () => {
+    const { r } = await appliedAfterLostAnswer(harness, {
+      tool: "post_job",
+      args: { jobId: "job_005", description: "Inspect the turbines twice a year." },
+      mutation: "UpdateJob",
+      check: "list_jobs (jobId job_005)",
+      confirmed: false,
+    });
+    expect(r.text).toContain("Saving the details of job job_005");
   });
 
   it("says the account is not allowed when the limited token posts a job", async () => {
@@ -215,7 +310,8 @@ describe("post_job publishing with the token round trip", () => {
   it("reports a created draft whose publishing failed, with its id, and can publish it later", async () => {
     const h = await harness();
     const { out } = await call(h, PUBLISH);
-    h.sandbox.faults.inject("internal-error", { operationName: "UpdateJob" });
+    // A definite refusal: the platform did not publish it.
+    h.sandbox.faults.inject("rate-limit", { operationName: "UpdateJob" });
     const r = await call(h, { ...PUBLISH, confirmationToken: out.confirmationToken });
     expect(r.r.isError).toBe(true);
     expect(r.out).toMatchObject({ status: "partial", job: { id: "job_013", status: "DRAFT" } });
@@ -274,7 +370,136 @@ describe("post_job publishing with the token round trip", () => {
   });
 });
 
+describe("post_job publishes exactly what was previewed", () => {
+  it("sends nothing when a draft edit replaced the description after the preview", async () => {
+    const h = await harness();
+    const publish = { jobId: "job_005", publish: true };
+    const first = await call(h, publish);
+    expect(first.text).toContain('Description: "Service and inspect offshore turbines.".');
+    // A draft edit is applied at once, between the preview and the confirmation.
+    const edit = await call(h, { jobId: "job_005", description: NEW_TEXT });
+    expect(edit.out.status).toBe("draft");
+    const second = await call(h, { ...publish, confirmationToken: first.out.confirmationToken });
+    expect(second.r.isError).toBeFalsy();
+    expect(second.out.status).toBe("changed");
+    expect(second.out.changedSincePreview).toEqual(["description"]);
+    expect(second.text).toContain(
+      `Nothing was sent: since the preview, this changed on the platform: description (now ${JSON.stringify(NEW_TEXT)}).`,
+    );
+    // The fresh preview shows the new text; only the draft edit reached the platform.
+    expect(second.text).toContain(`Description: ${JSON.stringify(NEW_TEXT)}.`);
+    expect(h.sandbox.countRequests("UpdateJob")).toBe(1);
+    expect(await jobDetail(h, "job_005")).toContain("not published");
+    const third = await call(h, { ...publish, confirmationToken: second.out.confirmationToken });
+    expect(third.out).toMatchObject({ status: "published", job: { status: "ACTIVE" } });
+    expect(await jobDetail(h, "job_005")).toContain(`Description: ${JSON.stringify(NEW_TEXT)}`);
+  });
+
+  it("sends nothing when the draft's description changed on the platform after the preview", async () => {
+    await changedBeforeTokenConfirmation(harness, DESCRIPTION_EDITED);
+  });
+
+  it("sends nothing when the draft's skills changed after the preview", async () => {
+    await changedBeforeTokenConfirmation(harness, SKILL_RENAMED);
+  });
+
+  it("creates nothing when the company was renamed after the preview", async () => {
+    const { h } = await changedBeforeTokenConfirmation(harness, COMPANY_RENAMED);
+    expect(await jobsNamed(h, "Go Developer")).toEqual([
+      expect.objectContaining({ status: "ACTIVE" }),
+    ]);
+  });
+
+  it("shows a draft's own description whole, line breaks escaped", async () => {
+    const long = `${"Offshore service. ".repeat(20).trim()}\nSecond paragraph.`;
+    const h = await harness({
+      seedPatch: (data) => {
+        const job = data.jobs?.jobs.get("job_005");
+        if (job) job.description = long;
+      },
+    });
+    const r = await call(h, { jobId: "job_005", publish: true });
+    expect(r.text).toContain(`Description: ${JSON.stringify(long)}.`);
+  });
+
+  it("refuses to publish a draft whose description holds characters a reader cannot see", async () => {
+    const h = await harness({
+      seedPatch: (data) => {
+        const job = data.jobs?.jobs.get("job_005");
+        if (job) job.description = "Service the \u202eturbines.";
+      },
+    });
+    const r = await call(h, { jobId: "job_005", publish: true });
+    expect(r.r.isError).toBe(true);
+    expect(r.text).toContain("U+202E RIGHT-TO-LEFT OVERRIDE");
+    expect(r.text).toContain("description argument");
+    // Given as an argument without them, it is previewed.
+    const given = await call(h, { jobId: "job_005", publish: true, description: "Turbines." });
+    expect(given.out.status).toBe("preview");
+    expect(h.sandbox.countRequests("UpdateJob")).toBe(0);
+  });
+
+  it("refuses a description argument with characters a reader cannot see, naming them", async () => {
+    const h = await harness();
+    const r = await call(h, { ...PUBLISH, description: "Go\u200b work." });
+    expect(r.r.isError).toBe(true);
+    expect(r.text).toContain("U+200B ZERO WIDTH SPACE");
+    expect(writes(h)).toBe(0);
+  });
+
+  it("says the outcome is unknown when the platform publishes a draft after the answer was lost", async () => {
+    const { again } = await appliedAfterLostAnswer(harness, {
+      tool: "post_job",
+      args: { jobId: "job_005", publish: true },
+      mutation: "UpdateJob",
+      check: "list_jobs (jobId job_005)",
+      confirmed: true,
+    });
+    expect(again.text).toContain("already published");
+  });
+
+  it("says the outcome is unknown when the job to publish is created after the answer was lost", async () => {
+    const { r, h } = await appliedAfterLostAnswer(harness, {
+      tool: "post_job",
+      args: PUBLISH,
+      mutation: "CreateJob",
+      check: 'list_jobs (search "Go Developer", accounts [cmp_nordlys])',
+      confirmed: true,
+    });
+    expect(r.text).toContain("The publishing request was not sent.");
+    expect(h.sandbox.countRequests("UpdateJob")).toBe(0);
+    expect(await jobsNamed(h, "Go Developer")).toEqual([
+      expect.objectContaining({ status: "DRAFT" }),
+    ]);
+  });
+
+  it("says the outcome is unknown when the new job is published after the answer was lost", async () => {
+    const { r, h } = await appliedAfterLostAnswer(harness, {
+      tool: "post_job",
+      args: PUBLISH,
+      mutation: "UpdateJob",
+      check: "list_jobs (jobId job_013)",
+      confirmed: true,
+    });
+    expect(r.text).toContain('Draft job job_013 #1013 "Go Developer"');
+    expect(h.sandbox.countRequests("CreateJob")).toBe(1);
+    expect(await jobsNamed(h, "Go Developer")).toEqual([
+      expect.objectContaining({ status: "ACTIVE" }),
+    ]);
+  });
+});
+
 describe("post_job with elicitation", () => {
+  it("shows the form again when the draft's description changed while it was open", async () => {
+    const { h } = await changedWhileFormOpen(harness, DESCRIPTION_EDITED);
+    // Published as the second form showed it.
+    expect(await jobDetail(h, "job_005")).toContain(`Description: ${JSON.stringify(NEW_TEXT)}`);
+  });
+
+  it("shows the form again when the company was renamed while it was open", async () => {
+    await changedWhileFormOpen(harness, COMPANY_RENAMED);
+  });
+
   it("publishes when the person ticks the box", async () => {
     const f = formAnswering({ action: "accept", content: { confirm: true } });
     const h = await harness(f.options);
@@ -335,10 +560,12 @@ describe("post_job keeps platform text and free text in quotes", () => {
     const hostile = { ...PUBLISH, name: `Go\n${PREVIEW}`, description: `Go.\n\n${PREVIEW}` };
     const lines = contained((await call(h, hostile)).text);
     const what = lines.find((l) => l.startsWith("Create the job"));
-    expect(what).toContain(`"Go ${PREVIEW}"`);
+    // Text the call gives is shown as it is sent: its line break escaped, not removed.
+    expect(what).toContain(JSON.stringify(hostile.name));
     expect(what).toContain(`"Nordlys ${PREVIEW}"`);
     const existing = contained((await call(h, { jobId: "job_005", publish: true })).text);
-    expect(existing.join("\n")).toContain(`"Turbines. ${PREVIEW}"`);
+    expect(existing.join("\n")).toContain(JSON.stringify(`Turbines.\r\n${PREVIEW}`));
+    expect(existing.join("\n")).toContain(`"Wind ${PREVIEW}"`);
     await h.close();
 
     const f = formAnswering({ action: "decline" });

@@ -521,7 +521,12 @@ export interface AcceptedHire {
   } | null;
 }
 
-export const acceptBidMutation = mutation<{ acceptBid: AcceptedHire }, { input: { bid: string } }>(
+export interface AcceptBidVariables extends Record<string, unknown> {
+  /** jobTitle: the draft contract's title; without it the platform takes the job's title now. */
+  input: { bid: string; jobTitle?: string };
+}
+
+export const acceptBidMutation = mutation<{ acceptBid: AcceptedHire }, AcceptBidVariables>(
   "AcceptBid",
   /* GraphQL */ `
     mutation AcceptBid($input: AcceptBidInput!) {

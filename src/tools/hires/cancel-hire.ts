@@ -77,6 +77,7 @@ export const cancelHireTool = defineTool({
       args: call,
       token: confirmationToken,
       target: `hire ${args.hireId}`,
+      check: `get_hire (hireId ${oneLine(args.hireId)})`,
       propose: () => propose(ctx, call),
     });
     const preview = decision.proposal.preview;

@@ -143,6 +143,7 @@ export const reviewHireApprovalTool = defineTool({
       args: call,
       token: confirmationToken,
       target: `approval ${id}`,
+      check: `${TOOL} without arguments (approval ${oneLine(id)} is listed while it still waits)`,
       propose: async () => {
         const proposal = await propose(ctx, id, verdict, reason);
         seenStates = proposal.states;

@@ -99,6 +99,7 @@ export const terminateHireTool = defineTool({
       args: call,
       token: confirmationToken,
       target: `hire ${args.hireId}`,
+      check: checkFor(args.hireId),
       propose: () => propose(ctx, args),
     });
     const preview = decision.proposal.preview;
@@ -117,6 +118,8 @@ export const terminateHireTool = defineTool({
     }
   },
 });
+
+const checkFor = (hireId: string) => `get_hire (hireId ${oneLine(hireId)})`;
 
 /** Reads the hire and says what terminating it would do; refuses what cannot be done. */
 async function propose(ctx: ToolContext, args: TerminateArgs): Promise<Proposal<Preview>> {
@@ -204,7 +207,7 @@ async function terminate(ctx: ToolContext, args: TerminateArgs, preview: Preview
   const sent = await sendWrite(ctx, {
     tool: TOOL,
     target: `hire ${args.hireId}`,
-    check: `get_hire (hireId ${oneLine(args.hireId)})`,
+    check: checkFor(args.hireId),
     send: () =>
       ctx.client.run(
         terminateHireMutation,

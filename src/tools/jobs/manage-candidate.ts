@@ -1,25 +1,30 @@
 import * as z from "zod";
 import {
   type AcceptBidOutcome,
+  type AcceptedHire,
   acceptBidMutation,
   acceptBidOutcomeQuery,
   type BidForAcceptance,
   bidForAcceptanceQuery,
+  type CandidateBid,
   type CandidateForUpdate,
   candidateForUpdateQuery,
+  type UpdatedCandidate,
   updateJobCandidateStatusMutation,
   updateJobCandidateStepMutation,
 } from "../../client/operations/jobs.js";
-import { oneLine, quoted } from "../../client/platform-text.js";
+import { oneLine } from "../../client/platform-text.js";
 import {
-  askForConfirmation,
+  changedResult,
   confirmationTokenArg,
+  confirmChange,
   confirmedWriteAnnotations,
+  type Proposal,
   previewResult,
   previewTokenOutput,
-  redeemConfirmation,
-  type SendOutcome,
-  sendOnce,
+  refuseWhileUnknown,
+  sendWrite,
+  whole,
 } from "../confirmation.js";
 import { defineTool, NotAllowedError, type ToolContext, ToolInputError } from "../define-tool.js";
 import { rateText, requestOptions, upperCaseEnum } from "../format.js";
@@ -57,11 +62,11 @@ const REJECT_CONSEQUENCE =
 
 const STATUSES = [
   "preview",
+  "changed",
   "declined",
   "updated",
   "unchanged",
   "accepted",
-  "not-changed",
   "outcome-unknown",
 ] as const;
 type Status = (typeof STATUSES)[number];
@@ -95,14 +100,17 @@ type BidOut = z.infer<typeof bidOutput>;
 
 const hireOutput = z.object({ id: z.string(), status: z.string() });
 
+type Action = "step" | "status" | "accept-bid";
+
 interface Output {
   status: Status;
-  action: "step" | "status" | "accept-bid";
+  action: Action;
   candidate?: CandidateOut;
   bid?: BidOut;
   hire?: z.infer<typeof hireOutput>;
   confirmationToken?: string;
   expiresAt?: string;
+  changedSincePreview?: string[];
   note?: string;
 }
 type Result = { structured: Output; text: string; isError?: boolean };
@@ -144,20 +152,26 @@ export const manageCandidateTool = defineTool({
     const { confirmationToken, ...call } = args;
     const reason = checkArguments(args);
     const confirmed = args.bidId !== undefined || args.status === "NON_ELIGIBLE";
-    if (confirmationToken !== undefined) {
-      if (!confirmed) {
-        throw new ToolInputError(
-          "this change is reversible and needs no confirmationToken",
-          "confirmationToken",
-          "Leave confirmationToken out.",
-        );
-      }
-      await redeemConfirmation(ctx, TOOL, confirmationToken, call);
+    if (confirmationToken !== undefined && !confirmed) {
+      throw new ToolInputError(
+        "this change is reversible and needs no confirmationToken",
+        "confirmationToken",
+        "Leave confirmationToken out.",
+      );
     }
     if (args.bidId !== undefined) return acceptBid(ctx, args.bidId, call, confirmationToken);
     const candidate = await readCandidate(ctx, args.candidateId as string);
+    // Every change to this candidate waits while an earlier one's outcome is unknown.
+    await refuseWhileUnknown(ctx, {
+      tool: TOOL,
+      target: candidateTarget(candidate.id),
+      check: `list_jobs (jobId ${oneLine(candidate.job.id)})`,
+    });
     if (args.step !== undefined) return moveStep(ctx, candidate, args.step);
-    return setStatus(ctx, candidate, args.status as string, reason, call, confirmationToken);
+    if (args.status === "NON_ELIGIBLE") {
+      return reject(ctx, candidate, reason, call, confirmationToken);
+    }
+    return setEligible(ctx, candidate);
   },
 });
 
@@ -210,6 +224,8 @@ function checkArguments(args: {
   return reason;
 }
 
+const candidateTarget = (id: string) => `candidate ${id}`;
+
 async function readCandidate(ctx: ToolContext, id: string): Promise<CandidateForUpdate> {
   const { data } = await ctx.client.run(candidateForUpdateQuery, { id }, requestOptions(ctx));
   const candidate = data.jobCandidate;
@@ -252,7 +268,60 @@ function toCandidate(c: CandidateForUpdate): CandidateOut {
 
 /** "jc_003 "Mikkel Andersen" (wrk_053) on job job_002 "…" at "…"": after the word "candidate". */
 const candidateText = (c: CandidateOut) =>
-  `${oneLine(c.id)} ${quoted(c.worker.name)} (${oneLine(c.worker.id)}) on job ${oneLine(c.job.id)} ${quoted(c.job.name)} at ${quoted(c.company.name)}`;
+  `${oneLine(c.id)} ${whole(c.worker.name)} (${oneLine(c.worker.id)}) on job ${oneLine(c.job.id)} ${whole(c.job.name)} at ${whole(c.company.name)}`;
+
+type CandidateWrite =
+  | { kind: "done"; candidate: CandidateOut; note?: string }
+  | { kind: "unknown"; text: string };
+
+/**
+ * Sends a candidate write once; after a lost answer, reads the candidate back. `pick` finds the
+ * updated fields in the mutation's answer.
+ */
+async function writeCandidate<T>(
+  ctx: ToolContext,
+  before: CandidateOut,
+  send: () => Promise<{ data: T }>,
+  pick: (data: T) => UpdatedCandidate,
+  applied: (c: CandidateOut) => boolean,
+): Promise<CandidateWrite> {
+  const sent = await sendWrite(ctx, {
+    tool: TOOL,
+    target: candidateTarget(before.id),
+    check: `list_jobs (jobId ${oneLine(before.job.id)})`,
+    send,
+    readBack: () => readCandidate(ctx, before.id),
+    applied: (c) => applied(toCandidate(c)),
+  });
+  if (sent.kind === "unknown") return { kind: "unknown", text: sent.text };
+  if (sent.kind === "read-back") {
+    return {
+      kind: "done",
+      candidate: toCandidate(sent.state),
+      note: "The connection dropped after the request was sent; reading the candidate back confirmed the change.",
+    };
+  }
+  const updated = pick(sent.data.data);
+  return {
+    kind: "done",
+    candidate: {
+      ...before,
+      step: updated.step,
+      status: updated.status,
+      statusReason: updated.statusReason,
+      bid: updated.bid,
+    },
+  };
+}
+
+/** "Moving candidate jc_003 to step …: The outcome is UNKNOWN: …" */
+function unknownResult(action: Action, candidate: CandidateOut, change: string, text: string) {
+  return {
+    isError: true,
+    structured: { status: "outcome-unknown" as const, action, candidate, note: text },
+    text: `${change}: ${text}`,
+  };
+}
 
 async function moveStep(ctx: ToolContext, c: CandidateForUpdate, step: string): Promise<Result> {
   const before = toCandidate(c);
@@ -269,7 +338,9 @@ async function moveStep(ctx: ToolContext, c: CandidateForUpdate, step: string): 
       text: `Candidate ${candidateText(before)} is already at step ${step}. Nothing was changed.`,
     };
   }
-  const sent = await sendOnce(
+  const after = await writeCandidate(
+    ctx,
+    before,
     refusedAsNotAllowed(
       () =>
         ctx.client.run(
@@ -280,17 +351,27 @@ async function moveStep(ctx: ToolContext, c: CandidateForUpdate, step: string): 
       `move the candidates of job ${oneLine(c.job.id)}`,
       "job management",
     ),
-    () => readCandidate(ctx, c.id),
+    (data) => data.updateJobCandidateStep,
+    (x) => x.step === step,
   );
-  const after = afterWrite(sent, before, (x) => x.step === step);
-  if (after.kind !== "done") {
-    return notDone(after, "step", before, `moved to step ${step}`, `at step ${oneLine(c.step)}`);
+  if (after.kind === "unknown") {
+    return unknownResult(
+      "step",
+      before,
+      `Moving candidate ${oneLine(c.id)} to step ${step}`,
+      after.text,
+    );
   }
   return {
-    structured: { status: "updated", action: "step", candidate: after.candidate, ...after.note },
+    structured: {
+      status: "updated",
+      action: "step",
+      candidate: after.candidate,
+      ...(after.note ? { note: after.note } : {}),
+    },
     text: [
       `Candidate ${candidateText(after.candidate)} moved from step ${oneLine(c.step)} to ${oneLine(after.candidate.step)}.`,
-      after.note.note,
+      after.note,
       "This can be undone: move them again with manage_candidate.",
     ]
       .filter(Boolean)
@@ -298,72 +379,65 @@ async function moveStep(ctx: ToolContext, c: CandidateForUpdate, step: string): 
   };
 }
 
-async function setStatus(
-  ctx: ToolContext,
-  c: CandidateForUpdate,
-  status: string,
-  reason: string | undefined,
-  call: Record<string, unknown>,
-  confirmationToken: string | undefined,
-): Promise<Result> {
+async function setEligible(ctx: ToolContext, c: CandidateForUpdate): Promise<Result> {
   const before = toCandidate(c);
-  if (c.status === status) {
+  if (c.status === "ELIGIBLE") {
     return {
       structured: { status: "unchanged", action: "status", candidate: before },
-      text: `Candidate ${candidateText(before)} is already ${status}. Nothing was changed.`,
+      text: `Candidate ${candidateText(before)} is already ELIGIBLE. Nothing was changed.`,
     };
   }
-  if (status === "NON_ELIGIBLE" && confirmationToken === undefined) {
-    const answer = await askForConfirmation(ctx, {
-      tool: TOOL,
-      args: call,
-      lines: rejectionLines(c, reason),
-      consequence:
-        c.bid?.status === "OPEN"
-          ? REJECT_CONSEQUENCE
-          : "They are out of the running for this job until made eligible again.",
-      question: "Reject this candidate?",
-    });
-    if (answer.kind === "declined") {
-      return {
-        structured: { status: "declined", action: "status", candidate: before },
-        text: `${answer.text} ${oneLine(c.id)} is still ${oneLine(c.status)}.`,
-      };
-    }
-    if (answer.kind === "preview") {
-      return previewResult(answer, { action: "status", candidate: before });
-    }
-  }
-  const sent = await sendOnce(
+  return setStatus(ctx, before, "ELIGIBLE", undefined);
+}
+
+async function setStatus(
+  ctx: ToolContext,
+  before: CandidateOut,
+  status: "ELIGIBLE" | "NON_ELIGIBLE",
+  reason: string | undefined,
+): Promise<Result> {
+  const after = await writeCandidate(
+    ctx,
+    before,
     refusedAsNotAllowed(
       () =>
         ctx.client.run(
           updateJobCandidateStatusMutation,
           {
             input: {
-              jobCandidate: c.id,
+              jobCandidate: before.id,
               status,
               ...(reason ? { statusReason: reason } : {}),
             },
           },
           requestOptions(ctx),
         ),
-      `change the candidates of job ${oneLine(c.job.id)}`,
+      `change the candidates of job ${oneLine(before.job.id)}`,
       "job management",
     ),
-    () => readCandidate(ctx, c.id),
+    (data) => data.updateJobCandidateStatus,
+    (x) => x.status === status,
   );
-  const after = afterWrite(sent, before, (x) => x.status === status);
-  if (after.kind !== "done") {
-    return notDone(after, "status", before, `set ${status}`, oneLine(c.status));
+  if (after.kind === "unknown") {
+    return unknownResult(
+      "status",
+      before,
+      `Setting candidate ${oneLine(before.id)} ${status}`,
+      after.text,
+    );
   }
   const a = after.candidate;
   const bid = a.bid ? ` Their bid ${oneLine(a.bid.id)} is ${oneLine(a.bid.status)}.` : "";
   return {
-    structured: { status: "updated", action: "status", candidate: a, ...after.note },
+    structured: {
+      status: "updated",
+      action: "status",
+      candidate: a,
+      ...(after.note ? { note: after.note } : {}),
+    },
     text: [
       `Candidate ${candidateText(a)} is now ${oneLine(a.status)}${a.statusReason ? ` (reason ${oneLine(a.statusReason)})` : ""}.${bid}`,
-      after.note.note,
+      after.note,
       status === "ELIGIBLE"
         ? "They are back in the running; a bid rejected earlier stays rejected."
         : "They can be made ELIGIBLE again with manage_candidate, but a rejected bid is not reopened.",
@@ -373,85 +447,100 @@ async function setStatus(
   };
 }
 
-function rejectionLines(c: CandidateForUpdate, reason: string | undefined): string[] {
-  const candidate = toCandidate(c);
-  const lines = [
-    `Mark candidate ${candidateText(candidate)} NON_ELIGIBLE${reason ? ` (reason ${reason})` : ""}; they are now at step ${oneLine(c.step)}, ${oneLine(c.status)}.`,
-  ];
-  if (c.bid?.status === "OPEN") {
-    lines.push(
-      `Their open bid ${oneLine(c.bid.id)} at ${c.bid.rate === null ? `${oneLine(c.bid.currency)} rate hidden` : rateText(c.bid.rate, c.bid.currency, c.bid.rateType)} is rejected.`,
-    );
-  }
-  if (c.hire) lines.push(`They have hire ${oneLine(c.hire.id)}; this does not cancel it.`);
-  return lines;
-}
+// ---- rejecting ---------------------------------------------------------------------------------
 
-type After =
-  | { kind: "done"; candidate: CandidateOut; note: { note?: string } }
-  | { kind: "not-done"; candidate: CandidateOut | null }
-  | { kind: "unknown" };
-
-/** What a candidate write did: its answer, or what reading the candidate back shows. */
-function afterWrite(
-  sent: SendOutcome<unknown, CandidateForUpdate>,
-  before: CandidateOut,
-  applied: (c: CandidateOut) => boolean,
-): After {
-  if (sent.kind === "unknown") return { kind: "unknown" };
-  if (sent.kind === "sent") {
-    const data = (sent.data as { data: Record<string, UpdatedFields> }).data;
-    const updated = Object.values(data)[0] as UpdatedFields;
+async function reject(
+  ctx: ToolContext,
+  c: CandidateForUpdate,
+  reason: string | undefined,
+  call: Record<string, unknown>,
+  token: string | undefined,
+): Promise<Result> {
+  if (c.status === "NON_ELIGIBLE") {
+    const before = toCandidate(c);
     return {
-      kind: "done",
-      candidate: {
-        ...before,
-        step: updated.step,
-        status: updated.status,
-        statusReason: updated.statusReason,
-        bid: updated.bid,
-      },
-      note: {},
+      structured: { status: "unchanged", action: "status", candidate: before },
+      text: `Candidate ${candidateText(before)} is already NON_ELIGIBLE. Nothing was changed.`,
     };
   }
-  const now = toCandidate(sent.state);
-  if (!applied(now)) return { kind: "not-done", candidate: now };
+  const decision = await confirmChange(ctx, {
+    tool: TOOL,
+    args: call,
+    token,
+    target: candidateTarget(c.id),
+    propose: () => proposeRejection(ctx, c.id, reason),
+  });
+  const candidate = decision.proposal.preview;
+  const fields = { action: "status" as const, candidate };
+  switch (decision.kind) {
+    case "confirmed":
+      return setStatus(ctx, candidate, "NON_ELIGIBLE", reason);
+    case "changed":
+      return changedResult(decision, fields);
+    case "preview":
+      return previewResult(decision, fields);
+    case "declined":
+      return {
+        structured: { status: "declined", ...fields },
+        text: `${decision.text} ${oneLine(c.id)} is still ${oneLine(candidate.status)}.`,
+      };
+  }
+}
+
+/** Reads the candidate and says what rejecting them would do, with every fact it shows. */
+async function proposeRejection(
+  ctx: ToolContext,
+  id: string,
+  reason: string | undefined,
+): Promise<Proposal<CandidateOut>> {
+  const c = await readCandidate(ctx, id);
+  if (c.status === "NON_ELIGIBLE") {
+    throw new ToolInputError(
+      `candidate ${oneLine(id)} has been made NON_ELIGIBLE since the preview`,
+      "candidateId",
+      "Nothing was sent.",
+    );
+  }
+  const openBid = c.bid?.status === "OPEN" ? c.bid : null;
   return {
-    kind: "done",
-    candidate: now,
-    note: {
-      note: "The connection dropped after the request was sent; reading the candidate back confirmed the change.",
+    preview: toCandidate(c),
+    lines: rejectionLines(c, openBid, reason),
+    consequence: openBid
+      ? REJECT_CONSEQUENCE
+      : "They are out of the running for this job until made eligible again.",
+    question: "Reject this candidate?",
+    facts: {
+      worker: c.worker.name,
+      job: c.job.name,
+      company: c.job.company.name,
+      step: c.step,
+      status: c.status,
+      "open bid": openBid ? `${openBid.id} at ${candidateBidRate(openBid)}` : null,
+      hire: c.hire?.id ?? null,
     },
   };
 }
 
-interface UpdatedFields {
-  step: string;
-  status: string;
-  statusReason: string | null;
-  bid: { id: string; status: string } | null;
-}
+const candidateBidRate = (b: CandidateBid) =>
+  b.rate === null
+    ? `${oneLine(b.currency)}, rate hidden`
+    : rateText(b.rate, b.currency, b.rateType);
 
-function notDone(
-  after: Exclude<After, { kind: "done" }>,
-  action: "step" | "status",
-  before: CandidateOut,
-  change: string,
-  still: string,
-): Result {
-  if (after.kind === "unknown") {
-    return {
-      isError: true,
-      structured: { status: "outcome-unknown", action, candidate: before },
-      text: `It is not known whether ${oneLine(before.id)} was ${change}: the connection failed after the request was sent, and the candidate could not be read back. Do not send it again yet; check with list_jobs (jobId ${oneLine(before.job.id)}) in a minute.`,
-    };
+function rejectionLines(
+  c: CandidateForUpdate,
+  openBid: CandidateBid | null,
+  reason: string | undefined,
+): string[] {
+  const lines = [
+    `Mark candidate ${candidateText(toCandidate(c))} NON_ELIGIBLE${reason ? ` (reason ${reason})` : ""}; they are now at step ${oneLine(c.step)}, ${oneLine(c.status)}.`,
+  ];
+  if (openBid) {
+    lines.push(
+      `Their open bid ${oneLine(openBid.id)} at ${candidateBidRate(openBid)} is rejected.`,
+    );
   }
-  const now = after.candidate ?? before;
-  return {
-    isError: true,
-    structured: { status: "not-changed", action, candidate: now },
-    text: `${oneLine(before.id)} was NOT ${change}: the request failed, and reading the candidate back shows them still ${still}. Nothing changed; call manage_candidate again to retry.`,
-  };
+  if (c.hire) lines.push(`They have hire ${oneLine(c.hire.id)}; this does not cancel it.`);
+  return lines;
 }
 
 // ---- accepting a bid ---------------------------------------------------------------------------
@@ -475,7 +564,7 @@ function toBid(b: BidForAcceptance): BidOut {
   };
 }
 
-const bidRate = (b: BidOut) =>
+const bidRate = (b: { rate: number | null; currency: string; rateType: string | null }) =>
   b.rate === null
     ? `${oneLine(b.currency)}, rate hidden`
     : rateText(b.rate, b.currency, b.rateType);
@@ -489,12 +578,10 @@ async function readOutcome(ctx: ToolContext, id: string): Promise<AcceptBidOutco
   return data.bid;
 }
 
-async function acceptBid(
-  ctx: ToolContext,
-  bidId: string,
-  call: Record<string, unknown>,
-  confirmationToken: string | undefined,
-): Promise<Result> {
+const bidTarget = (id: string) => `bid ${id}`;
+
+/** Reads the bid and says what accepting it would do; refuses what cannot be done. */
+async function proposeAcceptance(ctx: ToolContext, bidId: string): Promise<Proposal<BidOut>> {
   const found = await readBid(ctx, bidId);
   if (!found) {
     throw new ToolInputError(
@@ -503,7 +590,6 @@ async function acceptBid(
       "list_jobs with the job's id shows its bids.",
     );
   }
-  const bid = toBid(found);
   if (found.status !== "OPEN") {
     throw new ToolInputError(
       `bid ${oneLine(bidId)} is ${oneLine(found.status)}; only open bids can be accepted`,
@@ -521,60 +607,87 @@ async function acceptBid(
   if (!found.job.viewerCanCreateHire) {
     throw new NotAllowedError(`accept bid ${oneLine(bidId)} (it creates a hire)`, "hiring");
   }
-  if (confirmationToken === undefined) {
-    const via = bid.supplier
-      ? ` via the agency ${quoted(bid.supplier.name)} (${oneLine(bid.supplier.id)})`
-      : "";
-    const answer = await askForConfirmation(ctx, {
-      tool: TOOL,
-      args: call,
-      lines: [
-        `Accept bid ${oneLine(bid.id)} from ${quoted(bid.worker.name)} (${oneLine(bid.worker.id)})${via} on job ${oneLine(bid.job.id)} ${quoted(bid.job.name)} at ${quoted(bid.company.name)}.`,
-        `Rate: ${bidRate(bid)}. A hire is created and the worker is offered a draft contract at this rate.`,
-      ],
-      consequence: ACCEPT_CONSEQUENCE,
-      question: "Accept this bid and hire the worker?",
-    });
-    if (answer.kind === "declined") {
+  const bid = toBid(found);
+  const via = bid.supplier
+    ? ` via the agency ${whole(bid.supplier.name)} (${oneLine(bid.supplier.id)})`
+    : "";
+  return {
+    preview: bid,
+    lines: [
+      `Accept bid ${oneLine(bid.id)} from ${whole(bid.worker.name)} (${oneLine(bid.worker.id)})${via} on job ${oneLine(bid.job.id)} ${whole(bid.job.name)} at ${whole(bid.company.name)}.`,
+      `Rate: ${bidRate(bid)}. A hire is created and the worker is offered a draft contract at this rate.`,
+    ],
+    consequence: ACCEPT_CONSEQUENCE,
+    question: "Accept this bid and hire the worker?",
+    facts: {
+      worker: bid.worker.name,
+      agency: bid.supplier?.name ?? null,
+      job: bid.job.name,
+      company: bid.company.name,
+      rate: bidRate(bid),
+    },
+  };
+}
+
+async function acceptBid(
+  ctx: ToolContext,
+  bidId: string,
+  call: Record<string, unknown>,
+  token: string | undefined,
+): Promise<Result> {
+  const decision = await confirmChange(ctx, {
+    tool: TOOL,
+    args: call,
+    token,
+    target: bidTarget(bidId),
+    propose: () => proposeAcceptance(ctx, bidId),
+  });
+  const bid = decision.proposal.preview;
+  const fields = { action: "accept-bid" as const, bid };
+  switch (decision.kind) {
+    case "confirmed":
+      return sendAcceptance(ctx, bid);
+    case "changed":
+      return changedResult(decision, fields);
+    case "preview":
+      return previewResult(decision, fields);
+    case "declined":
       return {
-        structured: { status: "declined", action: "accept-bid", bid },
-        text: `${answer.text} Bid ${oneLine(bid.id)} is still OPEN.`,
+        structured: { status: "declined", ...fields },
+        text: `${decision.text} Bid ${oneLine(bid.id)} is still OPEN.`,
       };
-    }
-    if (answer.kind === "preview") {
-      return previewResult(answer, { action: "accept-bid", bid });
-    }
   }
-  const sent = await sendOnce(
-    refusedAsNotAllowed(
-      () => ctx.client.run(acceptBidMutation, { input: { bid: bid.id } }, requestOptions(ctx)),
+}
+
+async function sendAcceptance(ctx: ToolContext, bid: BidOut): Promise<Result> {
+  const sent = await sendWrite(ctx, {
+    tool: TOOL,
+    target: bidTarget(bid.id),
+    check: `list_jobs (jobId ${oneLine(bid.job.id)})`,
+    send: refusedAsNotAllowed(
+      () =>
+        ctx.client.run(
+          acceptBidMutation,
+          // The contract's title as previewed (the platform would take the job's title now).
+          { input: { bid: bid.id, jobTitle: bid.job.name } },
+          requestOptions(ctx),
+        ),
       `accept bid ${oneLine(bid.id)} (it creates a hire)`,
       "hiring",
     ),
-    () => readOutcome(ctx, bid.id),
-  );
+    readBack: () => readOutcome(ctx, bid.id),
+    applied: (state) => state?.status === "ACCEPTED" && hireOf(state) !== null,
+  });
   if (sent.kind === "unknown") {
     return {
       isError: true,
-      structured: { status: "outcome-unknown", action: "accept-bid", bid },
-      text: `It is not known whether bid ${oneLine(bid.id)} was accepted: the connection failed after the request was sent, and the bid could not be read back. Do NOT send it again; check it with list_jobs (jobId ${oneLine(bid.job.id)}) or search_hires in a minute.`,
+      structured: { status: "outcome-unknown", action: "accept-bid", bid, note: sent.text },
+      text: `Accepting bid ${oneLine(bid.id)} from ${whole(bid.worker.name)}: ${sent.text}`,
     };
   }
   if (sent.kind === "read-back") {
-    const state = sent.state;
-    const hire = state?.status === "ACCEPTED" ? hireOf(state) : null;
-    if (!state || !hire) {
-      return {
-        isError: true,
-        structured: {
-          status: "not-changed",
-          action: "accept-bid",
-          bid: { ...bid, status: state?.status ?? bid.status },
-        },
-        text: `Bid ${oneLine(bid.id)} was NOT accepted: the request failed, and reading the bid back shows it ${state ? `still ${oneLine(state.status)}` : "not visible"} with no hire for ${quoted(bid.worker.name)}. Nothing changed; after the person confirms again, call manage_candidate without a token for a fresh preview.`,
-      };
-    }
-    const accepted = { ...bid, status: state.status };
+    const hire = hireOf(sent.state as AcceptBidOutcome) as { id: string; status: string };
+    const accepted = { ...bid, status: "ACCEPTED" };
     return {
       structured: {
         status: "accepted",
@@ -584,7 +697,7 @@ async function acceptBid(
         note: "The connection dropped after the request was sent; reading the bid back showed it accepted.",
       },
       text: [
-        `Bid ${oneLine(bid.id)} is accepted: hire ${oneLine(hire.id)} (status ${oneLine(hire.status)}) for ${quoted(bid.worker.name)} at ${quoted(bid.company.name)}, at ${bidRate(accepted)}.`,
+        `Bid ${oneLine(bid.id)} is accepted: hire ${oneLine(hire.id)} (status ${oneLine(hire.status)}) for ${whole(bid.worker.name)} at ${whole(bid.company.name)}, at ${bidRate(accepted)}.`,
         "The connection dropped after the request was sent; reading the bid back confirmed it. It was sent once and must not be sent again.",
         `The worker is asked to accept the draft contract; see it with get_hire ${oneLine(hire.id)}. This cannot be undone.`,
       ].join("\n"),
@@ -592,11 +705,6 @@ async function acceptBid(
   }
   const hire = sent.data.data.acceptBid;
   const terms = hire.latestContract;
-  const rate = terms
-    ? terms.rate === null
-      ? `${oneLine(terms.currency)}, rate hidden`
-      : rateText(terms.rate, terms.currency, terms.rateType)
-    : bidRate(bid);
   return {
     structured: {
       status: "accepted",
@@ -605,8 +713,17 @@ async function acceptBid(
       hire: { id: hire.id, status: hire.status },
     },
     text: [
-      `Bid ${oneLine(bid.id)} is accepted: hire ${oneLine(hire.id)} (status ${oneLine(hire.status)}) for ${quoted(hire.worker.name)} at ${quoted(hire.company.name)}, at ${rate}.`,
+      `Bid ${oneLine(bid.id)} is accepted: hire ${oneLine(hire.id)} (status ${oneLine(hire.status)}) for ${whole(hire.worker.name)} at ${whole(hire.company.name)}, at ${terms ? bidRate(terms) : bidRate(bid)}.`,
+      ...rateWarning(bid, terms),
       `The worker is asked to accept the draft contract${terms ? ` ${oneLine(terms.id)}` : ""}; see it with get_hire ${oneLine(hire.id)}. This cannot be undone.`,
     ].join("\n"),
   };
+}
+
+/** The platform sets the contract's rate from the bid when it accepts: say so if it differs. */
+function rateWarning(bid: BidOut, terms: AcceptedHire["latestContract"]): string[] {
+  if (!terms || bidRate(terms) === bidRate(bid)) return [];
+  return [
+    `Note: the draft contract's rate (${bidRate(terms)}) differs from the previewed ${bidRate(bid)}; the bid changed on the platform after it was read. Check the contract with get_hire before the worker accepts it.`,
+  ];
 }

@@ -7,35 +7,35 @@ import {
   type UpdateJobVariables,
   updateJobMutation,
 } from "../../client/operations/jobs.js";
-import { oneLine, quoted } from "../../client/platform-text.js";
+import { jsonQuoted, oneLine } from "../../client/platform-text.js";
 import {
-  askForConfirmation,
+  changedResult,
   confirmationTokenArg,
+  confirmChange,
   confirmedWriteAnnotations,
+  type Fact,
+  type Proposal,
   previewResult,
   previewTokenOutput,
-  redeemConfirmation,
-  type SendOutcome,
-  sendOnce,
+  sendWrite,
+  whole,
 } from "../confirmation.js";
 import { defineTool, NotAllowedError, type ToolContext, ToolInputError } from "../define-tool.js";
 import { requestOptions } from "../format.js";
 import { refusedAsNotAllowed } from "../not-allowed.js";
+import { hiddenCharacters, sentTextSchema, sentTextShown } from "../sent-text.js";
 import { CLOSED_JOB_STATUSES, failureReason } from "./job-writes.js";
 
 const TOOL = "post_job";
 const PUBLISH_CONSEQUENCE = "Publishing cannot be undone: the job becomes visible to freelancers.";
 const DESCRIPTION_MAX = 5000;
-// Limits checked without JSON Schema keywords: the tool list stays small, and errors still say them.
-const within = (min: number, max: number) => (text: string) =>
-  text.length >= min && text.length <= max;
 
 const STATUSES = [
   "draft",
   "published",
   "preview",
+  "changed",
   "declined",
-  "not-created",
   "partial",
   "not-changed",
   "outcome-unknown",
@@ -71,6 +71,7 @@ interface Args {
   publish?: boolean;
   jobId?: string;
 }
+type NewJob = Args & { company: string; name: string; skills: string[] };
 
 interface Output {
   status: Status;
@@ -78,6 +79,7 @@ interface Output {
   preview?: Preview;
   confirmationToken?: string;
   expiresAt?: string;
+  changedSincePreview?: string[];
   note?: string;
 }
 type Result = { structured: Output; text: string; isError?: boolean };
@@ -97,21 +99,13 @@ export const postJobTool = defineTool({
   ].join("\n"),
   inputSchema: {
     company: z.string().min(1).optional().describe("Company id (list_accounts)."),
-    name: z
-      .string()
-      .trim()
-      .refine(within(1, 255), "1 to 255 characters")
-      .optional()
-      .describe("Job title."),
+    name: sentTextSchema(1, 255).optional().describe("Job title."),
     skills: z
-      .array(z.string().trim().refine(within(1, 100), "1 to 100 characters"))
+      .array(sentTextSchema(1, 100))
       .refine((list) => list.length >= 1 && list.length <= 30, "1 to 30 skills")
       .optional()
       .describe("Skill names."),
-    description: z
-      .string()
-      .trim()
-      .refine(within(1, DESCRIPTION_MAX), `1 to ${DESCRIPTION_MAX} characters`)
+    description: sentTextSchema(1, DESCRIPTION_MAX)
       .optional()
       .describe("The work, as freelancers read it."),
     publish: z.boolean().optional().describe("Publish; needs a description."),
@@ -135,12 +129,11 @@ export const postJobTool = defineTool({
         "Leave confirmationToken out.",
       );
     }
-    if (args.publish && confirmationToken !== undefined) {
-      // The token first: it is used up even when the job has changed since.
-      await redeemConfirmation(ctx, TOOL, confirmationToken, call);
+    if (args.jobId !== undefined) {
+      return args.publish
+        ? publishDraft(ctx, args, args.jobId, call, confirmationToken)
+        : editDraft(ctx, args, args.jobId);
     }
-    if (args.jobId !== undefined) return existingDraft(ctx, call, args.jobId, confirmationToken);
-
     const missing = (["company", "name", "skills"] as const).filter((k) => args[k] === undefined);
     if (missing.length > 0) {
       throw new ToolInputError(
@@ -149,34 +142,13 @@ export const postJobTool = defineTool({
         "Give company, name and skills; or jobId to change an existing draft.",
       );
     }
-    const fresh = args as Args & { company: string; name: string; skills: string[] };
-    if (args.publish && !args.description) throw descriptionNeeded();
-    const context = await readContext(ctx, fresh.company, fresh.name);
-    if (!args.publish) return createJob(ctx, fresh, context, false);
-
-    const preview: Preview = {
-      jobId: null,
-      company: { id: fresh.company, name: context.companyName },
-      name: fresh.name,
-      skills: fresh.skills,
-      description: fresh.description as string,
-    };
-    if (confirmationToken !== undefined) return createJob(ctx, fresh, context, true, preview);
-    const answer = await askForConfirmation(ctx, {
-      tool: TOOL,
-      args: call,
-      lines: previewLines(preview),
-      consequence: PUBLISH_CONSEQUENCE,
-      question: "Publish this job?",
-    });
-    if (answer.kind === "confirmed") return createJob(ctx, fresh, context, true, preview);
-    if (answer.kind === "declined") {
-      return {
-        structured: { status: "declined", preview },
-        text: `${answer.text} No job was created.`,
-      };
+    const fresh = args as NewJob;
+    if (!args.publish) {
+      const context = await readContext(ctx, fresh.company, fresh.name);
+      return createJob(ctx, fresh, context);
     }
-    return previewResult(answer, { preview });
+    if (!args.description) throw descriptionNeeded();
+    return createAndPublish(ctx, fresh, call, confirmationToken);
   },
 });
 
@@ -187,9 +159,15 @@ const descriptionNeeded = () =>
     "Add a description of the work, as freelancers will read it.",
   );
 
+/** What creating a job is to: another attempt with the same company and name is the same change. */
+const newJobTarget = (args: { company: string; name: string }) =>
+  `new job ${whole(args.name)} at ${oneLine(args.company)}`;
+const jobTarget = (id: string) => `job ${id}`;
+const jobCheck = (id: string) => `list_jobs (jobId ${oneLine(id)})`;
+
 interface Context {
   companyName: string;
-  /** Jobs with this name before the call: after an ambiguous failure, a new one is ours. */
+  /** Jobs with this name before the call: after a lost answer, a new one is ours. */
   before: Set<string>;
 }
 
@@ -243,18 +221,67 @@ function toJob(j: PostedJob): JobOut {
 }
 
 const jobText = (j: JobOut) =>
-  `${oneLine(j.id)} #${j.number} ${quoted(j.name)} at ${quoted(j.company.name)} (${oneLine(j.company.id)})`;
+  `${oneLine(j.id)} #${j.number} ${whole(j.name)} at ${whole(j.company.name)} (${oneLine(j.company.id)})`;
 
+// ---- creating ----------------------------------------------------------------------------------
+
+async function createAndPublish(
+  ctx: ToolContext,
+  args: NewJob,
+  call: Record<string, unknown>,
+  token: string | undefined,
+): Promise<Result> {
+  // The context of the last read (at confirmation): which jobs of this name were there before.
+  let context: Context | undefined;
+  const decision = await confirmChange(ctx, {
+    tool: TOOL,
+    args: call,
+    token,
+    target: newJobTarget(args),
+    async propose() {
+      context = await readContext(ctx, args.company, args.name);
+      const preview: Preview = {
+        jobId: null,
+        company: { id: args.company, name: context.companyName },
+        name: args.name,
+        skills: args.skills,
+        description: args.description as string,
+      };
+      return proposal(preview, { name: true, skills: true, description: true });
+    },
+  });
+  const preview = decision.proposal.preview;
+  switch (decision.kind) {
+    case "confirmed":
+      return createJob(ctx, args, context as Context, preview);
+    case "changed":
+      return changedResult(decision, { preview });
+    case "preview":
+      return previewResult(decision, { preview });
+    case "declined":
+      return {
+        structured: { status: "declined", preview },
+        text: `${decision.text} No job was created.`,
+      };
+  }
+}
+
+/**
+ * Creates the job, then sets its description or publishes it with the previewed content. createJob
+ * takes no external identifier: after a lost answer, a new job of this name is looked for.
+ */
 async function createJob(
   ctx: ToolContext,
-  args: Args & { company: string; name: string; skills: string[] },
+  args: NewJob,
   context: Context,
-  publishing: boolean,
   preview?: Preview,
 ): Promise<Result> {
-  const withPreview = preview ? { preview } : {};
-  const sent = await sendOnce(
-    refusedAsNotAllowed(
+  const target = newJobTarget(args);
+  const sent = await sendWrite(ctx, {
+    tool: TOOL,
+    target,
+    check: `list_jobs (search ${whole(args.name)}, accounts [${oneLine(args.company)}])`,
+    send: refusedAsNotAllowed(
       () =>
         ctx.client.run(
           createJobMutation,
@@ -264,20 +291,19 @@ async function createJob(
       `post jobs for company ${oneLine(args.company)}`,
       "job management",
     ),
-    () => findCreated(ctx, args, context),
-  );
+    readBack: () => findCreated(ctx, args, context),
+    applied: (job) => job !== null,
+  });
   if (sent.kind === "unknown") {
     return {
       isError: true,
-      structured: { status: "outcome-unknown", ...withPreview },
-      text: `It is not known whether the job ${quoted(args.name)} was created: the connection failed after the request was sent, and the company's jobs could not be read back. Do not call post_job again yet; look for it with list_jobs (search ${quoted(args.name)}) in a minute.`,
-    };
-  }
-  if (sent.kind === "read-back" && !sent.state) {
-    return {
-      isError: true,
-      structured: { status: "not-created", ...withPreview },
-      text: `The job ${quoted(args.name)} was NOT created: the request failed, and the company's newest jobs show no new job with this name. Nothing changed${publishing ? " and nothing was published" : ""}; post_job may be called again.`,
+      structured: { status: "outcome-unknown", ...(preview ? { preview } : {}), note: sent.text },
+      text: [
+        `Creating the job ${sentTextShown(args.name)} at ${whole(context.companyName)} (${oneLine(args.company)}): ${sent.text}`,
+        preview ? "The publishing request was not sent." : undefined,
+      ]
+        .filter(Boolean)
+        .join("\n"),
     };
   }
   const created = sent.kind === "sent" ? sent.data.data.createJob : (sent.state as PostedJob);
@@ -285,21 +311,33 @@ async function createJob(
     sent.kind === "read-back"
       ? "The connection dropped after the request was sent; reading the company's jobs back found the new draft."
       : undefined;
-  const changes: UpdateJobVariables["input"] = { id: created.id };
-  if (args.description) changes.description = args.description;
-  if (publishing) changes.published = true;
-  if (!args.description && !publishing) {
-    const job = toJob(created);
-    return draftResult(job, dropped);
+  if (preview) {
+    return finish(ctx, created, publishing(created.id, preview), {
+      created: true,
+      dropped,
+      preview,
+      target,
+    });
   }
-  return finish(ctx, created, changes, { created: true, dropped, preview });
+  if (!args.description) return draftResult(toJob(created), dropped);
+  const changes = { id: created.id, description: args.description };
+  return finish(ctx, created, changes, { created: true, dropped, target });
 }
+
+/** The publishing updateJob: it carries the previewed content, so exactly that is published. */
+const publishing = (id: string, p: Preview): UpdateJobVariables["input"] => ({
+  id,
+  name: p.name,
+  skills: p.skills,
+  description: p.description,
+  published: true,
+});
 
 function draftResult(job: JobOut, note?: string): Result {
   return {
     structured: { status: "draft", job, ...(note ? { note } : {}) },
     text: [
-      `Draft job ${jobText(job)} is saved${job.hasDescription ? " with its description" : " without a description"}; skills ${job.skills.map((s) => quoted(s)).join(", ") || "none"}.`,
+      `Draft job ${jobText(job)} is saved${job.hasDescription ? " with its description" : " without a description"}; skills ${job.skills.map((s) => whole(s)).join(", ") || "none"}.`,
       note,
       `It is not published: freelancers do not see it. To publish it once the person agrees, call post_job with jobId ${oneLine(job.id)} and publish true${job.hasDescription ? "" : " (with a description)"}.`,
     ]
@@ -308,92 +346,83 @@ function draftResult(job: JobOut, note?: string): Result {
   };
 }
 
+/** Whether a job read back shows every change of the update made. */
+function shows(state: PostedJob | null, changes: UpdateJobVariables["input"]): boolean {
+  if (!state) return false;
+  if (changes.published) return state.publishedAt !== null;
+  if (changes.name !== undefined && state.name !== changes.name) return false;
+  if (changes.description !== undefined && state.description !== changes.description) return false;
+  if (changes.skills !== undefined) {
+    const now = new Set(state.skills.map((s) => s.name.toLowerCase()));
+    if (!changes.skills.every((s) => now.has(s.toLowerCase()))) return false;
+  }
+  return true;
+}
+
 /** The updateJob that sets the details and, when asked, publishes: sent once, read back if lost. */
 async function finish(
   ctx: ToolContext,
   job: PostedJob,
   changes: UpdateJobVariables["input"],
-  how: { created: boolean; dropped?: string; preview?: Preview },
+  how: { created: boolean; dropped?: string; preview?: Preview; target: string },
 ): Promise<Result> {
-  const publishing = changes.published === true;
+  const publish = changes.published === true;
   const withPreview = how.preview ? { preview: how.preview } : {};
-  const what = publishing ? "publishing it" : "saving its details";
-  const draftLeft = (reason: string, current: PostedJob | null): Result => ({
-    isError: true,
-    structured: {
-      status: how.created ? "partial" : "not-changed",
-      job: toJob(current ?? job),
-      ...withPreview,
-      note: reason,
-    },
-    text: [
-      how.created
-        ? `Draft job ${jobText(toJob(job))} was created, but ${what} failed: ${reason}.`
-        : `Job ${jobText(toJob(job))} was NOT changed: ${what} failed: ${reason}.`,
-      how.dropped,
-      `The draft exists and is not published. Do not create it again: to try again, call post_job with jobId ${oneLine(job.id)}${changes.description !== undefined ? ", the description" : ""}${publishing ? " and publish true" : ""}.`,
-    ]
-      .filter(Boolean)
-      .join("\n"),
-  });
-
-  let sent: SendOutcome<{ data: { updateJob: PostedJob } }, PostedJob | null>;
+  const what = publish ? "publishing it" : "saving its details";
+  let sent: Awaited<ReturnType<typeof sendUpdate>>;
   try {
-    sent = await sendOnce(
-      refusedAsNotAllowed(
-        () => ctx.client.run(updateJobMutation, { input: changes }, requestOptions(ctx)),
-        `${publishing ? "publish" : "change"} job ${oneLine(job.id)}`,
-        "job management",
-      ),
-      () => readJob(ctx, job.id),
-    );
+    sent = await sendUpdate(ctx, job.id, changes, how.target);
   } catch (error) {
-    return draftLeft(failureReason(error), null);
-  }
-  if (sent.kind === "unknown") {
+    // A definite refusal from the platform: the update was not made.
+    const reason = failureReason(error);
     return {
       isError: true,
-      structured: { status: "outcome-unknown", job: toJob(job), ...withPreview },
+      structured: {
+        status: how.created ? "partial" : "not-changed",
+        job: toJob(job),
+        ...withPreview,
+        note: reason,
+      },
       text: [
-        how.created ? `Draft job ${jobText(toJob(job))} was created.` : undefined,
+        how.created
+          ? `Draft job ${jobText(toJob(job))} was created, but ${what} failed: ${reason}.`
+          : `Job ${jobText(toJob(job))} was NOT changed: ${what} failed: ${reason}.`,
         how.dropped,
-        `Whether ${publishing ? "it was published" : "its details were saved"} is not known: the connection failed after the request was sent, and the job could not be read back. Do not send it again yet; check it with list_jobs (jobId ${oneLine(job.id)}) in a minute.`,
+        `The draft exists and is not published. Do not create it again: to try again, call post_job with jobId ${oneLine(job.id)}${changes.description !== undefined ? ", the description" : ""}${publish ? " and publish true" : ""}.`,
       ]
         .filter(Boolean)
         .join("\n"),
     };
   }
-  let updated: PostedJob;
-  let note = how.dropped;
-  if (sent.kind === "read-back") {
-    const state = sent.state;
-    const applied =
-      state !== null &&
-      (publishing
-        ? state.publishedAt !== null
-        : changes.description === undefined || state.description === changes.description);
-    if (!applied) {
-      return draftLeft(
-        `the request failed, and reading the job back shows it ${state ? `still ${oneLine(state.status)}` : "not visible"}`,
-        state,
-      );
-    }
-    updated = state as PostedJob;
-    note = [
-      note,
-      "The connection dropped after the request was sent; reading the job back confirmed it.",
+  if (sent.kind === "unknown") {
+    return {
+      isError: true,
+      structured: { status: "outcome-unknown", job: toJob(job), ...withPreview, note: sent.text },
+      text: [
+        how.created ? `Draft job ${jobText(toJob(job))} was created.` : undefined,
+        how.dropped,
+        `${publish ? "Publishing it" : `Saving the details of job ${oneLine(job.id)}`}: ${sent.text}`,
+      ]
+        .filter(Boolean)
+        .join("\n"),
+    };
+  }
+  const updated = sent.kind === "sent" ? sent.data.data.updateJob : (sent.state as PostedJob);
+  const note =
+    [
+      how.dropped,
+      sent.kind === "read-back"
+        ? "The connection dropped after the request was sent; reading the job back confirmed it."
+        : undefined,
     ]
       .filter(Boolean)
-      .join(" ");
-  } else {
-    updated = sent.data.data.updateJob;
-  }
+      .join(" ") || undefined;
   const out = toJob(updated);
-  if (!publishing) return draftResult(out, note);
+  if (!publish) return draftResult(out, note);
   return {
     structured: { status: "published", job: out, ...withPreview, ...(note ? { note } : {}) },
     text: [
-      `Job ${jobText(out)} is published (status ${oneLine(out.status)}).`,
+      `Job ${jobText(out)} is published (status ${oneLine(out.status)}), with the description and skills shown in the preview.`,
       note,
       "Publishing cannot be undone: freelancers can now see the job.",
     ]
@@ -402,12 +431,30 @@ async function finish(
   };
 }
 
-async function existingDraft(
+function sendUpdate(
   ctx: ToolContext,
-  args: Args,
-  jobId: string,
-  confirmationToken: string | undefined,
-): Promise<Result> {
+  id: string,
+  changes: UpdateJobVariables["input"],
+  target: string,
+) {
+  return sendWrite(ctx, {
+    tool: TOOL,
+    target,
+    check: jobCheck(id),
+    send: refusedAsNotAllowed(
+      () => ctx.client.run(updateJobMutation, { input: changes }, requestOptions(ctx)),
+      `${changes.published ? "publish" : "change"} job ${oneLine(id)}`,
+      "job management",
+    ),
+    readBack: () => readJob(ctx, id),
+    applied: (state) => shows(state, changes),
+  });
+}
+
+// ---- existing drafts ---------------------------------------------------------------------------
+
+/** The draft as it is now; refuses a job that is not a draft this account may change. */
+async function readDraft(ctx: ToolContext, args: Args, jobId: string): Promise<PostedJob> {
   const job = await readJob(ctx, jobId);
   if (!job) {
     throw new ToolInputError(
@@ -434,59 +481,131 @@ async function existingDraft(
   }
   if (!job.viewerCanEdit)
     throw new NotAllowedError(`change job ${oneLine(jobId)}`, "job management");
+  return job;
+}
 
+async function editDraft(ctx: ToolContext, args: Args, jobId: string): Promise<Result> {
+  const job = await readDraft(ctx, args, jobId);
   const changes: UpdateJobVariables["input"] = { id: job.id };
   if (args.name !== undefined) changes.name = args.name;
   if (args.skills !== undefined) changes.skills = args.skills;
   if (args.description !== undefined) changes.description = args.description;
-  if (!args.publish) {
-    if (Object.keys(changes).length === 1) {
-      throw new ToolInputError(
-        "nothing to change: give name, skills or description, or publish true",
-        "jobId",
-        "Nothing was changed.",
-      );
-    }
-    return finish(ctx, job, changes, { created: false });
+  if (Object.keys(changes).length === 1) {
+    throw new ToolInputError(
+      "nothing to change: give name, skills or description, or publish true",
+      "jobId",
+      "Nothing was changed.",
+    );
   }
-  const description = args.description ?? job.description ?? "";
-  if (description.trim() === "") throw descriptionNeeded();
-  changes.published = true;
-  const preview: Preview = {
-    jobId: job.id,
-    company: { id: job.company.id, name: job.company.name },
-    name: args.name ?? job.name,
-    skills: args.skills ?? job.skills.map((s) => s.name),
-    description,
-  };
-  if (confirmationToken !== undefined)
-    return finish(ctx, job, changes, { created: false, preview });
-  const answer = await askForConfirmation(ctx, {
-    tool: TOOL,
-    args: { ...args },
-    lines: previewLines(preview),
-    consequence: PUBLISH_CONSEQUENCE,
-    question: "Publish this job?",
-  });
-  if (answer.kind === "confirmed") return finish(ctx, job, changes, { created: false, preview });
-  if (answer.kind === "declined") {
-    return {
-      structured: { status: "declined", job: toJob(job), preview },
-      text: `${answer.text} Job ${oneLine(job.id)} is still a draft.`,
-    };
-  }
-  return previewResult(answer, { job: toJob(job), preview });
+  return finish(ctx, job, changes, { created: false, target: jobTarget(job.id) });
 }
 
-// The server's sentences, each platform value quoted on its line; the consequence comes last
-// (added by the confirmation module), so no name or description can pose as the server's words.
-function previewLines(p: Preview): string[] {
-  const where = `at company ${quoted(p.company.name)} (${oneLine(p.company.id)})`;
+async function publishDraft(
+  ctx: ToolContext,
+  args: Args,
+  jobId: string,
+  call: Record<string, unknown>,
+  token: string | undefined,
+): Promise<Result> {
+  // The draft as read last (at confirmation), for the answer.
+  let draft: PostedJob | undefined;
+  const decision = await confirmChange(ctx, {
+    tool: TOOL,
+    args: call,
+    token,
+    target: jobTarget(jobId),
+    async propose() {
+      const job = await readDraft(ctx, args, jobId);
+      draft = job;
+      const description = args.description ?? job.description ?? "";
+      if (description.trim() === "") throw descriptionNeeded();
+      if (args.description === undefined) refuseHidden(jobId, description);
+      return proposal(
+        {
+          jobId: job.id,
+          company: { id: job.company.id, name: job.company.name },
+          name: args.name ?? job.name,
+          skills: args.skills ?? job.skills.map((s) => s.name),
+          description,
+        },
+        {
+          name: args.name !== undefined,
+          skills: args.skills !== undefined,
+          description: args.description !== undefined,
+        },
+      );
+    },
+  });
+  const preview = decision.proposal.preview;
+  const job = toJob(draft as PostedJob);
+  switch (decision.kind) {
+    case "confirmed":
+      return finish(ctx, draft as PostedJob, publishing(preview.jobId as string, preview), {
+        created: false,
+        preview,
+        target: jobTarget(jobId),
+      });
+    case "changed":
+      return changedResult(decision, { job, preview });
+    case "preview":
+      return previewResult(decision, { job, preview });
+    case "declined":
+      return {
+        structured: { status: "declined", job, preview },
+        text: `${decision.text} Job ${oneLine(jobId)} is still a draft.`,
+      };
+  }
+}
+
+/**
+ * A draft's description is published as the platform holds it: if it holds characters a reader
+ * cannot see, the preview would not show what freelancers get, so publishing it is refused.
+ */
+function refuseHidden(jobId: string, description: string): void {
+  const hidden = hiddenCharacters(description);
+  if (hidden.length === 0) return;
+  throw new ToolInputError(
+    `the description of draft ${oneLine(jobId)} holds characters a reader cannot see or that change the text's direction: ${hidden.join(", ")}`,
+    "description",
+    "Nothing was changed. Give the description to publish (without them) as the description argument.",
+  );
+}
+
+// ---- the preview -------------------------------------------------------------------------------
+
+/** Which of the previewed values came from the call's arguments (the rest are the platform's). */
+type Given = { name: boolean; skills: boolean; description: boolean };
+
+function proposal(p: Preview, given: Given): Proposal<Preview> {
+  const facts: Record<string, Fact> = {
+    company: p.company.name,
+    "job title": p.name,
+    skills: p.skills,
+    description: p.description,
+  };
+  return {
+    preview: p,
+    lines: previewLines(p, given),
+    consequence: PUBLISH_CONSEQUENCE,
+    question: "Publish this job?",
+    facts,
+  };
+}
+
+// The server's sentences, each value quoted whole on its line; the consequence comes last (added
+// by the confirmation module), so no name or description can pose as the server's words. Text
+// from the call is shown as it is sent; the draft's own description is quoted whole, line breaks
+// as \n and look-alike quotation marks escaped.
+function previewLines(p: Preview, given: Given): string[] {
+  const text = (value: string, fromCall: boolean) =>
+    fromCall ? sentTextShown(value) : whole(value);
+  const name = text(p.name, given.name);
+  const where = `at company ${whole(p.company.name)} (${oneLine(p.company.id)})`;
   return [
     p.jobId
-      ? `Publish the draft job ${oneLine(p.jobId)} ${quoted(p.name)} ${where}.`
-      : `Create the job ${quoted(p.name)} ${where} and publish it.`,
-    `Skills: ${p.skills.map((s) => quoted(s)).join(", ")}.`,
-    `Description: ${quoted(p.description, DESCRIPTION_MAX)}.`,
+      ? `Publish the draft job ${oneLine(p.jobId)} ${name} ${where}.`
+      : `Create the job ${name} ${where} and publish it.`,
+    `Skills: ${p.skills.map((s) => text(s, given.skills)).join(", ")}.`,
+    `Description: ${given.description ? sentTextShown(p.description) : jsonQuoted(p.description)}.`,
   ];
 }

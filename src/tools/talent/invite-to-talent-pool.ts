@@ -114,6 +114,10 @@ export const inviteToTalentPoolTool = defineTool({
       args: call,
       token: confirmationToken,
       target: checked.target,
+      check:
+        checked.mode === "invite"
+          ? `search_talent_pool (search ${whole(checked.args.email)})`
+          : `search_talent_pool (the contact ${oneLine(checked.contactId)})`,
       propose: () =>
         checked.mode === "invite"
           ? proposeInvite(ctx, checked)
