@@ -507,10 +507,20 @@ export const invoiceByNumberQuery = query<InvoiceByNumberData, InvoiceByNumberVa
 export interface CheckedHire {
   id: string;
   status: string;
+  worker: { id: string; name: string };
+  company: { id: string; name: string };
   /** The terms in force; null before a hire starts (and for an account that may not see it). */
-  activeContract: ContractPeriod | null;
+  activeContract: TimesheetTerms | null;
   /** The newest contract: the period that counts when no contract is active (an ended hire). */
-  latestContract: ContractPeriod | null;
+  latestContract: TimesheetTerms | null;
+}
+
+/** A contract's period and the rate hours are paid at. */
+export interface TimesheetTerms extends ContractPeriod {
+  currency: string;
+  /** Null when the platform hides rates from this account. */
+  rate: number | null;
+  rateType: string | null;
 }
 
 /** `h0`, `h1`, …: one alias per hire, in the order of the ids given. */
@@ -525,6 +535,8 @@ export type CheckHiresVariables = Record<string, string>;
  * 100 contracts each, about 50,000), which the server already sends. 200 hires take 8 requests.
  */
 export const CHECK_HIRES_BATCH_SIZE = 25;
+
+const TIMESHEET_TERMS_FIELDS = "id status startDate endDate currency rate rateType";
 
 export const checkHireAlias = (index: number) => `h${index}`;
 export const checkHireVariable = (index: number) => `id${index}`;
@@ -545,17 +557,19 @@ export function checkHiresQuery(count: number): Operation<CheckHiresData, CheckH
       ${checkHireAlias(i)}: hire(id: $${checkHireVariable(i)}) {
         id
         status
-        activeContract {
+        worker {
           id
-          status
-          startDate
-          endDate
+          name
+        }
+        company {
+          id
+          name
+        }
+        activeContract {
+          ${TIMESHEET_TERMS_FIELDS}
         }
         latestContract {
-          id
-          status
-          startDate
-          endDate
+          ${TIMESHEET_TERMS_FIELDS}
         }
       }`,
     );
@@ -598,8 +612,9 @@ export const submitTimesheetsMutation = mutation<SubmitTimesheetsData, SubmitTim
       }
     }
   `,
-  // An upsert keyed by externalId: sending the same rows again changes nothing more.
-  true,
+  // An upsert keyed by externalId, so a replay would not duplicate rows; still sent once: the
+  // person confirmed one submission of money, and a lost answer is read back, never replayed.
+  false,
 );
 
 // ---- terminate_hire --------------------------------------------------------------------------

@@ -35,8 +35,8 @@ export interface Operation<
   readonly document: string;
   readonly type: "query" | "mutation";
   /**
-   * Whether sending it twice does no harm. Queries and createCustomTimesheet (upsert by
-   * externalId) are; terminateHire, createDraftHire and cancelHire are not.
+   * Whether sending it again by itself after a lost answer is harmless. Queries are; no mutation
+   * is: even createCustomTimesheet, an upsert by externalId, moves money the person confirmed once.
    */
   readonly safeToRepeat: boolean;
   /** Phantom fields that carry the types; never set. */

@@ -74,7 +74,7 @@ export function sentTextSchema(min: number, max: number) {
       if (hidden.length > 0) {
         ctx.addIssue({
           code: "custom",
-          message: `holds characters a reader cannot see or that change the text's direction: ${hidden.join(", ")}. Remove them: the person must read exactly what is sent`,
+          message: `remove the characters a reader cannot see or that change the text's direction, since the person must read exactly what is sent: ${hidden.join(", ")}`,
         });
       }
     });

@@ -39,9 +39,11 @@ for (const field of [
 ]) {
   NOT_SAFE_TO_REPEAT.add(field);
 }
-// An approval decision (a rejection cancels the hire) and invitation emails, which cannot be unsent.
+// An approval decision (a rejection cancels the hire), invitation emails, which cannot be unsent,
+// and hours that become payment requests: the person confirmed one submission.
 for (const field of [
   "actionApprovalApprovable",
+  "createCustomTimesheet",
   "createTrustedContact",
   "reinviteTrustedContact",
 ]) {

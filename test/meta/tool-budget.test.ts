@@ -45,6 +45,7 @@ describe("the tool list every assistant accepts, and can afford", async () => {
   it(`costs at most ${MODEL_VISIBLE_BUDGET / 1024} KB of what the model reads, ${TOOLS_LIST_BUDGET / 1024} KB in all`, () => {
     const visible = listed.reduce((sum, tool) => sum + modelVisibleBytes(tool), 0);
     const whole = Buffer.byteLength(JSON.stringify({ tools: listed }));
+    console.log(`tool list: ${visible} bytes the model reads, ${whole} bytes in all`);
     expect(visible).toBeLessThanOrEqual(MODEL_VISIBLE_BUDGET);
     expect(whole).toBeLessThanOrEqual(TOOLS_LIST_BUDGET);
   });

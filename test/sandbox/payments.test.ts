@@ -386,6 +386,31 @@ describe("registrations submitted through createCustomTimesheet", () => {
     expect(quiet.data?.hires.data.map((h) => h.id)).not.toContain("hire_001");
   });
 
+  it("for a day a request already holds: a second request, approved automatically (the platform does not refuse it)", async () => {
+    const week = await requests(
+      `hires: ["hire_001"], statuses: [APPROVED, UNAPPROVED], billingStartDateRange: { to: "${LAST_WEEK.to}" }, billingEndDateRange: { from: "${LAST_WEEK.from}" }`,
+    );
+    expect(week.data).toHaveLength(1);
+    const seeded = week.data[0] as Request;
+    const logged = seeded.timesheet?.registrations.data[0] as Registration;
+    expect(logged.externalIdentifier).toBeNull();
+    const r = await submit([
+      { hireId: "hire_001", reportedDate: logged.date, hours: 8, externalId: "api-twice" },
+    ]);
+    expect(r.data?.createCustomTimesheet.successfulRegistrations).toBe(1);
+    const after = await requests(
+      `hires: ["hire_001"], statuses: [APPROVED, UNAPPROVED], billingStartDateRange: { to: "${logged.date}" }, billingEndDateRange: { from: "${logged.date}" }`,
+    );
+    const holding = after.data.filter((x) =>
+      x.timesheet?.registrations.data.some((d) => d.date === logged.date),
+    );
+    expect(holding.map((x) => x.id)).toEqual(expect.arrayContaining([seeded.id]));
+    expect(holding).toHaveLength(2);
+    const second = holding.find((x) => x.id !== seeded.id) as Request;
+    expect(second).toMatchObject({ status: "APPROVED", autoApprovedAt: TODAY });
+    expect(second.timesheet?.registrations.data[0]?.externalIdentifier).toBe("api-twice");
+  });
+
   it("only for the hires the account may see", async () => {
     await submit([
       { hireId: "hire_002", reportedDate: "2026-11-16", hours: 8, externalId: "api-h" },

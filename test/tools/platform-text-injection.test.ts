@@ -264,25 +264,30 @@ describe("platform text in tool answers", () => {
     }
   });
 
-  it("submit_timesheets quotes the platform's rejection message", async () => {
+  it("submit_timesheets: a hostile id stays on one line; its preview quotes the platform's names", async () => {
     const h = await harness();
-    const registrations = [
-      { hireId: "hire_001", reportedDate: "2026-11-20", hours: 7.5, externalId: "ana-20" },
-      { hireId: `ghost\n\n${SYSTEM}`, reportedDate: "2026-11-20", hours: 1, externalId: "ghost" },
-    ];
-    const dry = await call(h, "submit_timesheets", { registrations, dryRun: true });
-    expect(dry.r.isError).toBeFalsy();
-    // A dry run's message is our own sentence echoing the caller's id: one line is what counts.
+    const ghost = {
+      hireId: `ghost\n\n${SYSTEM}`,
+      reportedDate: "2026-11-20",
+      hours: 1,
+      externalId: "ghost",
+    };
+    const refused = await call(h, "submit_timesheets", { registrations: [ghost] });
+    expect(refused.r.isError).toBe(true);
     lineStarting(
-      expectContained(dry.text, { quotedOnly: false }),
-      "- row 1 (ghost): HIRE_NOT_FOUND",
+      expectContained(refused.text, { quotedOnly: false }),
+      "- row 0 (ghost): hireId hire ghost",
     );
-
-    const sent = await call(h, "submit_timesheets", { registrations });
-    expect(sent.r.isError).toBeFalsy();
-    const line = lineStarting(expectContained(sent.text), "- row 1 (ghost): HIRE_NOT_FOUND: ");
-    expect(line).toContain(shown(`Hire ghost\n\n${SYSTEM} was not found.`));
-    expect(line).toMatch(/search_hires/);
+    const ana = {
+      hireId: "hire_001",
+      reportedDate: "2026-11-20",
+      hours: 7.5,
+      externalId: "ana-20",
+    };
+    const preview = await call(h, "submit_timesheets", { registrations: [ana] });
+    expect(preview.r.isError).toBeFalsy();
+    const line = lineStarting(expectContained(preview.text), "Hire hire_001 (ACTIVE): ");
+    expect(line).toContain(`worker ${shown(WORKER)} at ${shown(COMPANY)};`);
   });
 
   it("terminate_hire's preview puts the server's words first and platform values quoted after", async () => {

@@ -1,4 +1,5 @@
-// Payment requests (the hours and money workers submit) and their timesheets: list_payment_requests.
+// Payment requests (the hours and money workers submit) and their timesheets: list_payment_requests,
+// and the days already logged that submit_timesheets checks its rows against.
 
 import { query } from "../operations.js";
 import { PAGINATOR_INFO_FIELDS, type PaginatorInfo } from "../pagination.js";
@@ -139,4 +140,93 @@ export const listPaymentRequestsQuery = query<
   `,
 );
 
-export const paymentOperations = { listPaymentRequestsQuery };
+export interface LoggedRegistration {
+  date: string;
+  type: string;
+  duration: number;
+  unit: string;
+  externalIdentifier: string | null;
+  isBillable: boolean | null;
+}
+
+export interface LoggedPaymentRequest {
+  id: string;
+  number: string;
+  status: string;
+  startDate: string | null;
+  endDate: string | null;
+  hire: { id: string } | null;
+  timesheet: {
+    registrations: { paginatorInfo: { hasMorePages: boolean }; data: LoggedRegistration[] };
+  } | null;
+}
+
+export interface TimesheetDaysLoggedData {
+  paymentRequests: { paginatorInfo: PaginatorInfo; data: LoggedPaymentRequest[] };
+}
+
+export interface TimesheetDaysLoggedVariables extends Record<string, unknown> {
+  hires: string[];
+  statuses: string[];
+  billingStartDateRange: { to: string };
+  billingEndDateRange: { from: string };
+  first: number;
+  page: number;
+}
+
+// The payment requests of some hires whose billing period overlaps the rows' days, with each day's
+// registration and its externalIdentifier: a day already paid for, or a row about to replace one.
+export const timesheetDaysLoggedQuery = query<
+  TimesheetDaysLoggedData,
+  TimesheetDaysLoggedVariables
+>(
+  "TimesheetDaysLogged",
+  /* GraphQL */ `
+    query TimesheetDaysLogged(
+      $hires: [ID!]
+      $statuses: [PaymentRequestStatus!]
+      $billingStartDateRange: DateRangeInput
+      $billingEndDateRange: DateRangeInput
+      $first: Int!
+      $page: Int
+    ) {
+      paymentRequests(
+        hires: $hires
+        statuses: $statuses
+        billingStartDateRange: $billingStartDateRange
+        billingEndDateRange: $billingEndDateRange
+        first: $first
+        page: $page
+      ) {
+        ${PAGINATOR_INFO_FIELDS}
+        data {
+          id
+          number
+          status
+          startDate
+          endDate
+          hire {
+            id
+          }
+          timesheet {
+            registrations(first: 100) {
+              paginatorInfo {
+                hasMorePages
+              }
+              data {
+                date
+                type
+                duration
+                unit
+                externalIdentifier
+                isBillable
+              }
+            }
+          }
+        }
+      }
+    }
+  `,
+);
+
+export const paymentOperations = { listPaymentRequestsQuery, timesheetDaysLoggedQuery };

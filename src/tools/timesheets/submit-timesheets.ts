@@ -1,53 +1,42 @@
-import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
-import addFormatsModule from "ajv-formats";
+import { createHash } from "node:crypto";
 import * as z from "zod";
-import { mostTelling } from "../../client/classify.js";
 import { isPlatformError, type PlatformError } from "../../client/errors.js";
-import {
-  CHECK_HIRES_BATCH_SIZE,
-  type CheckedHire,
-  type CheckHiresVariables,
-  checkHireAlias,
-  checkHiresQuery,
-  checkHireVariable,
-  submitTimesheetsMutation,
-} from "../../client/operations.js";
+import { submitTimesheetsMutation } from "../../client/operations.js";
 import { oneLine, quoted } from "../../client/platform-text.js";
-import { TIMESHEET_PAYLOAD_SCHEMA_URI } from "../../client/schema/uris.js";
-import { timesheetPayloadSchema } from "../../client/timesheet-payload-schema.js";
-import { defineTool, type ToolContext, ToolInputError } from "../define-tool.js";
-import { isRealDate, period, requestOptions } from "../format.js";
+import {
+  changedResult,
+  confirmationTokenArg,
+  confirmChange,
+  confirmedWriteAnnotations,
+  type Decision,
+  previewResult,
+  previewTokenOutput,
+  sendWrite,
+} from "../confirmation.js";
+import { defineTool, type ToolContext } from "../define-tool.js";
+import { period, requestOptions } from "../format.js";
+import {
+  previewOutput,
+  proposeRows,
+  RowsRefusedError,
+  type TimesheetProposal,
+} from "./timesheet-preview.js";
+import { isRegistered, type Row, readLogged } from "./timesheet-reads.js";
+import {
+  checkMetaLimits,
+  type InvalidRow,
+  MAX_META_BYTES,
+  MAX_META_DEPTH,
+  metaFromText,
+  validateRows,
+} from "./timesheet-rows.js";
+
+export { MAX_META_BYTES, MAX_META_DEPTH } from "./timesheet-rows.js";
 
 export const MAX_REGISTRATIONS = 1000;
-const MAX_HOURS_PER_DAY = 24;
-/**
- * Limits on each row's meta, checked before anything is sent: deeper data overflowed the stack
- * on the way to the platform. 1,000 rows at 2 KB stay well inside one 4 MiB stdio message.
- */
-export const MAX_META_DEPTH = 10;
-export const MAX_META_BYTES = 2048;
 /** Rows listed one by one in the text; the structured result always has all of them. */
 const TEXT_ROW_LIMIT = 30;
-
-// ajv-formats is CommonJS; under NodeNext its default export arrives as the module object.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ??
-  addFormatsModule) as unknown as (ajv: Ajv2020) => Ajv2020;
-
-// Compiled on first use: compiling the 2020-12 meta-schema costs ~50 ms, too much for every start.
-let compiledRegistration: ValidateFunction | undefined;
-function registrationValidator(): ValidateFunction {
-  if (!compiledRegistration) {
-    const ajv = new Ajv2020({ allErrors: true, strict: false });
-    addFormats(ajv);
-    ajv.addSchema(timesheetPayloadSchema);
-    const validate = ajv.getSchema(`${TIMESHEET_PAYLOAD_SCHEMA_URI}#/$defs/registration`);
-    if (!validate) throw new Error("The timesheet payload schema has no registration definition.");
-    compiledRegistration = validate;
-  }
-  return compiledRegistration;
-}
-
-const REQUIRED = ["hireId", "reportedDate", "hours", "externalId"] as const;
+const TOOL = "submit_timesheets";
 
 // Loose on purpose: every row reaches our own validator, which reports all bad rows by index.
 // The metadata still tells the model each field's type.
@@ -92,7 +81,10 @@ const registration = z
       ),
   })
   .passthrough()
-  .meta({ required: [...REQUIRED], additionalProperties: false })
+  .meta({
+    required: ["hireId", "reportedDate", "hours", "externalId"],
+    additionalProperties: false,
+  })
   .describe("One day of hours for one hire.");
 
 const invalidRow = z.object({
@@ -102,41 +94,30 @@ const invalidRow = z.object({
   problem: z.string(),
   fix: z.string(),
 });
-type InvalidRow = z.infer<typeof invalidRow>;
 
 const rowResult = z.object({
   index: z.number(),
   externalId: z.string(),
-  outcome: z.enum(["accepted", "rejected", "would-accept", "would-reject", "not-sent"]),
+  outcome: z.enum(["accepted", "rejected", "unknown", "not-sent"]),
   reason: z.string().optional(),
   message: z.string().optional(),
   fix: z.string().optional(),
 });
 type RowResult = z.infer<typeof rowResult>;
 
-interface Row {
-  hireId: string;
-  reportedDate: string;
-  hours: number;
-  externalId: string;
-  reference?: string;
-  isPayable?: boolean;
-  meta?: Record<string, unknown>;
-}
-
 export const submitTimesheetsTool = defineTool({
-  name: "submit_timesheets",
+  name: TOOL,
   title: "Submit timesheets",
   toolset: "timesheets",
   instruction:
-    "submit_timesheets registers hours worked. Accepted registrations are queued and become payment requests that may be approved automatically, so it moves money. It is idempotent by externalId (the same externalId replaces that registration, so retrying is safe). Call it with dryRun: true first, show the preview, then submit.",
+    "submit_timesheets registers hours; accepted ones become payment requests that may be approved and paid automatically, so it moves money. It previews hours and money per hire and day and needs the person's confirmation; days already logged are refused unless the person includes them.",
   description: [
     "Register hours worked, one row per hire and day, up to 1,000 rows a call.",
-    "MONEY MOVES: accepted rows become payment requests, which may be approved automatically. Run with dryRun: true first and show the result.",
+    "MONEY MOVES: accepted rows become payment requests, which may be approved and paid automatically.",
     "Use when: log 7.5 hours for Ana Monday to Friday; upload these timesheets.",
-    "Do not use for: hours already logged (use list_payment_requests).",
-    "Safe to repeat: a row's externalId is its key. Invalid rows stop the call before anything is sent; dryRun also checks each hire and the active contract's period.",
-    'Example: {"registrations": [{"hireId": "hire_001", "reportedDate": "2026-11-20", "hours": 7.5, "externalId": "ana-2026-11-20"}], "dryRun": true}',
+    "Do not use for: reading hours logged (use list_payment_requests).",
+    "The first call only previews hours and money per hire and day, flagging days already logged, and returns a confirmationToken (single use, 5 minutes); once the person agrees, repeat the call with it.",
+    'Example: {"registrations": [{"hireId": "hire_001", "reportedDate": "2026-11-20", "hours": 7.5, "externalId": "ana-2026-11-20"}]}',
   ].join("\n"),
   inputSchema: {
     registrations: z
@@ -144,222 +125,108 @@ export const submitTimesheetsTool = defineTool({
       .min(1)
       .max(MAX_REGISTRATIONS)
       .describe("1 to 1,000 rows, each externalId unique."),
-    dryRun: z.boolean().optional().describe("true: only check the rows and send nothing."),
+    includeDaysAlreadyLogged: z
+      .boolean()
+      .optional()
+      .describe("true only if the person wants days already logged paid again."),
+    confirmationToken: confirmationTokenArg,
   },
   outputSchema: {
-    submitted: z.boolean(),
-    dryRun: z.boolean(),
+    status: z.enum([
+      "invalid",
+      "preview",
+      "changed",
+      "declined",
+      "submitted",
+      "stopped",
+      "outcome-unknown",
+    ]),
     provided: z.number(),
-    accepted: z.number(),
-    rejected: z.number(),
-    notSent: z.number(),
-    invalidRows: z.array(invalidRow),
-    rows: z.array(rowResult),
+    invalidRows: z.array(invalidRow).optional(),
+    preview: previewOutput.optional(),
+    ...previewTokenOutput,
+    accepted: z.number().optional(),
+    rejected: z.number().optional(),
+    unknown: z.number().optional(),
+    notSent: z.number().optional(),
+    rows: z.array(rowResult).optional(),
     note: z.string().optional(),
   },
-  annotations: {
-    readOnlyHint: false,
-    destructiveHint: false,
-    idempotentHint: true,
-    openWorldHint: true,
-  },
+  annotations: confirmedWriteAnnotations,
   async handler(args, ctx) {
+    const { confirmationToken, ...call } = args;
     const raw = (args.registrations as unknown[]).map(metaFromText);
-    const dryRun = args.dryRun ?? false;
     checkMetaLimits(raw);
-    const invalidRows = validateRows(raw);
-    const empty = { accepted: 0, rejected: 0, notSent: raw.length, rows: [] as RowResult[] };
-    if (invalidRows.length > 0) {
-      const badIndexes = new Set(invalidRows.map((r) => r.index));
-      return {
-        structured: {
-          submitted: false,
-          dryRun,
-          provided: raw.length,
-          ...empty,
-          invalidRows,
-        },
-        text: [
-          `Nothing was sent: ${badIndexes.size} of ${raw.length} rows are invalid. Fix them and call again.`,
-          ...invalidRows
-            .slice(0, TEXT_ROW_LIMIT)
-            .map(
-              (r) =>
-                `- row ${r.index}${r.externalId ? ` (${oneLine(r.externalId)})` : ""}: ${oneLine(r.field)} ${oneLine(r.problem, 1000)}. ${r.fix}`,
-            ),
-          invalidRows.length > TEXT_ROW_LIMIT
-            ? `… and ${invalidRows.length - TEXT_ROW_LIMIT} more problems (see invalidRows).`
-            : undefined,
-        ]
-          .filter(Boolean)
-          .join("\n"),
-      };
-    }
+    const invalid = validateRows(raw);
+    if (invalid.length > 0) return refused(raw.length, invalid);
     const rows = raw as Row[];
-    return dryRun ? checkRows(ctx, rows) : sendRows(ctx, rows);
+    const target = `${rows.length} timesheet row${rows.length === 1 ? "" : "s"} (set ${digestOf(rows)})`;
+    let decision: Decision<TimesheetProposal>;
+    try {
+      decision = await confirmChange(ctx, {
+        tool: TOOL,
+        args: call,
+        token: confirmationToken,
+        target,
+        check: checkFor(rows),
+        propose: () => proposeRows(ctx, rows, args.includeDaysAlreadyLogged === true),
+      });
+    } catch (error) {
+      if (error instanceof RowsRefusedError) return refused(rows.length, error.invalidRows);
+      throw error;
+    }
+    const base = { provided: rows.length, preview: decision.proposal.preview.out };
+    switch (decision.kind) {
+      case "confirmed":
+        return sendRows(ctx, rows, target);
+      case "changed":
+        return changedResult(decision, base);
+      case "preview":
+        return previewResult(decision, base);
+      case "declined":
+        return { structured: { status: "declined" as const, ...base }, text: decision.text };
+    }
   },
 });
 
 /**
- * The schema offers meta as JSON text (some model APIs refuse a free-form object); a row whose meta
- * is JSON object text gets the object. Anything else is left for validation to name.
+ * The rows as a short digest, in externalId order: the same rows are the same change, whatever
+ * their order or the other arguments.
  */
-function metaFromText(row: unknown): unknown {
-  const meta = (row as { meta?: unknown } | null)?.meta;
-  if (typeof meta !== "string" || !meta.trim().startsWith("{")) return row;
-  try {
-    const parsed: unknown = JSON.parse(meta);
-    return parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)
-      ? { ...(row as object), meta: parsed }
-      : row;
-  } catch {
-    return row;
-  }
+function digestOf(rows: Row[]): string {
+  const canonical = (value: unknown): string => {
+    if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+    if (value !== null && typeof value === "object") {
+      return `{${Object.keys(value)
+        .sort()
+        .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+        .join(",")}}`;
+    }
+    return JSON.stringify(value) ?? "null";
+  };
+  const sorted = [...rows].sort((a, b) => (a.externalId < b.externalId ? -1 : 1));
+  return createHash("sha256").update(canonical(sorted)).digest("hex").slice(0, 16);
 }
 
-/** Refuses the call when a row's meta is too deep or too large; nothing is sent in either mode. */
-function checkMetaLimits(raw: unknown[]): void {
-  const bad: { index: number; problem: string }[] = [];
-  raw.forEach((value, index) => {
-    const meta = (value as { meta?: unknown } | null)?.meta;
-    if (typeof meta !== "object" || meta === null) return;
-    if (deeperThan(meta, MAX_META_DEPTH)) {
-      bad.push({ index, problem: `is nested more than ${MAX_META_DEPTH} levels deep` });
-      return;
-    }
-    const bytes = Buffer.byteLength(JSON.stringify(meta), "utf8");
-    if (bytes > MAX_META_BYTES) {
-      bad.push({ index, problem: `is ${bytes} bytes as JSON, more than ${MAX_META_BYTES}` });
-    }
-  });
-  const [first, ...others] = bad;
-  if (!first) return;
-  const more =
-    others.length > 0
-      ? ` (so is the meta of ${others.length} more row${others.length === 1 ? "" : "s"}: ${others
-          .slice(0, 10)
-          .map((b) => `registrations[${b.index}]`)
-          .join(", ")}${others.length > 10 ? ", …" : ""})`
-      : "";
-  throw new ToolInputError(
-    `meta ${first.problem}${more}`,
-    `registrations[${first.index}].meta`,
-    `Keep meta to at most ${MAX_META_DEPTH} levels and ${MAX_META_BYTES} bytes as JSON per row, or leave it out. Nothing was sent.`,
-  );
-}
-
-/** Iterative, so a meta thousands of levels deep cannot overflow the stack while being measured. */
-function deeperThan(root: object, limit: number): boolean {
-  const stack: [unknown, number][] = [[root, 1]];
-  while (stack.length > 0) {
-    const [value, depth] = stack.pop() as [unknown, number];
-    if (depth > limit) return true;
-    for (const child of Object.values(value as object)) {
-      if (typeof child === "object" && child !== null) stack.push([child, depth + 1]);
-    }
-  }
-  return false;
-}
-
-function validateRows(raw: unknown[]): InvalidRow[] {
-  const problems: InvalidRow[] = [];
-  const firstIndexOf = new Map<string, number>();
-  const validateRegistration = registrationValidator();
-  raw.forEach((value, index) => {
-    const row = (value ?? {}) as Record<string, unknown>;
-    const externalId =
-      typeof row.externalId === "string" && row.externalId !== "" ? row.externalId : null;
-    const seen = new Set<string>();
-    const add = (field: string, problem: string, fix: string) => {
-      if (seen.has(field)) return;
-      seen.add(field);
-      problems.push({ index, externalId, field, problem, fix });
-    };
-    if (!validateRegistration(row)) {
-      for (const error of validateRegistration.errors ?? []) {
-        const [field, problem, fix] = explain(error);
-        add(field, problem, fix);
-      }
-    }
-    if (typeof row.reportedDate === "string" && !isRealDate(row.reportedDate)) {
-      add(
-        "reportedDate",
-        `"${row.reportedDate}" is not a real date`,
-        "Use a real day, YYYY-MM-DD.",
-      );
-    }
-    if (typeof row.hours === "number" && row.hours > MAX_HOURS_PER_DAY) {
-      add(
-        "hours",
-        `${row.hours} is more than ${MAX_HOURS_PER_DAY} hours in one day`,
-        "Split the hours over the days worked, at most 24 each.",
-      );
-    }
-    if (externalId !== null) {
-      const first = firstIndexOf.get(externalId);
-      if (first === undefined) firstIndexOf.set(externalId, index);
-      else {
-        add(
-          "externalId",
-          `"${externalId}" is also used by row ${first}`,
-          "Give every row its own externalId (one per hire and day).",
-        );
-      }
-    }
-  });
-  return problems.sort((a, b) => a.index - b.index);
-}
-
-function explain(error: ErrorObject): [string, string, string] {
-  const field = error.instancePath.split("/").filter(Boolean)[0];
-  if (error.keyword === "required") {
-    const missing = String((error.params as { missingProperty?: string }).missingProperty);
-    return [missing, "is missing", `Add ${missing} (${fieldHelp(missing)}).`];
-  }
-  if (error.keyword === "additionalProperties") {
-    const extra = String((error.params as { additionalProperty?: string }).additionalProperty);
-    return [
-      extra,
-      "is not an allowed field",
-      "Remove it, or put it inside meta. Allowed: hireId, reportedDate, hours, externalId, reference, isPayable, meta.",
-    ];
-  }
-  const name = field ?? "row";
-  if (name === "row") return ["row", "is not an object", "Send each row as an object."];
-  if (error.keyword === "minimum") return [name, "is negative", "Use 0 or more hours."];
-  if (error.keyword === "minLength")
-    return [name, "is empty", `Fill in ${name} (${fieldHelp(name)}).`];
-  if (error.keyword === "format" || error.keyword === "pattern") {
-    return [
-      name,
-      "is not a date written YYYY-MM-DD",
-      "Write the day as YYYY-MM-DD, e.g. 2026-11-20.",
-    ];
-  }
-  if (error.keyword === "type") {
-    const expected = String((error.params as { type?: string }).type);
-    return [name, `must be a ${expected}`, `Send ${name} as a ${expected} (${fieldHelp(name)}).`];
-  }
-  return [name, error.message ?? "is invalid", `Correct ${name} (${fieldHelp(name)}).`];
-}
-
-function fieldHelp(field: string): string {
-  switch (field) {
-    case "hireId":
-      return "the hire's id from search_hires";
-    case "reportedDate":
-      return "the day worked, YYYY-MM-DD";
-    case "hours":
-      return "a number from 0 to 24";
-    case "externalId":
-      return "your unique id for this row";
-    case "meta":
-      return "a JSON object, or its JSON text";
-    case "isPayable":
-      return "true or false";
-    default:
-      return "see the field's description";
-  }
+/** Rows that cannot be submitted as they are: each named with what to change; nothing sent. */
+function refused(provided: number, invalidRows: InvalidRow[]) {
+  const bad = new Set(invalidRows.map((r) => r.index)).size;
+  return {
+    isError: true,
+    structured: { status: "invalid" as const, provided, invalidRows },
+    text: [
+      `Nothing was sent: ${bad} of ${provided} rows cannot be submitted as they are. Fix or remove them, then call again for a preview.`,
+      ...invalidRows
+        .slice(0, TEXT_ROW_LIMIT)
+        .map(
+          (r) =>
+            `- row ${r.index}${r.externalId ? ` (${oneLine(r.externalId)})` : ""}: ${oneLine(r.field)} ${oneLine(r.problem, 1000)}. ${r.fix}`,
+        ),
+      ...(invalidRows.length > TEXT_ROW_LIMIT
+        ? [`… and ${invalidRows.length - TEXT_ROW_LIMIT} more problems (see invalidRows).`]
+        : []),
+    ].join("\n"),
+  };
 }
 
 const REJECTION_FIX: Record<string, string> = {
@@ -367,195 +234,101 @@ const REJECTION_FIX: Record<string, string> = {
     "Check the hire id with search_hires; you may also not be allowed to submit hours for this hire.",
   DATE_OUTSIDE_CONTRACT_PERIOD:
     "Check the contract's dates with get_contract and fix reportedDate.",
-  MISSING_REQUIRED_FIELD: "Fill in the field named in the message and send the row again.",
+  MISSING_REQUIRED_FIELD: "Fill in the field named in the message and submit the row again.",
 };
 
-type HireCheck =
-  | { kind: "found"; hire: CheckedHire }
-  | { kind: "missing" }
-  | { kind: "unchecked"; hidden: boolean };
-
-/** Checks the hires CHECK_HIRES_BATCH_SIZE at a time, one aliased query per batch. */
-async function checkHires(ctx: ToolContext, ids: string[]): Promise<Map<string, HireCheck>> {
-  const checks = new Map<string, HireCheck>();
-  for (let start = 0; start < ids.length; start += CHECK_HIRES_BATCH_SIZE) {
-    const batch = ids.slice(start, start + CHECK_HIRES_BATCH_SIZE);
-    const variables: CheckHiresVariables = {};
-    batch.forEach((id, i) => {
-      variables[checkHireVariable(i)] = id;
-    });
-    // request, not run: one hire's error must not hide the others' answers.
-    const { data, errors } = await ctx.client.request(
-      checkHiresQuery(batch.length),
-      variables,
-      requestOptions(ctx),
-    );
-    // An error whose path starts with an alias belongs to that hire alone.
-    const byAlias = new Map<string, PlatformError>();
-    const unplaced: PlatformError[] = [];
-    for (const error of errors) {
-      const alias = error.path?.[0];
-      const index = typeof alias === "string" ? /^h(\d+)$/.exec(alias)?.[1] : undefined;
-      if (alias !== undefined && index !== undefined && Number(index) < batch.length) {
-        if (!byAlias.has(alias as string)) byAlias.set(alias as string, error);
-      } else unplaced.push(error);
-    }
-    const whole = mostTelling(unplaced);
-    if (whole) throw whole;
-    batch.forEach((id, i) => {
-      const alias = checkHireAlias(i);
-      const error = byAlias.get(alias);
-      const hire = data?.[alias];
-      if (error) {
-        // Another company's hire reads as "not authorised": for the dry run that is "not found".
-        const refused = error.kind === "authorization" || error.kind === "field-restricted";
-        if (refused && error.path?.length === 1) checks.set(id, { kind: "missing" });
-        else checks.set(id, { kind: "unchecked", hidden: refused });
-      } else if (hire === null) {
-        checks.set(id, { kind: "missing" });
-      } else if (hire === undefined) {
-        checks.set(id, { kind: "unchecked", hidden: false });
-      } else if (!hire.latestContract) {
-        // Restricted contracts come back null with no error of their own (see client.request).
-        checks.set(id, { kind: "unchecked", hidden: true });
-      } else {
-        checks.set(id, { kind: "found", hire });
-      }
-    });
-    const done = start + batch.length;
-    await ctx.reportProgress(done, ids.length, `checked ${done} of ${ids.length} hires`);
-  }
-  return checks;
+/** The read that shows what happened to some rows: their hires' payment requests, day by day. */
+function checkFor(rows: Row[]): string {
+  const hires = [...new Set(rows.map((r) => oneLine(r.hireId)))];
+  const dates = rows.map((r) => r.reportedDate).sort();
+  const shown = hires.length > 3 ? `${hires.slice(0, 3).join(", ")}, …` : hires.join(", ");
+  const [from, to] = [dates[0] as string, dates.at(-1) as string];
+  return `list_payment_requests (hires ${shown}, period ${from === to ? from : period(from, to)}, includeHours)`;
 }
 
-async function checkRows(ctx: ToolContext, rows: Row[]) {
-  const checks = await checkHires(ctx, [...new Set(rows.map((r) => r.hireId))]);
-  const results: RowResult[] = rows.map((row, index) => {
-    const check = checks.get(row.hireId) ?? { kind: "missing" };
-    const base = { index, externalId: row.externalId };
-    if (check.kind === "unchecked") {
-      return {
-        ...base,
-        outcome: "would-reject" as const,
-        reason: "HIRE_NOT_CHECKED",
-        message: check.hidden
-          ? `Hire ${row.hireId}'s contract periods are not visible to your account, so the row could not be checked.`
-          : `The platform failed while checking hire ${row.hireId}, so the row could not be checked.`,
-        fix: check.hidden
-          ? "Ask an administrator to check the contract dates, or submit without dryRun and read the per-row result."
-          : "Run the dry run again; the failure is usually temporary.",
-      };
-    }
-    if (check.kind === "missing") {
-      return {
-        ...base,
-        outcome: "would-reject" as const,
-        reason: "HIRE_NOT_FOUND",
-        message: `Hire ${row.hireId} was not found or is not visible to you.`,
-        fix: REJECTION_FIX.HIRE_NOT_FOUND,
-      };
-    }
-    // Hours count against the terms in force: the active contract, or the last one once it ended.
-    const terms = check.hire.activeContract ?? check.hire.latestContract;
-    const covered =
-      terms !== null &&
-      (terms.startDate === null || terms.startDate <= row.reportedDate) &&
-      (terms.endDate === null || row.reportedDate <= terms.endDate);
-    if (!covered) {
-      const which = check.hire.activeContract ? "active" : "latest";
-      return {
-        ...base,
-        outcome: "would-reject" as const,
-        reason: "DATE_OUTSIDE_CONTRACT_PERIOD",
-        message: `${row.reportedDate} is outside the ${which} contract's period (${period(terms?.startDate ?? null, terms?.endDate ?? null)}) of hire ${row.hireId}.`,
-        fix: REJECTION_FIX.DATE_OUTSIDE_CONTRACT_PERIOD,
-      };
-    }
-    return { ...base, outcome: "would-accept" as const };
-  });
-  const ok = results.filter((r) => r.outcome === "would-accept").length;
-  const bad = results.length - ok;
-  return {
-    structured: {
-      submitted: false,
-      dryRun: true,
-      provided: rows.length,
-      accepted: 0,
-      rejected: 0,
-      notSent: rows.length,
-      invalidRows: [],
-      rows: results,
-      note: "Dry run: nothing was sent.",
-    },
-    text: [
-      `Dry run, nothing sent: ${ok} of ${rows.length} rows would be accepted, ${bad} would be rejected.`,
-      ...rejectionLines(results),
-      ok > 0
-        ? "Accepted hours become automatically approved payment requests once submitted."
-        : undefined,
-    ]
-      .filter(Boolean)
-      .join("\n"),
-  };
-}
-
-async function sendRows(ctx: ToolContext, rows: Row[]) {
+/**
+ * Sends the confirmed rows in chunks, each once. A chunk whose answer was lost is read back; when
+ * no read shows its rows, the outcome is unknown and nothing more is sent.
+ */
+async function sendRows(ctx: ToolContext, rows: Row[], target: string) {
   const size = Math.max(1, ctx.config.timesheetChunkSize);
   const chunks: { start: number; rows: Row[] }[] = [];
   for (let start = 0; start < rows.length; start += size) {
     chunks.push({ start, rows: rows.slice(start, start + size) });
   }
   const results: RowResult[] = [];
-  let failure: PlatformError | undefined;
+  const mark = (from: number, outcome: "unknown" | "not-sent") => {
+    for (const later of chunks.slice(from)) {
+      later.rows.forEach((row, i) => {
+        const base = { index: later.start + i, externalId: row.externalId };
+        // Only the chunk that was sent is unknown; the ones after it were never sent.
+        results.push({ ...base, outcome: later === chunks[from] ? outcome : "not-sent" });
+      });
+    }
+  };
+  let refusal: PlatformError | undefined;
+  let unknown: { text: string } | undefined;
+  let readBack = false;
   let unmatched = 0;
   for (const [n, chunk] of chunks.entries()) {
+    let sent: Awaited<ReturnType<typeof sendChunk>>;
     try {
-      const { data } = await ctx.client.run(
-        submitTimesheetsMutation,
-        { input: { schema: "default-json", data: JSON.stringify(chunk.rows) } },
-        requestOptions(ctx),
-      );
-      const rejections = new Map<string, { reason: string; message: string }>();
-      for (const r of data.createCustomTimesheet.rejectedRegistrations) {
+      sent = await sendChunk(ctx, chunk.rows, target);
+    } catch (error) {
+      // Nothing sent yet: let the server describe the refusal. Otherwise keep what succeeded.
+      if (n === 0 || !isPlatformError(error)) throw error;
+      refusal = error;
+      mark(n, "not-sent");
+      break;
+    }
+    if (sent.kind === "unknown") {
+      unknown = sent;
+      mark(n, "unknown");
+      break;
+    }
+    const rejections = new Map<string, { reason: string; message: string }>();
+    if (sent.kind === "sent") {
+      for (const r of sent.data.data.createCustomTimesheet.rejectedRegistrations) {
         if (r.externalId === null) unmatched += 1;
         else rejections.set(r.externalId, r);
       }
-      chunk.rows.forEach((row, i) => {
-        const rejection = rejections.get(row.externalId);
-        const base = { index: chunk.start + i, externalId: row.externalId };
-        results.push(
-          rejection
-            ? {
-                ...base,
-                outcome: "rejected",
-                reason: rejection.reason,
-                message: rejection.message,
-                fix: REJECTION_FIX[rejection.reason] ?? "Correct the row and send it again.",
-              }
-            : { ...base, outcome: "accepted" },
-        );
-      });
-    } catch (error) {
-      // Nothing sent yet: let the server describe the failure. Otherwise keep what succeeded.
-      if (n === 0 || !isPlatformError(error)) throw error;
-      failure = error;
-      for (const later of chunks.slice(n)) {
-        later.rows.forEach((row, i) => {
-          results.push({ index: later.start + i, externalId: row.externalId, outcome: "not-sent" });
-        });
-      }
-      break;
-    }
-    const done = Math.min(rows.length, chunk.start + chunk.rows.length);
+    } else readBack = true;
+    chunk.rows.forEach((row, i) => {
+      const rejection = rejections.get(row.externalId);
+      const base = { index: chunk.start + i, externalId: row.externalId };
+      results.push(
+        rejection
+          ? {
+              ...base,
+              outcome: "rejected",
+              reason: rejection.reason,
+              message: rejection.message,
+              fix: REJECTION_FIX[rejection.reason] ?? "Correct the row and submit it again.",
+            }
+          : { ...base, outcome: "accepted" },
+      );
+    });
+    const done = chunk.start + chunk.rows.length;
     await ctx.reportProgress(done, rows.length, `sent ${done} of ${rows.length} registrations`);
   }
-  const accepted = results.filter((r) => r.outcome === "accepted").length;
-  const rejected = results.filter((r) => r.outcome === "rejected").length;
-  const notSent = results.filter((r) => r.outcome === "not-sent").length;
+  const count = (outcome: RowResult["outcome"]) =>
+    results.filter((r) => r.outcome === outcome).length;
+  const counts = {
+    accepted: count("accepted"),
+    rejected: count("rejected"),
+    unknown: count("unknown"),
+    notSent: count("not-sent"),
+  };
+  const summary = [
+    `${counts.accepted} of ${rows.length} rows accepted`,
+    ...(counts.rejected > 0 ? [`${counts.rejected} rejected`] : []),
+    ...(counts.unknown > 0 ? [`${counts.unknown} with an UNKNOWN outcome`] : []),
+    ...(counts.notSent > 0 ? [`${counts.notSent} not sent`] : []),
+  ].join(", ");
   const notes: string[] = [];
-  if (failure) {
+  if (readBack) {
     notes.push(
-      `Stopped after ${rows.length - notSent} rows: ${oneLine(failure.message, 1000)} ${notSent} rows were not sent (or their outcome is unknown). Sending all the rows again is safe: rows are matched by externalId, so nothing is counted twice.`,
+      "An answer was lost after sending; nothing was sent again, and reading the payment requests back shows those rows registered.",
     );
   }
   if (unmatched > 0) {
@@ -563,37 +336,68 @@ async function sendRows(ctx: ToolContext, rows: Row[]) {
       `${unmatched} rejection(s) came back without an externalId and could not be matched to a row.`,
     );
   }
+  const structured = { provided: rows.length, ...counts, rows: results };
+  if (unknown) {
+    const note = `${unknown.text} Registrations are keyed by externalId: these rows sent again with the same externalIds would replace what the platform holds rather than add to it, but check what it holds first.`;
+    return {
+      isError: true,
+      structured: { status: "outcome-unknown" as const, ...structured, note },
+      text: [`Submitting timesheets: ${summary}.`, note, ...notes, ...rejectionLines(results)].join(
+        "\n",
+      ),
+    };
+  }
+  if (refusal) {
+    const note = `Stopped: the platform refused a later request (${oneLine(refusal.message, 1000)}), so ${counts.notSent} rows were not sent; the rows before them were. To register the rows not sent, submit them in a new call, which previews them first.`;
+    return {
+      isError: true,
+      structured: { status: "stopped" as const, ...structured, note },
+      text: [`Submitted in part: ${summary}.`, note, ...notes, ...rejectionLines(results)].join(
+        "\n",
+      ),
+    };
+  }
   const note = notes.join(" ") || undefined;
   return {
-    structured: {
-      submitted: true,
-      dryRun: false,
-      provided: rows.length,
-      accepted,
-      rejected,
-      notSent,
-      invalidRows: [],
-      rows: results,
-      ...(note ? { note } : {}),
-    },
+    structured: { status: "submitted" as const, ...structured, ...(note ? { note } : {}) },
     text: [
-      `Submitted: ${accepted} of ${rows.length} rows accepted${rejected > 0 ? `, ${rejected} rejected` : ""}${notSent > 0 ? `, ${notSent} not sent` : ""}.`,
-      accepted > 0 ? "Accepted hours become automatically approved payment requests." : undefined,
+      `Submitted: ${summary}.`,
+      ...(counts.accepted > 0
+        ? ["Accepted hours become payment requests, which may be approved and paid automatically."]
+        : []),
       ...rejectionLines(results),
-      note,
-    ]
-      .filter(Boolean)
-      .join("\n"),
+      ...(note ? [note] : []),
+    ].join("\n"),
   };
 }
 
-function rejectionLines(results: RowResult[]): string[] {
-  const bad = results.filter((r) => r.outcome === "rejected" || r.outcome === "would-reject");
-  const lines = bad.slice(0, TEXT_ROW_LIMIT).map((r) => {
-    // A rejection's message is the platform's text, so quoted; a dry run's is our own.
-    const message = r.outcome === "rejected" ? quoted(r.message) : oneLine(r.message, 1000);
-    return `- row ${r.index} (${oneLine(r.externalId)}): ${oneLine(r.reason)}: ${message} ${r.fix}`;
+/** One chunk, sent once; a lost answer is read back (the rows registered as sent, or unknown). */
+function sendChunk(ctx: ToolContext, rows: Row[], target: string) {
+  return sendWrite(ctx, {
+    tool: TOOL,
+    target,
+    check: checkFor(rows),
+    // The rows exactly as previewed and confirmed: the fields the payload schema allows.
+    send: () =>
+      ctx.client.run(
+        submitTimesheetsMutation,
+        { input: { schema: "default-json", data: JSON.stringify(rows) } },
+        requestOptions(ctx),
+      ),
+    readBack: () => readLogged(ctx, rows),
+    applied: (logged) => rows.every((row) => isRegistered(row, logged)),
   });
+}
+
+function rejectionLines(results: RowResult[]): string[] {
+  const bad = results.filter((r) => r.outcome === "rejected");
+  // A rejection's message is the platform's text, so quoted.
+  const lines = bad
+    .slice(0, TEXT_ROW_LIMIT)
+    .map(
+      (r) =>
+        `- row ${r.index} (${oneLine(r.externalId)}): ${oneLine(r.reason)}: ${quoted(r.message)} ${r.fix}`,
+    );
   if (bad.length > TEXT_ROW_LIMIT)
     lines.push(`… and ${bad.length - TEXT_ROW_LIMIT} more (see rows).`);
   return lines;

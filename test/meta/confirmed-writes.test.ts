@@ -1,0 +1,104 @@
+// Every change that cannot be undone, moves money or emails someone goes through the confirmation
+// module: a tool that is not read-only and whose description or annotations say so must take a
+// confirmationToken, and each of its acts must, without one, send no mutation to the platform and
+// answer with a preview (token path), a refusal (forms only, no form client) or nothing sent after a
+// declined form. A new tool of that kind without an act below fails the first test.
+import { describe, expect, it } from "vitest";
+import { tools } from "../../src/tools/registry.js";
+import type { Harness } from "../helpers/mcp-harness.js";
+import { callTool, useHarness } from "../helpers/tool-calls.js";
+
+/** What a description says when its change cannot be taken back, moves money or tells someone. */
+const IRREVERSIBLE =
+  /cannot be undone|irreversible|money|payment request|e-?mails?\b|invitation|is told|is notified|gets your message/i;
+
+/** Each act of such a tool, with sandbox arguments that would make the change. */
+const ACTS: Record<string, Record<string, unknown>[]> = {
+  terminate_hire: [{ hireId: "hire_001", reason: "OTHER", date: "2026-12-31" }],
+  cancel_hire: [{ hireId: "hire_003", message: "The project is postponed." }],
+  review_hire_approval: [
+    { approvalId: "apr_001", decision: "APPROVED" },
+    { approvalId: "apr_001", decision: "REJECTED", reason: "Over budget." },
+  ],
+  invite_to_talent_pool: [
+    {
+      company: "cmp_nordlys",
+      firstName: "Jane",
+      lastName: "Doe",
+      email: "jane.doe@example.com",
+      skills: ["React"],
+    },
+    { contactId: "tc_005" },
+  ],
+  post_job: [
+    {
+      company: "cmp_nordlys",
+      name: "Go Developer",
+      skills: ["Go"],
+      description: "Build the metering ingest in Go.",
+      publish: true,
+    },
+  ],
+  manage_candidate: [
+    { candidateId: "jc_005", status: "NON_ELIGIBLE", reason: "BUDGET" },
+    { bidId: "bid_003" },
+  ],
+  submit_timesheets: [
+    {
+      registrations: [
+        { hireId: "hire_001", reportedDate: "2026-11-20", hours: 7.5, externalId: "meta-1" },
+      ],
+    },
+  ],
+};
+
+const mutations = (h: Harness) =>
+  h.sandbox.requests.filter((r) => r.operationType === "mutation").map((r) => r.operationName);
+
+const harness = useHarness();
+
+describe("changes that cannot be undone, move money or email someone", () => {
+  const writes = Object.values(tools).filter((t) => !t.annotations.readOnlyHint);
+
+  it("are the confirmed tools, each with its acts listed here", () => {
+    const needing = writes
+      .filter((t) => t.annotations.destructiveHint || IRREVERSIBLE.test(t.description))
+      .map((t) => t.name)
+      .sort();
+    expect(needing).toEqual(Object.keys(ACTS).sort());
+    for (const name of needing) {
+      expect(Object.keys(tools[name]?.inputSchema ?? {}), name).toContain("confirmationToken");
+    }
+  });
+
+  for (const [tool, acts] of Object.entries(ACTS)) {
+    for (const args of acts) {
+      const act = `${tool} ${JSON.stringify(args).slice(0, 80)}`;
+
+      it(`${act}: a preview, and no mutation, without a token`, async () => {
+        const h = await harness();
+        const r = await callTool<{ status?: string }>(h, tool, args);
+        expect(r.out?.status, r.text).toBe("preview");
+        expect(mutations(h)).toEqual([]);
+      });
+
+      it(`${act}: nothing sent when the person declines the form`, async () => {
+        const h = await harness({
+          clientCapabilities: { elicitation: {} },
+          onElicit: () => ({ action: "decline" }),
+        });
+        const r = await callTool<{ status?: string }>(h, tool, args);
+        expect(r.out?.status, r.text).toBe("declined");
+        expect(mutations(h)).toEqual([]);
+      });
+
+      it(`${act}: refused with forms only and a client that cannot show them`, async () => {
+        const h = await harness({ config: { confirm: "elicitation" } });
+        const r = await callTool(h, tool, args);
+        expect(r.r.isError, r.text).toBe(true);
+        expect(r.text).toContain("cannot show forms");
+        expect(mutations(h)).toEqual([]);
+      });
+    }
+  }
+});
