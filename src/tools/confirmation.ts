@@ -450,6 +450,11 @@ export interface WriteRequest<T, R> {
   readBack(): Promise<R>;
   /** Whether what was read shows the change made. */
   applied(state: R): boolean;
+  /**
+   * Other changes held with this one when its outcome is unknown, e.g. each hire and day of a set of
+   * timesheet rows: other rows for the same days must wait too.
+   */
+  alsoHolds?: readonly string[];
 }
 
 export type WriteOutcome<T, R> =
@@ -498,11 +503,13 @@ export async function sendWrite<T, R>(
   }
   const until = sentAt + UNKNOWN_OUTCOME_HOLD_MS;
   const marker: UnknownOutcome = { sentAt, until };
-  await ctx.store
-    .set(unknownKey(ctx, request.tool, request.target), JSON.stringify(marker), until - sentAt)
-    .catch(() => {
-      // The answer below says not to resend either way; the hold is a second line of defence.
-    });
+  for (const target of [request.target, ...(request.alsoHolds ?? [])]) {
+    await ctx.store
+      .set(unknownKey(ctx, request.tool, target), JSON.stringify(marker), until - sentAt)
+      .catch(() => {
+        // The answer below says not to resend either way; the hold is a second line of defence.
+      });
+  }
   const untilText = new Date(until).toISOString();
   return {
     kind: "unknown",
@@ -539,154 +546,4 @@ function canonical(value: unknown): string {
       .join(",")}}`;
   }
   return JSON.stringify(value) ?? "null";
-}
-
-// Legacy: the first-generation API, kept until every tool uses confirmChange and sendWrite.
-
-export interface ConfirmationRequest {
-  /** The tool's name: a token works only for the tool that issued it. */
-  tool: string;
-  /** Every argument of the call but the token; the token is bound to all of them, free text too. */
-  args: Record<string, unknown>;
-  /** The server's sentences about the change, platform values already quoted on their lines. */
-  lines: string[];
-  /** What cannot be taken back, or who is told: always the last line of the preview and form. */
-  consequence: string;
-  /** The form's checkbox label, e.g. "Terminate this hire?". */
-  question: string;
-}
-
-export type ConfirmationAnswer =
-  /** Go ahead: the person ticked the form's box (there is no token then). */
-  | { kind: "confirmed" }
-  /** Nothing was changed; show the preview and wait for the person. */
-  | { kind: "preview"; token: string; expiresAt: string; text: string }
-  /** The person declined, cancelled or left the box unticked: nothing was changed. */
-  | { kind: "declined"; text: string };
-
-/**
- * Asks for confirmation of a change: with a form when the client can show one, otherwise with a
- * preview and a token (or a refusal when WORKFORCE_CONFIRM=elicitation).
- */
-export async function askForConfirmation(
-  ctx: ToolContext,
-  request: ConfirmationRequest,
-): Promise<ConfirmationAnswer> {
-  if (ctx.elicit) {
-    const answer = await ctx.elicit([...request.lines, request.consequence].join("\n"), {
-      type: "object",
-      properties: { confirm: { type: "boolean", title: request.question } },
-      required: ["confirm"],
-    });
-    if (answer.action === "accept" && answer.content?.confirm === true)
-      return { kind: "confirmed" };
-    if (answer.action === "unreadable") {
-      return {
-        kind: "declined",
-        text: "Not confirmed: the form's answer could not be read; nothing changed.",
-      };
-    }
-    const why =
-      answer.action === "accept"
-        ? "the box was left unticked"
-        : answer.action === "decline"
-          ? "the person declined"
-          : "the person cancelled";
-    return { kind: "declined", text: `Not confirmed (${why}): nothing was changed.` };
-  }
-  if (ctx.config.confirm === "elicitation") {
-    throw new ConfirmationUnavailableError(
-      "this server accepts such changes only when the person confirms them in a form, and this client cannot show forms; nothing was changed",
-    );
-  }
-  const token = randomUUID();
-  const expiresAt = Date.now() + CONFIRMATION_TTL_MS;
-  await storeOf(ctx).put(token, {
-    tool: request.tool,
-    argDigests: digests(request.args),
-    expiresAt,
-  });
-  return {
-    kind: "preview",
-    token,
-    expiresAt: new Date(expiresAt).toISOString(),
-    text: [
-      ...request.lines,
-      `Nothing has been changed yet. Show this preview to the person and wait for their answer. Only if they clearly confirm, call ${request.tool} again with exactly the same arguments and confirmationToken: ${token} (single use, valid 5 minutes).`,
-      request.consequence,
-    ].join("\n"),
-  };
-}
-
-/**
- * Uses up a confirmation token. Refused (nothing changed) when it is unknown, expired, already used,
- * issued by another tool, or issued for other arguments. Always await it: it throws to refuse.
- */
-export async function redeemConfirmation(
-  ctx: ToolContext,
-  tool: string,
-  token: string,
-  args: Record<string, unknown>,
-): Promise<void> {
-  const again = `Nothing was changed. Call ${tool} again without confirmationToken for a fresh preview, and show it to the person.`;
-  if (ctx.config.confirm === "elicitation") {
-    throw new ToolInputError(
-      "this server takes confirmations only from the person's form, not as tokens",
-      "confirmationToken",
-      "Nothing was changed. Use a client that can show forms.",
-    );
-  }
-  // When the store cannot be reached this throws, and the change is not sent.
-  const entry = await storeOf(ctx).take(token);
-  if (!entry) {
-    throw new ToolInputError(
-      "the confirmation token is unknown, expired or already used",
-      "confirmationToken",
-      again,
-    );
-  }
-  if (entry.tool !== tool) {
-    throw new ToolInputError(
-      `the confirmation token was issued by ${entry.tool}, not ${tool}`,
-      "confirmationToken",
-      again,
-    );
-  }
-  const now = digests(args);
-  const names = new Set([...Object.keys(now), ...Object.keys(entry.argDigests)]);
-  const changed = [...names].filter((k) => now[k] !== entry.argDigests[k]).sort();
-  if (changed.length > 0) {
-    throw new ToolInputError(
-      `the confirmation token was issued for other arguments (different now: ${changed.join(", ")})`,
-      "confirmationToken",
-      again,
-    );
-  }
-}
-
-export type SendOutcome<T, R> =
-  | { kind: "sent"; data: T }
-  /** The request may have reached the platform; `state` is what reading the record back showed. */
-  | { kind: "read-back"; state: R }
-  /** The request may have reached the platform, and reading the record back failed too. */
-  | { kind: "unknown" };
-
-/**
- * Sends a write once. When the platform's answer is lost (the outcome is unknown), the write is not
- * sent again: the record is read back, so the tool can say what really happened.
- */
-export async function sendOnce<T, R>(
-  send: () => Promise<T>,
-  readBack: () => Promise<R>,
-): Promise<SendOutcome<T, R>> {
-  try {
-    return { kind: "sent", data: await send() };
-  } catch (error) {
-    if (!isPlatformError(error) || !isOutcomeUnknown(error)) throw error;
-  }
-  try {
-    return { kind: "read-back", state: await readBack() };
-  } catch {
-    return { kind: "unknown" };
-  }
 }

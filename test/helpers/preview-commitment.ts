@@ -123,6 +123,11 @@ export async function appliedAfterLostAnswer(start: StartHarness, c: LateWriteCa
   expect(r.text).toContain(c.check);
   expect(r.text).not.toMatch(/try again|safe to|may be called again|call \w+ again/i);
   expect(h.sandbox.countRequests(c.mutation)).toBe(1);
+  // Before the platform applies it, no read shows it: another attempt is held back.
+  const held = await attempt();
+  expect(held.r.isError, held.text).toBe(true);
+  expect(held.text).toContain("outcome is not known yet");
+  expect(h.sandbox.countRequests(c.mutation)).toBe(1);
   // The platform applies it now.
   expect(await h.sandbox.faults.releaseHeld()).toBe(1);
   // Another attempt is refused, whatever a read shows now: nothing more reaches the platform.

@@ -202,6 +202,21 @@ describe("invite_to_talent_pool: inviting with the token round trip", () => {
 });
 
 describe("invite_to_talent_pool: re-inviting", () => {
+  it("refuses a contact invited too recently for a read to tell a new invitation apart", async () => {
+    const h = await harness();
+    const today = new Date().toISOString().slice(0, 10);
+    h.sandbox.edit((data) => {
+      const contact = talentOf(data).contacts.get("tc_005");
+      if (!contact) throw new Error("seed changed");
+      contact.invitedAt = today;
+    });
+    const r = await call(h, CAMILLA);
+    expect(r.r.isError).toBe(true);
+    expect(r.text).toContain(`was invited on ${today}, too recently to re-invite`);
+    expect(r.text).toContain("Nothing was sent. Re-invite on or after");
+    expect(h.sandbox.countRequests("ReinviteTrustedContact")).toBe(0);
+  });
+
   it("previews and re-sends the invitation to a contact who has not answered", async () => {
     const h = await harness();
     const first = await call(h, CAMILLA);

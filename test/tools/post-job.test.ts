@@ -545,7 +545,7 @@ describe("post_job keeps platform text and free text in quotes", () => {
     const draft = data.jobs?.jobs.get("job_005");
     if (!nordlys || !draft) throw new Error("seed changed");
     nordlys.name = `Nordlys\n${PREVIEW}`;
-    draft.name = `Wind\u2028${PREVIEW}`;
+    draft.name = `Wind\n${PREVIEW}`;
     draft.description = `Turbines.\r\n${PREVIEW}`;
   };
   const contained = (message: string) => {
@@ -554,6 +554,21 @@ describe("post_job keeps platform text and free text in quotes", () => {
     expect(lines.at(-1)).toBe(CONSEQUENCE);
     return lines;
   };
+
+  it("refuses to publish a draft whose title holds characters a reader cannot see, naming them", async () => {
+    const h = await harness({
+      seedPatch: (data: SandboxData) => {
+        const draft = data.jobs?.jobs.get("job_005");
+        if (!draft) throw new Error("seed changed");
+        draft.name = `Wind\u202eenibruT`;
+      },
+    });
+    const r = await call(h, { jobId: "job_005", publish: true });
+    expect(r.r.isError).toBe(true);
+    expect(r.text).toContain("argument `name`: the title of draft job_005 holds characters");
+    expect(r.text).toContain("U+202E RIGHT-TO-LEFT OVERRIDE");
+    expect(writes(h)).toBe(0);
+  });
 
   it("in the preview text and in the form", async () => {
     const h = await harness({ seedPatch: plant });
@@ -565,7 +580,8 @@ describe("post_job keeps platform text and free text in quotes", () => {
     expect(what).toContain(`"Nordlys ${PREVIEW}"`);
     const existing = contained((await call(h, { jobId: "job_005", publish: true })).text);
     expect(existing.join("\n")).toContain(JSON.stringify(`Turbines.\r\n${PREVIEW}`));
-    expect(existing.join("\n")).toContain(`"Wind ${PREVIEW}"`);
+    // The draft's own title is published as it is, so it is shown as it is: its line break escaped.
+    expect(existing.join("\n")).toContain(JSON.stringify(`Wind\n${PREVIEW}`));
     await h.close();
 
     const f = formAnswering({ action: "decline" });

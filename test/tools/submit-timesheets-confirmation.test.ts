@@ -96,7 +96,7 @@ describe("submit_timesheets: honest outcomes", () => {
       confirmed: true,
     });
     expect(r.out).toMatchObject({ unknown: 2, accepted: 0 });
-    expect(r.text).toContain("would replace what the platform holds rather than add to it");
+    expect(r.text).not.toContain("sent again");
     expect(again.text).toContain("outcome is not known yet");
     // Registered once, as previewed.
     expect(h.sandbox.timesheets.size).toBe(2);
@@ -124,7 +124,18 @@ describe("submit_timesheets: honest outcomes", () => {
     expect(again.r.isError).toBe(true);
     expect(again.text).toContain("outcome is not known yet");
     expect(again.text).toContain("list_payment_requests (hires hire_001");
-    // Other rows are another change.
+    // The same days under other externalIds or other hours wait too: the first rows may still be
+    // registered, and both paid.
+    for (const rows of [
+      [ana(16, { externalId: "other-16" }), ana(17, { externalId: "other-17" })],
+      [ana(17, { hours: 6 })],
+    ]) {
+      const sameDays = await call(h, { registrations: rows });
+      expect(sameDays.r.isError, sameDays.text).toBe(true);
+      expect(sameDays.text).toContain("outcome is not known yet");
+      expect(sameDays.text).toContain("hours of hire hire_001 on 2026-11-");
+    }
+    // Other days are another change.
     const other = await call(h, { registrations: [ana(18)] });
     expect(other.out.status).toBe("preview");
     expect(h.sandbox.countRequests("SubmitTimesheets")).toBe(1);

@@ -468,6 +468,7 @@ async function reject(
     args: call,
     token,
     target: candidateTarget(c.id),
+    check: `list_jobs (jobId ${oneLine(c.job.id)})`,
     propose: () => proposeRejection(ctx, c.id, reason),
   });
   const candidate = decision.proposal.preview;
@@ -640,6 +641,7 @@ async function acceptBid(
     args: call,
     token,
     target: bidTarget(bidId),
+    check: `list_jobs (the job of bid ${oneLine(bidId)})`,
     propose: () => proposeAcceptance(ctx, bidId),
   });
   const bid = decision.proposal.preview;
@@ -669,7 +671,8 @@ async function sendAcceptance(ctx: ToolContext, bid: BidOut): Promise<Result> {
         ctx.client.run(
           acceptBidMutation,
           // The contract's title as previewed (the platform would take the job's title now).
-          { input: { bid: bid.id, jobTitle: bid.job.name } },
+          // The job's title is the platform's own default: nothing is sent that was not shown.
+          { input: { bid: bid.id } },
           requestOptions(ctx),
         ),
       `accept bid ${oneLine(bid.id)} (it creates a hire)`,

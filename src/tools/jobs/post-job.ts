@@ -7,7 +7,7 @@ import {
   type UpdateJobVariables,
   updateJobMutation,
 } from "../../client/operations/jobs.js";
-import { jsonQuoted, oneLine } from "../../client/platform-text.js";
+import { oneLine } from "../../client/platform-text.js";
 import {
   changedResult,
   confirmationTokenArg,
@@ -160,8 +160,9 @@ const descriptionNeeded = () =>
   );
 
 /** What creating a job is to: another attempt with the same company and name is the same change. */
+// Job names are matched without regard to case (sameName), so the hold is too.
 const newJobTarget = (args: { company: string; name: string }) =>
-  `new job ${whole(args.name)} at ${oneLine(args.company)}`;
+  `new job ${whole(args.name.trim().toLowerCase())} at ${oneLine(args.company)}`;
 const jobTarget = (id: string) => `job ${id}`;
 const jobCheck = (id: string) => `list_jobs (jobId ${oneLine(id)})`;
 
@@ -238,6 +239,7 @@ async function createAndPublish(
     args: call,
     token,
     target: newJobTarget(args),
+    check: `list_jobs (search ${whole(args.name)}, accounts [${oneLine(args.company)}])`,
     async propose() {
       context = await readContext(ctx, args.company, args.name);
       const preview: Preview = {
@@ -247,7 +249,7 @@ async function createAndPublish(
         skills: args.skills,
         description: args.description as string,
       };
-      return proposal(preview, { name: true, skills: true, description: true });
+      return proposal(preview);
     },
   });
   const preview = decision.proposal.preview;
@@ -311,17 +313,20 @@ async function createJob(
     sent.kind === "read-back"
       ? "The connection dropped after the request was sent; reading the company's jobs back found the new draft."
       : undefined;
+  // The job exists now: a later call may name it by id or repeat this one, so an update whose
+  // outcome is unknown holds both.
+  const targets = [jobTarget(created.id), target];
   if (preview) {
     return finish(ctx, created, publishing(created.id, preview), {
       created: true,
       dropped,
       preview,
-      target,
+      targets,
     });
   }
   if (!args.description) return draftResult(toJob(created), dropped);
   const changes = { id: created.id, description: args.description };
-  return finish(ctx, created, changes, { created: true, dropped, target });
+  return finish(ctx, created, changes, { created: true, dropped, targets });
 }
 
 /** The publishing updateJob: it carries the previewed content, so exactly that is published. */
@@ -364,14 +369,14 @@ async function finish(
   ctx: ToolContext,
   job: PostedJob,
   changes: UpdateJobVariables["input"],
-  how: { created: boolean; dropped?: string; preview?: Preview; target: string },
+  how: { created: boolean; dropped?: string; preview?: Preview; targets: readonly string[] },
 ): Promise<Result> {
   const publish = changes.published === true;
   const withPreview = how.preview ? { preview: how.preview } : {};
   const what = publish ? "publishing it" : "saving its details";
   let sent: Awaited<ReturnType<typeof sendUpdate>>;
   try {
-    sent = await sendUpdate(ctx, job.id, changes, how.target);
+    sent = await sendUpdate(ctx, job.id, changes, how.targets);
   } catch (error) {
     // A definite refusal from the platform: the update was not made.
     const reason = failureReason(error);
@@ -435,11 +440,12 @@ function sendUpdate(
   ctx: ToolContext,
   id: string,
   changes: UpdateJobVariables["input"],
-  target: string,
+  targets: readonly string[],
 ) {
   return sendWrite(ctx, {
     tool: TOOL,
-    target,
+    target: targets[0] as string,
+    alsoHolds: targets.slice(1),
     check: jobCheck(id),
     send: refusedAsNotAllowed(
       () => ctx.client.run(updateJobMutation, { input: changes }, requestOptions(ctx)),
@@ -497,7 +503,7 @@ async function editDraft(ctx: ToolContext, args: Args, jobId: string): Promise<R
       "Nothing was changed.",
     );
   }
-  return finish(ctx, job, changes, { created: false, target: jobTarget(job.id) });
+  return finish(ctx, job, changes, { created: false, targets: [jobTarget(job.id)] });
 }
 
 async function publishDraft(
@@ -514,26 +520,25 @@ async function publishDraft(
     args: call,
     token,
     target: jobTarget(jobId),
+    check: jobCheck(jobId),
     async propose() {
       const job = await readDraft(ctx, args, jobId);
       draft = job;
       const description = args.description ?? job.description ?? "";
       if (description.trim() === "") throw descriptionNeeded();
-      if (args.description === undefined) refuseHidden(jobId, description);
-      return proposal(
-        {
-          jobId: job.id,
-          company: { id: job.company.id, name: job.company.name },
-          name: args.name ?? job.name,
-          skills: args.skills ?? job.skills.map((s) => s.name),
-          description,
-        },
-        {
-          name: args.name !== undefined,
-          skills: args.skills !== undefined,
-          description: args.description !== undefined,
-        },
-      );
+      // What the draft holds is published as it is: it must be what the preview shows.
+      if (args.description === undefined) refuseHidden(jobId, "description", description);
+      if (args.name === undefined) refuseHidden(jobId, "name", job.name);
+      if (args.skills === undefined) {
+        for (const skill of job.skills) refuseHidden(jobId, "skills", skill.name);
+      }
+      return proposal({
+        jobId: job.id,
+        company: { id: job.company.id, name: job.company.name },
+        name: args.name ?? job.name,
+        skills: args.skills ?? job.skills.map((s) => s.name),
+        description,
+      });
     },
   });
   const preview = decision.proposal.preview;
@@ -543,7 +548,7 @@ async function publishDraft(
       return finish(ctx, draft as PostedJob, publishing(preview.jobId as string, preview), {
         created: false,
         preview,
-        target: jobTarget(jobId),
+        targets: [jobTarget(jobId)],
       });
     case "changed":
       return changedResult(decision, { job, preview });
@@ -558,25 +563,28 @@ async function publishDraft(
 }
 
 /**
- * A draft's description is published as the platform holds it: if it holds characters a reader
- * cannot see, the preview would not show what freelancers get, so publishing it is refused.
+ * A draft's title, skills and description are published as the platform holds them: if one holds
+ * characters a reader cannot see, the preview would not show what freelancers get, so publishing
+ * it is refused.
  */
-function refuseHidden(jobId: string, description: string): void {
-  const hidden = hiddenCharacters(description);
+function refuseHidden(
+  jobId: string,
+  field: "name" | "skills" | "description",
+  value: string,
+): void {
+  const hidden = hiddenCharacters(value);
   if (hidden.length === 0) return;
+  const what = field === "name" ? "title" : field === "skills" ? "skill" : field;
   throw new ToolInputError(
-    `the description of draft ${oneLine(jobId)} holds characters a reader cannot see or that change the text's direction: ${hidden.join(", ")}`,
-    "description",
-    "Nothing was changed. Give the description to publish (without them) as the description argument.",
+    `the ${what} ${field === "skills" ? "" : `of draft ${oneLine(jobId)} `}holds characters a reader cannot see or that change the text's direction: ${hidden.join(", ")}`,
+    field,
+    `Nothing was changed. Give the ${field} to publish (without them) as the ${field} argument.`,
   );
 }
 
 // ---- the preview -------------------------------------------------------------------------------
 
-/** Which of the previewed values came from the call's arguments (the rest are the platform's). */
-type Given = { name: boolean; skills: boolean; description: boolean };
-
-function proposal(p: Preview, given: Given): Proposal<Preview> {
+function proposal(p: Preview): Proposal<Preview> {
   const facts: Record<string, Fact> = {
     company: p.company.name,
     "job title": p.name,
@@ -585,7 +593,7 @@ function proposal(p: Preview, given: Given): Proposal<Preview> {
   };
   return {
     preview: p,
-    lines: previewLines(p, given),
+    lines: previewLines(p),
     consequence: PUBLISH_CONSEQUENCE,
     question: "Publish this job?",
     facts,
@@ -593,19 +601,18 @@ function proposal(p: Preview, given: Given): Proposal<Preview> {
 }
 
 // The server's sentences, each value quoted whole on its line; the consequence comes last (added
-// by the confirmation module), so no name or description can pose as the server's words. Text
-// from the call is shown as it is sent; the draft's own description is quoted whole, line breaks
-// as \n and look-alike quotation marks escaped.
-function previewLines(p: Preview, given: Given): string[] {
-  const text = (value: string, fromCall: boolean) =>
-    fromCall ? sentTextShown(value) : whole(value);
-  const name = text(p.name, given.name);
+// by the confirmation module), so no name or description can pose as the server's words. The
+// title, skills and description are shown exactly as they are sent (the draft's own included),
+// line breaks as \n and look-alike quotation marks escaped.
+function previewLines(p: Preview): string[] {
+  const text = (value: string) => sentTextShown(value);
+  const name = text(p.name);
   const where = `at company ${whole(p.company.name)} (${oneLine(p.company.id)})`;
   return [
     p.jobId
       ? `Publish the draft job ${oneLine(p.jobId)} ${name} ${where}.`
       : `Create the job ${name} ${where} and publish it.`,
-    `Skills: ${p.skills.map((s) => text(s, given.skills)).join(", ")}.`,
-    `Description: ${given.description ? sentTextShown(p.description) : jsonQuoted(p.description)}.`,
+    `Skills: ${p.skills.map((s) => text(s)).join(", ")}.`,
+    `Description: ${text(p.description)}.`,
   ];
 }

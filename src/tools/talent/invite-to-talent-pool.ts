@@ -42,6 +42,7 @@ import { hiddenCharacters, sentTextSchema, sentTextShown } from "../sent-text.js
 
 const TOOL = "invite_to_talent_pool";
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const DAY_MS = 86_400_000;
 const RIGHTS = "talent pool management";
 // The platform's own limits: a longer value is refused here, never cut in the preview.
 const MAX_NAME = 255;
@@ -325,6 +326,18 @@ async function proposeReinvite(ctx: ToolContext, contactId: string): Promise<Pro
     throw new ToolInputError(
       `contact ${oneLine(contactId)} has no email address to invite`,
       "contactId",
+    );
+  }
+  // The platform records the day of the last invitation, not the time: a re-invitation within two
+  // days of it (time zones) could never be told apart from it by a read, so a lost answer would
+  // stay unknown for good and a second email could follow unnoticed.
+  const earliest = new Date(ctx.clock.now() - 2 * DAY_MS).toISOString().slice(0, 10);
+  if (contact.invitedAt > earliest) {
+    const from = new Date(Date.parse(contact.invitedAt) + 2 * DAY_MS).toISOString().slice(0, 10);
+    throw new ToolInputError(
+      `contact ${oneLine(contactId)} was invited on ${oneLine(contact.invitedAt)}, too recently to re-invite: no read could tell a new invitation from that one`,
+      "contactId",
+      `Nothing was sent. Re-invite on or after ${from} if they have still not answered.`,
     );
   }
   const { data } = await ctx.client.run(

@@ -11,6 +11,7 @@ import {
   type Decision,
   previewResult,
   previewTokenOutput,
+  refuseWhileUnknown,
   sendWrite,
 } from "../confirmation.js";
 import { defineTool, type ToolContext } from "../define-tool.js";
@@ -162,6 +163,11 @@ export const submitTimesheetsTool = defineTool({
     const rows = raw as Row[];
     const target = `${rows.length} timesheet row${rows.length === 1 ? "" : "s"} (set ${digestOf(rows)})`;
     let decision: Decision<TimesheetProposal>;
+    // Hours for a day whose earlier submission has an unknown outcome wait, whatever their
+    // externalIds: the platform may still register the first ones, and pay both.
+    for (const day of new Set(rows.map(dayTarget))) {
+      await refuseWhileUnknown(ctx, { tool: TOOL, target: day, check: checkFor(rows) });
+    }
     try {
       decision = await confirmChange(ctx, {
         tool: TOOL,
@@ -188,6 +194,9 @@ export const submitTimesheetsTool = defineTool({
     }
   },
 });
+
+/** A hire's day, as the unknown-outcome hold names it. */
+const dayTarget = (row: Row) => `hours of hire ${row.hireId} on ${row.reportedDate}`;
 
 /**
  * The rows as a short digest, in externalId order: the same rows are the same change, whatever
@@ -338,7 +347,7 @@ async function sendRows(ctx: ToolContext, rows: Row[], target: string) {
   }
   const structured = { provided: rows.length, ...counts, rows: results };
   if (unknown) {
-    const note = `${unknown.text} Registrations are keyed by externalId: these rows sent again with the same externalIds would replace what the platform holds rather than add to it, but check what it holds first.`;
+    const note = unknown.text;
     return {
       isError: true,
       structured: { status: "outcome-unknown" as const, ...structured, note },
@@ -376,6 +385,7 @@ function sendChunk(ctx: ToolContext, rows: Row[], target: string) {
   return sendWrite(ctx, {
     tool: TOOL,
     target,
+    alsoHolds: [...new Set(rows.map(dayTarget))],
     check: checkFor(rows),
     // The rows exactly as previewed and confirmed: the fields the payload schema allows.
     send: () =>
