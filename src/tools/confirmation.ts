@@ -535,6 +535,9 @@ function differing(a: Record<string, string>, b: Record<string, string>): string
 
 const hash = (text: string) => createHash("sha256").update(text).digest("hex");
 
+/** A digest of a value that does not depend on the order of its object keys. */
+export const contentDigest = (value: unknown) => hash(canonical(value));
+
 /** JSON with keys in order, so the same arguments always give the same digest. */
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;

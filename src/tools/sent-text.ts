@@ -57,6 +57,13 @@ export function hiddenCharacters(text: string): string[] {
   });
 }
 
+/** How a refusal says which hidden characters a value holds (after the value's name). */
+export const holdsHidden = (hidden: string[]) =>
+  `holds characters a reader cannot see or that change the text's direction: ${hidden.join(", ")}`;
+
+/** What to do about them. */
+export const REMOVE_HIDDEN = "Remove them: the person must read exactly what is sent.";
+
 /**
  * A free-text argument the server sends as it is: trimmed, `min` to `max` characters, and refused
  * when it holds invisible or direction-changing characters, naming them.

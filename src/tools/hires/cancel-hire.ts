@@ -23,6 +23,7 @@ import { sentTextSchema, sentTextShown } from "../sent-text.js";
 
 const TOOL = "cancel_hire";
 const CONSEQUENCE = "This cannot be undone; the worker is told.";
+const checkFor = (hireId: string) => `get_hire (hireId ${oneLine(hireId)})`;
 
 /** Statuses before a hire is active: the only ones the platform cancels. */
 const NOT_STARTED = new Set(["DRAFT", "OFFERED", "READY"]);
@@ -77,7 +78,7 @@ export const cancelHireTool = defineTool({
       args: call,
       token: confirmationToken,
       target: `hire ${args.hireId}`,
-      check: `get_hire (hireId ${oneLine(args.hireId)})`,
+      check: checkFor(args.hireId),
       propose: () => propose(ctx, call),
     });
     const preview = decision.proposal.preview;
@@ -174,7 +175,7 @@ async function cancel(ctx: ToolContext, args: CancelArgs, preview: Preview) {
   const sent = await sendWrite(ctx, {
     tool: TOOL,
     target: `hire ${args.hireId}`,
-    check: `get_hire (hireId ${oneLine(args.hireId)})`,
+    check: checkFor(args.hireId),
     send: refusedAsNotAllowed(
       () =>
         ctx.client.run(

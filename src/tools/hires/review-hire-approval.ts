@@ -31,6 +31,8 @@ import { refusedAsNotAllowed } from "../not-allowed.js";
 import { sentTextSchema, sentTextShown } from "../sent-text.js";
 
 const TOOL = "review_hire_approval";
+const checkFor = (id: string) =>
+  `${TOOL} without arguments (approval ${oneLine(id)} is listed while it still waits)`;
 /** Requests listed at most; the oldest come first, so nothing waits unseen for long. */
 const LIST_MAX = 50;
 
@@ -143,7 +145,7 @@ export const reviewHireApprovalTool = defineTool({
       args: call,
       token: confirmationToken,
       target: `approval ${id}`,
-      check: `${TOOL} without arguments (approval ${oneLine(id)} is listed while it still waits)`,
+      check: checkFor(id),
       propose: async () => {
         const proposal = await propose(ctx, id, verdict, reason);
         seenStates = proposal.states;
@@ -279,7 +281,7 @@ async function decide(
   const sent = await sendWrite(ctx, {
     tool: TOOL,
     target: `approval ${id}`,
-    check: `${TOOL} without arguments (approval ${oneLine(id)} is listed while it still waits)`,
+    check: checkFor(id),
     // The platform refused the decision itself: a permission, not a bad argument.
     send: refusedAsNotAllowed(
       () =>

@@ -23,7 +23,7 @@ import {
 import { defineTool, NotAllowedError, type ToolContext, ToolInputError } from "../define-tool.js";
 import { requestOptions } from "../format.js";
 import { refusedAsNotAllowed } from "../not-allowed.js";
-import { hiddenCharacters, sentTextSchema, sentTextShown } from "../sent-text.js";
+import { hiddenCharacters, holdsHidden, sentTextSchema, sentTextShown } from "../sent-text.js";
 import { CLOSED_JOB_STATUSES, failureReason } from "./job-writes.js";
 
 const TOOL = "post_job";
@@ -164,6 +164,8 @@ const descriptionNeeded = () =>
 const newJobTarget = (args: { company: string; name: string }) =>
   `new job ${whole(args.name.trim().toLowerCase())} at ${oneLine(args.company)}`;
 const jobTarget = (id: string) => `job ${id}`;
+const newJobCheck = (args: { company: string; name: string }) =>
+  `list_jobs (search ${whole(args.name)}, accounts [${oneLine(args.company)}])`;
 const jobCheck = (id: string) => `list_jobs (jobId ${oneLine(id)})`;
 
 interface Context {
@@ -239,7 +241,7 @@ async function createAndPublish(
     args: call,
     token,
     target: newJobTarget(args),
-    check: `list_jobs (search ${whole(args.name)}, accounts [${oneLine(args.company)}])`,
+    check: newJobCheck(args),
     async propose() {
       context = await readContext(ctx, args.company, args.name);
       const preview: Preview = {
@@ -282,7 +284,7 @@ async function createJob(
   const sent = await sendWrite(ctx, {
     tool: TOOL,
     target,
-    check: `list_jobs (search ${whole(args.name)}, accounts [${oneLine(args.company)}])`,
+    check: newJobCheck(args),
     send: refusedAsNotAllowed(
       () =>
         ctx.client.run(
@@ -576,7 +578,7 @@ function refuseHidden(
   if (hidden.length === 0) return;
   const what = field === "name" ? "title" : field === "skills" ? "skill" : field;
   throw new ToolInputError(
-    `the ${what} ${field === "skills" ? "" : `of draft ${oneLine(jobId)} `}holds characters a reader cannot see or that change the text's direction: ${hidden.join(", ")}`,
+    `the ${what} ${field === "skills" ? "" : `of draft ${oneLine(jobId)} `}${holdsHidden(hidden)}`,
     field,
     `Nothing was changed. Give the ${field} to publish (without them) as the ${field} argument.`,
   );

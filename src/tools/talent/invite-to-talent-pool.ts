@@ -38,7 +38,13 @@ import {
 } from "../define-tool.js";
 import { requestOptions } from "../format.js";
 import { refusedAsNotAllowed } from "../not-allowed.js";
-import { hiddenCharacters, sentTextSchema, sentTextShown } from "../sent-text.js";
+import {
+  hiddenCharacters,
+  holdsHidden,
+  REMOVE_HIDDEN,
+  sentTextSchema,
+  sentTextShown,
+} from "../sent-text.js";
 
 const TOOL = "invite_to_talent_pool";
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -205,11 +211,7 @@ function checkArguments(args: Partial<InviteArgs> & { contactId?: string }): Che
     // What is sent is what the preview shows: nothing hidden in a name or an address.
     const hidden = hiddenCharacters(value);
     if (hidden.length > 0) {
-      throw new ToolInputError(
-        `${key} holds characters a reader cannot see or that change the text's direction: ${hidden.join(", ")}`,
-        key,
-        "Remove them: the person must read exactly what is sent.",
-      );
+      throw new ToolInputError(`${key} ${holdsHidden(hidden)}`, key, REMOVE_HIDDEN);
     }
   }
   if ((args.skills?.length ?? 0) > MAX_SKILL_LOOKUPS) {

@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import * as z from "zod";
 import { isPlatformError, type PlatformError } from "../../client/errors.js";
 import { submitTimesheetsMutation } from "../../client/operations.js";
@@ -8,6 +7,7 @@ import {
   confirmationTokenArg,
   confirmChange,
   confirmedWriteAnnotations,
+  contentDigest,
   type Decision,
   previewResult,
   previewTokenOutput,
@@ -203,18 +203,8 @@ const dayTarget = (row: Row) => `hours of hire ${row.hireId} on ${row.reportedDa
  * their order or the other arguments.
  */
 function digestOf(rows: Row[]): string {
-  const canonical = (value: unknown): string => {
-    if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
-    if (value !== null && typeof value === "object") {
-      return `{${Object.keys(value)
-        .sort()
-        .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
-        .join(",")}}`;
-    }
-    return JSON.stringify(value) ?? "null";
-  };
   const sorted = [...rows].sort((a, b) => (a.externalId < b.externalId ? -1 : 1));
-  return createHash("sha256").update(canonical(sorted)).digest("hex").slice(0, 16);
+  return contentDigest(sorted).slice(0, 16);
 }
 
 /** Rows that cannot be submitted as they are: each named with what to change; nothing sent. */

@@ -7,7 +7,7 @@ import { TIMESHEET_PAYLOAD_SCHEMA_URI } from "../../client/schema/uris.js";
 import { timesheetPayloadSchema } from "../../client/timesheet-payload-schema.js";
 import { ToolInputError } from "../define-tool.js";
 import { isRealDate } from "../format.js";
-import { hiddenCharacters } from "../sent-text.js";
+import { hiddenCharacters, holdsHidden, REMOVE_HIDDEN } from "../sent-text.js";
 
 /** A row that cannot be submitted as it is, and what to change. */
 export interface InvalidRow {
@@ -151,21 +151,13 @@ export function validateRows(raw: unknown[]): InvalidRow[] {
           "Shorten it: the preview shows every reference whole.",
         );
       } else if (hidden.length > 0) {
-        add(
-          "reference",
-          `holds characters a reader cannot see or that change the text's direction: ${hidden.join(", ")}`,
-          "Remove them: the person must read exactly what is sent.",
-        );
+        add("reference", holdsHidden(hidden), REMOVE_HIDDEN);
       }
     }
     if (row.meta !== null && typeof row.meta === "object") {
       const hidden = hiddenCharacters(JSON.stringify(row.meta));
       if (hidden.length > 0) {
-        add(
-          "meta",
-          `holds characters a reader cannot see or that change the text's direction: ${hidden.join(", ")}`,
-          "Remove them: the person must read exactly what is sent.",
-        );
+        add("meta", holdsHidden(hidden), REMOVE_HIDDEN);
       }
     }
     // Several rows may share a day (two projects, say), but not more than a day's hours.
