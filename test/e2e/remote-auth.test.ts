@@ -4,7 +4,6 @@
 // registration, this server's consent page, the platform's consent, the callback, code → token,
 // MCP calls as the signed-in person; then what must be refused, the personal-token header, the
 // end of the platform's grant, and what the state store and the logs hold.
-import { randomBytes } from "node:crypto";
 import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -15,222 +14,21 @@ import type {
   OAuthTokens,
 } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseConfig } from "../../src/config.js";
-import { type OAuthClientInfo, type Sandbox, startSandbox } from "../../src/sandbox/index.js";
-import { createMemoryStore } from "../../src/state/memory-store.js";
-import type { StateStore } from "../../src/state/store.js";
-import { type HttpServerHandle, startHttpServer } from "../../src/transports/http.js";
-import { Browser, capturingLogger, expectNoSecret } from "../auth/helpers.js";
-import { freePort, initialize, raw } from "./http-helpers.js";
+import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
+import { Browser, expectNoSecret } from "../auth/helpers.js";
+import { initialize, raw } from "./http-helpers.js";
 import {
   CLIENT_REDIRECT,
+  DAY,
+  KEY,
   mcpClient,
   pkce,
-  platformTokensIn,
+  platformTokens,
+  ScriptedClient,
+  startTeamServer,
+  type TeamServer,
   viewerName,
 } from "./remote-auth-helpers.js";
-
-const KEY = randomBytes(32).toString("base64");
-const DAY = 24 * 60 * 60 * 1000;
-
-/** A memory store that also keeps every value ever written, to look for plain-text secrets. */
-function recordingStore(): { store: StateStore; written: Map<string, string[]> } {
-  const inner = createMemoryStore();
-  const written = new Map<string, string[]>();
-  return {
-    written,
-    store: {
-      ...inner,
-      async set(key, value, ttlMs) {
-        written.set(key, [...(written.get(key) ?? []), value]);
-        return inner.set(key, value, ttlMs);
-      },
-    },
-  };
-}
-
-interface TeamServer {
-  handle: HttpServerHandle;
-  publicUrl: string;
-  resource: string;
-  upstream: OAuthClientInfo;
-  lines: string[];
-  written: Map<string, string[]>;
-  store: StateStore;
-}
-
-interface TeamServerOptions {
-  /** Another server's state store: the two share every sign-in record. */
-  shared?: { store: StateStore; written: Map<string, string[]> };
-  /** A replica of that server: same public address (its load balancer's) and OAuth client. */
-  replicaOf?: TeamServer;
-  stateless?: boolean;
-}
-
-async function startTeamServer(
-  sandbox: Sandbox,
-  { shared, replicaOf, stateless }: TeamServerOptions = {},
-): Promise<TeamServer> {
-  const port = await freePort();
-  // A replica has the same public address (its load balancer's) and OAuth client as the first.
-  const publicUrl = replicaOf?.publicUrl ?? `http://127.0.0.1:${port}`;
-  const upstream =
-    replicaOf?.upstream ??
-    sandbox.oauth.registerClient({
-      name: "team server (test)",
-      redirectUri: `${publicUrl}/oauth/callback`,
-    });
-  const args = ["--http", "--port", String(port), "--auth", "oauth"];
-  const config = {
-    ...parseConfig(stateless ? [...args, "--stateless"] : args, {
-      WORKFORCE_API_URL: sandbox.url,
-      WORKFORCE_CLIENT_ID: upstream.id,
-      WORKFORCE_CLIENT_SECRET: upstream.secret,
-      WORKFORCE_PUBLIC_URL: publicUrl,
-      WORKFORCE_ENCRYPTION_KEY: KEY,
-    }),
-    retryBaseMs: 1,
-  };
-  const { logger, lines } = capturingLogger();
-  logger.addSecret(KEY);
-  const recorded = shared ?? recordingStore();
-  const handle = await startHttpServer(config, logger, "9.9.9", { stateStore: recorded.store });
-  return {
-    handle,
-    publicUrl: replicaOf ? handle.url : publicUrl,
-    resource: `${publicUrl}/mcp`,
-    upstream,
-    lines,
-    written: recorded.written,
-    store: recorded.store,
-  };
-}
-
-/** The MCP client's side, step by step, with the person's browser. */
-class ScriptedClient {
-  readonly browser = new Browser();
-  clientId = "";
-  asMetadata: Record<string, unknown> = {};
-
-  constructor(readonly server: TeamServer) {}
-
-  async discover(): Promise<void> {
-    const res = await raw(`${this.server.publicUrl}/mcp`, { body: initialize });
-    expect(res.status).toBe(401);
-    const header = String(res.headers["www-authenticate"]);
-    const metadataUrl = /resource_metadata="([^"]+)"/.exec(header)?.[1];
-    expect(metadataUrl).toBe(`${this.server.publicUrl}/.well-known/oauth-protected-resource/mcp`);
-    const prm = (await (await fetch(metadataUrl as string)).json()) as {
-      resource: string;
-      authorization_servers: string[];
-    };
-    expect(prm.resource).toBe(this.server.resource);
-    const issuer = prm.authorization_servers[0] as string;
-    const as = await fetch(new URL("/.well-known/oauth-authorization-server", issuer));
-    this.asMetadata = (await as.json()) as Record<string, unknown>;
-  }
-
-  async register(name = "scripted MCP client"): Promise<void> {
-    const res = await fetch(this.asMetadata.registration_endpoint as string, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({
-        client_name: name,
-        redirect_uris: [CLIENT_REDIRECT],
-        token_endpoint_auth_method: "none",
-        grant_types: ["authorization_code", "refresh_token"],
-        response_types: ["code"],
-      }),
-    });
-    expect(res.status).toBe(201);
-    this.clientId = ((await res.json()) as { client_id: string }).client_id;
-  }
-
-  authorizeUrl(challenge: string, state: string, resource = this.server.resource): string {
-    const url = new URL(this.asMetadata.authorization_endpoint as string);
-    url.search = new URLSearchParams({
-      response_type: "code",
-      client_id: this.clientId,
-      redirect_uri: CLIENT_REDIRECT,
-      code_challenge: challenge,
-      code_challenge_method: "S256",
-      state,
-      resource,
-    }).toString();
-    return url.href;
-  }
-
-  /** The browser's part: this server's consent page, the platform's, and back with a code. */
-  async signIn(
-    challenge: string,
-    identity: "full" | "limited" = "full",
-  ): Promise<{ code: string; state: string }> {
-    const state = randomBytes(8).toString("hex");
-    const page = await this.browser.get(this.authorizeUrl(challenge, state));
-    const html = await page.text();
-    expect(page.status, html).toBe(200);
-    expect(html).toContain("scripted MCP client");
-    const request = /name="request" value="([^"]+)"/.exec(html)?.[1] as string;
-    const approved = await this.browser.post(`${this.server.publicUrl}/oauth/consent`, {
-      request,
-      decision: "approve",
-    });
-    expect(approved.status).toBe(302);
-    const platformAuthorize = approved.headers.get("location") as string;
-    // The platform's own sign-in, with this server's client and callback.
-    const upstream = new URL(platformAuthorize);
-    expect(upstream.pathname).toBe("/oauth/authorize");
-    expect(upstream.searchParams.get("client_id")).toBe(this.server.upstream.id);
-    expect(upstream.searchParams.get("redirect_uri")).toBe(this.server.upstream.redirectUri);
-    expect(upstream.searchParams.get("code_challenge_method")).toBe("S256");
-    const { location } = await this.browser.authorize(platformAuthorize, { identity });
-    expect(location.href.startsWith(this.server.upstream.redirectUri)).toBe(true);
-    const back = await this.browser.get(location.href);
-    expect(back.status).toBe(302);
-    const answer = new URL(back.headers.get("location") as string);
-    expect(answer.origin + answer.pathname).toBe(CLIENT_REDIRECT);
-    expect(answer.searchParams.get("state")).toBe(state);
-    return { code: answer.searchParams.get("code") as string, state };
-  }
-
-  async token(form: Record<string, string>): Promise<{ status: number; body: OAuthTokens }> {
-    const res = await fetch(this.asMetadata.token_endpoint as string, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ client_id: this.clientId, ...form }),
-    });
-    return { status: res.status, body: (await res.json()) as OAuthTokens };
-  }
-
-  async exchange(code: string, verifier: string, resource = this.server.resource) {
-    return this.token({
-      grant_type: "authorization_code",
-      code,
-      code_verifier: verifier,
-      redirect_uri: CLIENT_REDIRECT,
-      resource,
-    });
-  }
-
-  /** Discovery, registration, consent and tokens, as the given sandbox identity. */
-  async signedIn(identity: "full" | "limited" = "full"): Promise<OAuthTokens> {
-    await this.discover();
-    await this.register();
-    const { verifier, challenge } = pkce();
-    const { code } = await this.signIn(challenge, identity);
-    const { status, body } = await this.exchange(code, verifier);
-    expect(status, JSON.stringify(body)).toBe(200);
-    return body;
-  }
-}
-
-/** Every platform token this server keeps, opened with the key (the test knows it). */
-function platformTokens(written: Map<string, string[]>): string[] {
-  return platformTokensIn(
-    KEY,
-    [...written].flatMap(([name, values]) => values.map((v): [string, string] => [name, v])),
-  );
-}
 
 describe("--auth oauth: remote sign-in against the sandbox's OAuth", () => {
   let sandbox: Sandbox;
