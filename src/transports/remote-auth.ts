@@ -11,8 +11,10 @@ import {
   mcpAuthRouter,
 } from "@modelcontextprotocol/sdk/server/auth/router.js";
 import express, { type Request, type Response } from "express";
+import { authorizeChecks } from "../auth/remote/authorize-checks.js";
 import { PlatformGrants } from "../auth/remote/grants.js";
 import { CALLBACK_PATH, CONSENT_PATH, TeamSignIn } from "../auth/remote/provider.js";
+import { registrationLimits } from "../auth/remote/registration-limits.js";
 import { createSealedStore, encryptionKeyFrom } from "../auth/remote/sealed-store.js";
 import type { SignInIdentity } from "../auth/store.js";
 import { AuthenticationError, isPlatformError } from "../client/errors.js";
@@ -81,6 +83,16 @@ export function createRemoteAuth(options: RemoteAuthOptions): RemoteAuth {
   });
 
   const router = express.Router();
+  // Checked here first: the SDK's handlers would send some refusals straight to the client.
+  router.use(
+    "/authorize",
+    authorizeChecks({
+      clients: provider.clientsStore,
+      isOurResource: (r) => provider.isOurResource(r),
+      redirectUriProblem: () => undefined,
+    }),
+  );
+  router.post("/register", registrationLimits(state));
   router.use(
     mcpAuthRouter({
       provider,

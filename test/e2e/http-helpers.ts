@@ -14,6 +14,8 @@ export interface RawOptions {
   headers?: Record<string, string>;
   body?: unknown;
   agent?: Agent;
+  /** The client's own address, such as another loopback address (127.0.0.2) for "another client". */
+  localAddress?: string;
 }
 
 /** node:http, not fetch: fetch will not send a Host header of our choosing. */
@@ -25,6 +27,7 @@ export function raw(url: string, options: RawOptions = {}): Promise<RawResponse>
       {
         method: options.method ?? (payload ? "POST" : "GET"),
         agent: options.agent,
+        localAddress: options.localAddress,
         headers: {
           ...(payload
             ? { "content-type": "application/json", accept: "application/json, text/event-stream" }

@@ -99,17 +99,16 @@ describe("--auth oauth: remote sign-in against the sandbox's OAuth", () => {
     secrets.push(right.body.access_token, right.body.refresh_token as string, code);
   });
 
-  it("refuses a sign-in without PKCE S256", async () => {
+  it("refuses a sign-in without PKCE S256 on its own page, sending nothing to the client (RFC 9700 §4.11.1)", async () => {
     const client = new ScriptedClient(server);
     await client.discover();
     await client.register();
     const url = new URL(client.authorizeUrl("x".repeat(43), "s1"));
     url.searchParams.set("code_challenge_method", "plain");
     const res = await client.browser.get(url.href);
-    expect(res.status).toBe(302);
-    expect(new URL(res.headers.get("location") as string).searchParams.get("error")).toBe(
-      "invalid_request",
-    );
+    expect(res.status).toBe(400);
+    expect(res.headers.get("location")).toBeNull();
+    expect(await res.text()).toMatch(/PKCE with S256[\s\S]*Nothing was sent back/);
   });
 
   it("issues tokens only for itself: another resource is refused at /authorize, at /token and at /mcp", async () => {
@@ -118,10 +117,9 @@ describe("--auth oauth: remote sign-in against the sandbox's OAuth", () => {
     await client.register();
     const other = "https://other.example/mcp";
     const res = await client.browser.get(client.authorizeUrl(pkce().challenge, "s2", other));
-    expect(res.status).toBe(302);
-    expect(new URL(res.headers.get("location") as string).searchParams.get("error")).toBe(
-      "invalid_target",
-    );
+    expect(res.status).toBe(400);
+    expect(res.headers.get("location")).toBeNull();
+    expect(await res.text()).toContain("issues access only to itself");
 
     const { verifier, challenge } = pkce();
     const { code } = await client.signIn(challenge);
@@ -178,7 +176,7 @@ describe("--auth oauth: remote sign-in against the sandbox's OAuth", () => {
     expect(fromElsewhere.status).toBe(403);
   });
 
-  it("rotates refresh tokens: a new pair works, the old refresh token is refused", async () => {
+  it("rotates refresh tokens: a new pair works; the old refresh token again revokes the whole sign-in (RFC 9700 §4.14.2)", async () => {
     const client = new ScriptedClient(server);
     const first = await client.signedIn();
     const renewed = await client.token({
@@ -188,12 +186,6 @@ describe("--auth oauth: remote sign-in against the sandbox's OAuth", () => {
     });
     expect(renewed.status).toBe(200);
     expect(renewed.body.access_token).not.toBe(first.access_token);
-    const reused = await client.token({
-      grant_type: "refresh_token",
-      refresh_token: first.refresh_token as string,
-    });
-    expect(reused.status).toBe(400);
-    expect(reused.body).toMatchObject({ error: "invalid_grant" });
     secrets.push(
       first.access_token,
       first.refresh_token as string,
@@ -208,6 +200,25 @@ describe("--auth oauth: remote sign-in against the sandbox's OAuth", () => {
     } finally {
       await mcp.close();
     }
+    // Whoever replays the old refresh token (a thief, or the client after the thief) is refused,
+    // and the renewed pair stops working too: nobody keeps access with a stolen token.
+    const reused = await client.token({
+      grant_type: "refresh_token",
+      refresh_token: first.refresh_token as string,
+    });
+    expect(reused.status).toBe(400);
+    expect(reused.body).toMatchObject({ error: "invalid_grant" });
+    const after = await raw(`${server.publicUrl}/mcp`, {
+      body: initialize,
+      headers: { authorization: `Bearer ${renewed.body.access_token}` },
+    });
+    expect(after.status).toBe(401);
+    const renewedAgain = await client.token({
+      grant_type: "refresh_token",
+      refresh_token: renewed.body.refresh_token as string,
+    });
+    expect(renewedAgain.status).toBe(400);
+    expect(server.lines.join("")).toMatch(/a refresh token was used twice/);
   });
 
   it("signs in the MCP SDK's own client (its OAuth discovery, registration and PKCE)", async () => {

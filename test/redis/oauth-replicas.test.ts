@@ -2,9 +2,10 @@
 // one real redis-server: a sign-in begun on one replica finishes on another. The test plays the
 // MCP client and the person's browser, and sends each step where a load balancer without affinity
 // might: registration on A, /authorize on B, the consent answer, the platform's consent and the
-// callback on C, the code at /token on A (and again on B: refused), MCP calls on B and C, a refresh
-// on C. Then it reads every key and value in Redis for the tokens, codes and secrets of that
-// sign-in: none may be there in plain text.
+// callback on C, the code at /token on A, MCP calls on B and C, a refresh on C; then the spent code
+// again on B and the spent refresh token again on A, each of which ends the sign-in on every
+// replica (RFC 9700 §4.14.2, OAuth 2.1 §4.1.3). Then it reads every key and value in Redis for the
+// tokens, codes and secrets of that sign-in: none may be there in plain text.
 import { randomBytes } from "node:crypto";
 import type { OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -50,6 +51,8 @@ const replicas: Replica[] = [];
 /** Every secret the sign-in below saw, by what it is; the platform's tokens are added from Redis. */
 const secrets: Record<string, string> = {};
 let flow = "not run";
+/** The sealed grant records as Redis held them while the sign-in was live. */
+let liveGrants: [string, string][] = [];
 
 function print(line: string): void {
   process.stdout.write(`[oauth-replicas] ${line}\n`);
@@ -103,6 +106,13 @@ afterAll(async () => {
   await sandbox?.close();
   await redis?.close();
 });
+
+/** The sealed records, by the name the sealed store gives them (without the Redis prefix). */
+function sealedRecords(inside: Awaited<ReturnType<typeof dumpAll>>): [string, string][] {
+  return [...inside.entries]
+    .filter(([key, entry]) => key.startsWith(`${KEY_PREFIX}oauth:`) && entry.type === "string")
+    .map(([key, entry]) => [key.slice(KEY_PREFIX.length), entry.values[0] ?? ""]);
+}
 
 describe.skipIf(REDIS_MISSING)("--auth oauth: three stateless replicas sharing Redis", () => {
   it("a sign-in begun on one replica finishes on another: register A, authorize B, consent and callback C, token A, calls on B and C, refresh C", async () => {
@@ -203,9 +213,6 @@ describe.skipIf(REDIS_MISSING)("--auth oauth: three stateless replicas sharing R
     expect(issued.body.refresh_token).toBeTruthy();
     secrets["access token"] = issued.body.access_token;
     secrets["refresh token"] = issued.body.refresh_token as string;
-    const twice = await exchange(B);
-    expect(twice.status).toBe(400);
-    expect(twice.body).toMatchObject({ error: "invalid_grant" });
 
     // 5. initialize and tools/call list_accounts on B and on C: as the person who signed in.
     for (const replica of [B, C]) {
@@ -238,12 +245,30 @@ describe.skipIf(REDIS_MISSING)("--auth oauth: three stateless replicas sharing R
     } finally {
       await onA.close();
     }
-    const reused = await token(A, {
+    liveGrants = sealedRecords(await dumpAll(redis.inspect())).filter(([name]) =>
+      name.startsWith("oauth:grant:"),
+    );
+    expect(liveGrants).toHaveLength(1);
+
+    // 7. The spent code again, on B: refused, and the whole sign-in ends on every replica (OAuth
+    // 2.1 §4.1.3): the renewed pair no longer works, and the sealed platform tokens are gone.
+    const twice = await exchange(B);
+    expect(twice.status).toBe(400);
+    expect(twice.body).toMatchObject({ error: "invalid_grant" });
+    for (const replica of [B, C]) {
+      const refused = await raw(`${replica.handle.url}/mcp`, {
+        body: initialize,
+        headers: { authorization: `Bearer ${renewed.body.access_token}` },
+      });
+      expect(refused.status).toBe(401);
+    }
+    const renewedAgain = await token(B, {
       grant_type: "refresh_token",
-      refresh_token: issued.body.refresh_token as string,
+      refresh_token: renewed.body.refresh_token as string,
     });
-    expect(reused.status).toBe(400);
-    expect(reused.body).toMatchObject({ error: "invalid_grant" });
+    expect(renewedAgain.status).toBe(400);
+    const after = sealedRecords(await dumpAll(redis.inspect()));
+    expect(after.filter(([name]) => name.startsWith("oauth:grant:"))).toEqual([]);
 
     // Each step was taken where it was sent: the registration on A, the platform's answer on C.
     const logOf = (r: Replica) => r.lines.join("");
@@ -264,11 +289,8 @@ describe.skipIf(REDIS_MISSING)("--auth oauth: three stateless replicas sharing R
     secrets["platform client secret"] = upstream.secret;
     secrets["encryption key"] = KEY;
     const inside = await dumpAll(redis.inspect());
-    // The sealed records, by the name the sealed store gives them (without the Redis prefix).
-    const sealed: [string, string][] = [...inside.entries]
-      .filter(([key, entry]) => key.startsWith(`${KEY_PREFIX}oauth:`) && entry.type === "string")
-      .map(([key, entry]) => [key.slice(KEY_PREFIX.length), entry.values[0] ?? ""]);
-    const [platformAccess, platformRefresh] = platformTokensIn(KEY, sealed);
+    const sealed = sealedRecords(inside);
+    const [platformAccess, platformRefresh] = platformTokensIn(KEY, liveGrants);
     // The grant opens with the key, and its access token is live at the platform as the person.
     expect(platformAccess && sandbox.oauth.identityFor(platformAccess)).toBe("limited");
     expect(platformRefresh).toBeTruthy();
@@ -281,13 +303,13 @@ describe.skipIf(REDIS_MISSING)("--auth oauth: three stateless replicas sharing R
     const logged = all.filter(([, value]) => logs.includes(value)).map(([name]) => name);
     const kinds = [...new Set(inside.keys.map((k) => k.split(":").slice(0, 3).join(":")))].sort();
     print(
-      `register A → authorize B → consent/callback C → token A (again on B: refused) → calls on B and C → refresh C (old one on A: refused): ${flow}; keys ${inside.keys.length} (${kinds.join(", ")}); plain-text secrets ${found.length} of ${all.length} looked for${found.length ? ` (${found.join(", ")})` : ""}; in the replicas' logs ${logged.length}`,
+      `register A → authorize B → consent/callback C → token A → calls on B and C → refresh C → code again on B (refused, sign-in ended everywhere): ${flow}; keys ${inside.keys.length} (${kinds.join(", ")}); plain-text secrets ${found.length} of ${all.length} looked for${found.length ? ` (${found.join(", ")})` : ""}; in the replicas' logs ${logged.length}`,
     );
     expect(Object.keys(secrets)).toHaveLength(11);
     expect(found).toEqual([]);
     expect(logged).toEqual([]);
     expect(inside.keys.every((k) => k.startsWith(KEY_PREFIX))).toBe(true);
-    for (const kind of ["client", "grant", "access", "refresh"]) {
+    for (const kind of ["client", "access", "spent-code", "spent-refresh"]) {
       expect(kinds).toContain(`${KEY_PREFIX}oauth:${kind}`);
     }
     // Every record of the sign-in is sealed (AES-256-GCM), not only those of tokens.

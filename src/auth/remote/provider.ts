@@ -11,7 +11,7 @@
 //      resource) becomes this server's own opaque access and refresh tokens, of which the store
 //      keeps only SHA-256 digests, never outliving the platform's.
 // Everything lives in the shared state store, sealed, so any replica can take any step.
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import type { OAuthRegisteredClientsStore } from "@modelcontextprotocol/sdk/server/auth/clients.js";
 import {
   InvalidGrantError,
@@ -43,6 +43,8 @@ import {
   validateCallback,
 } from "../oauth-client.js";
 import { SIGN_IN_PERIOD_MS, type SignInIdentity } from "../store.js";
+import type { AuthorizeLocals } from "./authorize-checks.js";
+import { type BrowserBinding, bindBrowser, bindingName, sameBrowser } from "./browser-binding.js";
 import type { PlatformGrant, PlatformGrants } from "./grants.js";
 import { escapeHtml, redirectWith, sendPage } from "./pages.js";
 import { digestKey, type SealedStore } from "./sealed-store.js";
@@ -55,8 +57,12 @@ const CODE_MS = 5 * MINUTE;
 export const ACCESS_TOKEN_MAX_MS = 60 * MINUTE;
 /** This server's refresh tokens (rotated on use); never past the platform's 90 days. */
 export const REFRESH_TOKEN_MAX_MS = 30 * 24 * 60 * MINUTE;
-/** A registered client is forgotten this long after its last sign-in began. */
+/** A registered client is forgotten this long after its last completed sign-in. */
 const CLIENT_TTL_MS = SIGN_IN_PERIOD_MS;
+/** A registration never used for a sign-in is forgotten within a day. */
+export const UNUSED_CLIENT_TTL_MS = 24 * 60 * MINUTE;
+/** How long a spent code is remembered, so that its replay can revoke what it issued. */
+const SPENT_CODE_MS = 2 * CODE_MS;
 /** A personal access token the platform accepted is not asked about again for this long. */
 const PERSONAL_TOKEN_CHECK_MS = 5 * MINUTE;
 const PERSONAL_TOKEN_CACHE_SIZE = 1_000;
@@ -85,12 +91,14 @@ interface PendingConsent {
   state: string | undefined;
   scopes: string[];
   resource: string;
+  /** Whether the client named redirect_uri itself: then /token must name it too. */
+  redirectUriGiven: boolean;
   /** SHA-256 (hex) of the cookie value set with the page. */
   browser: string;
 }
 
 /** An approved request, while the person signs in at the platform. */
-type PendingSignIn = Omit<PendingConsent, "browser" | "clientName"> & {
+type PendingSignIn = Omit<PendingConsent, "clientName"> & {
   upstreamState: string;
   codeVerifier: string;
 };
@@ -98,9 +106,16 @@ type PendingSignIn = Omit<PendingConsent, "browser" | "clientName"> & {
 interface CodeRecord {
   clientId: string;
   redirectUri: string;
+  redirectUriGiven: boolean;
   codeChallenge: string;
   scopes: string[];
   resource: string;
+  grantId: string;
+}
+
+/** A code or refresh token already used: presented again, the sign-in it belongs to ends. */
+interface SpentRecord {
+  clientId: string;
   grantId: string;
 }
 
@@ -119,6 +134,20 @@ export const CALLBACK_PATH = "/oauth/callback";
 
 const random = (prefix = "") => `${prefix}${randomBytes(32).toString("base64url")}`;
 const sha256Hex = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
+
+/** The consent page's cookie, read back when its form is posted. */
+const consentBinding = (requestId: string, publicUrl: string): BrowserBinding => ({
+  name: bindingName("wfm_consent_", requestId),
+  path: CONSENT_PATH,
+  publicUrl,
+});
+
+/** The approving browser's cookie, read back when the platform sends that browser back. */
+const callbackBinding = (upstreamState: string, publicUrl: string): BrowserBinding => ({
+  name: bindingName("wfm_signin_", upstreamState),
+  path: CALLBACK_PATH,
+  publicUrl,
+});
 
 /** As the SDK's bearer check compares them: no fragment, one trailing slash aside. */
 function comparableResource(value: string): string {
@@ -143,7 +172,7 @@ export class TeamSignIn implements OAuthServerProvider {
       registerClient: async (client) => {
         // The SDK has generated client_id (and a secret for confidential clients).
         const full = client as OAuthClientInformationFull;
-        await store.set(`client:${full.client_id}`, full, CLIENT_TTL_MS);
+        await store.set(`client:${full.client_id}`, full, UNUSED_CLIENT_TTL_MS);
         options.logger.info("An MCP client registered", {
           client: full.client_name ?? "(no name)",
         });
@@ -161,10 +190,7 @@ export class TeamSignIn implements OAuthServerProvider {
   ): Promise<void> {
     const resource = this.audience(params.resource?.href);
     const { store, publicUrl } = this.options;
-    // Used again: keep the registration as long as a sign-in may.
-    await store.set(`client:${client.client_id}`, client, CLIENT_TTL_MS);
     const requestId = random();
-    const browserSecret = random();
     const pending: PendingConsent = {
       clientId: client.client_id,
       clientName: client.client_name,
@@ -173,10 +199,10 @@ export class TeamSignIn implements OAuthServerProvider {
       state: params.state,
       scopes: params.scopes ?? [],
       resource,
-      browser: sha256Hex(browserSecret),
+      redirectUriGiven: (res.locals as AuthorizeLocals).redirectUriGiven !== false,
+      browser: bindBrowser(res, consentBinding(requestId, publicUrl), PENDING_MS),
     };
     await store.set(digestKey("consent:", requestId), pending, PENDING_MS);
-    res.append("set-cookie", consentCookie(requestId, browserSecret, publicUrl, PENDING_MS));
     const name = client.client_name ? escapeHtml(client.client_name) : "An MCP client";
     const target = escapeHtml(params.redirectUri);
     sendPage(
@@ -221,9 +247,7 @@ export class TeamSignIn implements OAuthServerProvider {
         "<p>This page was already answered or is too old. Start the sign-in again from your assistant.</p>",
       );
     }
-    const cookie = readCookie(req, consentCookieName(requestId));
-    res.append("set-cookie", consentCookie(requestId, "", publicUrl, 0));
-    if (!cookie || !sameHex(sha256Hex(cookie), pending.browser)) {
+    if (!sameBrowser(req, res, consentBinding(requestId, publicUrl), pending.browser)) {
       // Someone else's consent page, posted from this browser: nothing goes anywhere.
       return sendPage(
         res,
@@ -244,11 +268,14 @@ export class TeamSignIn implements OAuthServerProvider {
       });
     }
     const request = await authorizationRequest(upstream);
-    const { browser: _browser, clientName: _name, ...rest } = pending;
+    const { clientName: _name, ...rest } = pending;
     const signIn: PendingSignIn = {
       ...rest,
       upstreamState: request.state,
       codeVerifier: request.codeVerifier,
+      // Only this browser may bring the platform's answer back: a platform link sent to someone
+      // else (who approved this server before, so the platform asks nothing) goes nowhere.
+      browser: bindBrowser(res, callbackBinding(request.state, publicUrl), PENDING_MS),
     };
     await store.set(digestKey("signin:", request.state), signIn, PENDING_MS);
     res.set({ "cache-control": "no-store", "referrer-policy": "no-referrer" });
@@ -269,6 +296,22 @@ export class TeamSignIn implements OAuthServerProvider {
         400,
         "Sign-in not completed",
         "<p>This answer from the platform does not belong to a sign-in in progress (it expired after 10 minutes, or was already used). Start the sign-in again from your assistant.</p>",
+      );
+    }
+    if (
+      !sameBrowser(
+        req,
+        res,
+        callbackBinding(upstreamState, this.options.publicUrl),
+        pending.browser,
+      )
+    ) {
+      logger.warning("A platform sign-in came back in a browser that did not approve it; refused");
+      return sendPage(
+        res,
+        400,
+        "Sign-in not completed",
+        "<p>This sign-in was approved in another browser, so it does not continue here and nothing was sent to any application. If you did not start it yourself, someone may have sent you this link; ignore it. To connect your own assistant, start the sign-in from it.</p>",
       );
     }
     const back = (params: Record<string, string>) =>
@@ -322,6 +365,7 @@ export class TeamSignIn implements OAuthServerProvider {
     const record: CodeRecord = {
       clientId: pending.clientId,
       redirectUri: pending.redirectUri,
+      redirectUriGiven: pending.redirectUriGiven,
       codeChallenge: pending.codeChallenge,
       scopes: pending.scopes,
       resource: pending.resource,
@@ -342,6 +386,13 @@ export class TeamSignIn implements OAuthServerProvider {
       this.options.store.get<CodeRecord>(digestKey("code:", authorizationCode)),
     );
     if (!record || record.clientId !== client.client_id) {
+      // The SDK asks here first, so a replayed code is caught here.
+      await this.endIfSpent(
+        "spent-code:",
+        authorizationCode,
+        client,
+        "an authorization code was used twice",
+      );
       throw new InvalidGrantError("The authorization code is unknown, expired or already used.");
     }
     return record.codeChallenge;
@@ -359,7 +410,19 @@ export class TeamSignIn implements OAuthServerProvider {
       this.options.store.take<CodeRecord>(digestKey("code:", authorizationCode)),
     );
     if (!record || record.clientId !== client.client_id) {
+      await this.endIfSpent(
+        "spent-code:",
+        authorizationCode,
+        client,
+        "an authorization code was used twice",
+      );
       throw new InvalidGrantError("The authorization code is unknown, expired or already used.");
+    }
+    await this.spend("spent-code:", authorizationCode, record, SPENT_CODE_MS);
+    if (redirectUri === undefined && record.redirectUriGiven) {
+      throw new InvalidGrantError(
+        "redirect_uri is required: the authorization request named one, so the token request must name the same.",
+      );
     }
     if (redirectUri !== undefined && redirectUri !== record.redirectUri) {
       throw new InvalidGrantError(
@@ -373,7 +436,9 @@ export class TeamSignIn implements OAuthServerProvider {
     }
     const grant = await this.read(() => this.options.grants.get(record.grantId));
     if (!grant) throw new InvalidGrantError("The sign-in at the platform has ended.");
-    return this.issue(client.client_id, grant, record.resource, record.scopes);
+    const tokens = await this.issue(client.client_id, grant, record.resource, record.scopes);
+    await this.keepRegistration(client);
+    return tokens;
   }
 
   async exchangeRefreshToken(
@@ -386,8 +451,20 @@ export class TeamSignIn implements OAuthServerProvider {
     // Rotation: taking it spends it, once, whichever replica is asked.
     const record = await this.read(() => this.options.store.take<TokenRecord>(name));
     if (!record || record.expiresAt <= this.now() || record.clientId !== client.client_id) {
+      await this.endIfSpent(
+        "spent-refresh:",
+        refreshToken,
+        client,
+        "a refresh token was used twice",
+      );
       throw new InvalidGrantError("The refresh token is unknown, expired or already used.");
     }
+    const spentName = await this.spend(
+      "spent-refresh:",
+      refreshToken,
+      record,
+      record.expiresAt - this.now(),
+    );
     if (resource !== undefined && this.audience(resource.href) !== record.resource) {
       throw new InvalidTargetError("The refresh token was not issued for that resource.");
     }
@@ -400,6 +477,7 @@ export class TeamSignIn implements OAuthServerProvider {
         throw new InvalidGrantError("The sign-in at the platform has ended; sign in again.");
       }
       // Not the client's fault: give its refresh token back for a later try.
+      await this.options.store.delete(spentName).catch(() => {});
       await this.options.store.set(name, record, record.expiresAt - this.now()).catch(() => {});
       throw new ServerError(
         `Could not renew the sign-in at the platform: ${error instanceof Error ? error.message : "it failed"}`,
@@ -435,14 +513,20 @@ export class TeamSignIn implements OAuthServerProvider {
     client: OAuthClientInformationFull,
     request: OAuthTokenRevocationRequest,
   ): Promise<void> {
-    const { store } = this.options;
+    const { store, grants } = this.options;
+    // RFC 7009 §2.1: the hint only says where to look first; both kinds are looked up.
     for (const kind of ["access:", "refresh:"]) {
-      if (request.token_type_hint === "access_token" && kind === "refresh:") continue;
-      if (request.token_type_hint === "refresh_token" && kind === "access:") continue;
       const name = digestKey(kind, request.token);
       const record = await this.read(() => store.get<TokenRecord>(name));
-      // RFC 7009: another client's token, or an unknown one, is ignored without saying so.
-      if (record?.clientId === client.client_id) await this.read(() => store.delete(name));
+      // RFC 7009 §2.2: another client's token, or an unknown one, is ignored without saying so.
+      if (record?.clientId !== client.client_id) continue;
+      await this.read(() => store.delete(name));
+      if (kind === "refresh:") {
+        // RFC 7009 §2.1: revoking a refresh token revokes the access tokens of its grant too; the
+        // sealed platform tokens are deleted with the grant.
+        await this.read(() => grants.end(record.grantId, "the client revoked its refresh token"));
+      }
+      return;
     }
   }
 
@@ -467,11 +551,58 @@ export class TeamSignIn implements OAuthServerProvider {
 
   // ---- helpers -------------------------------------------------------------------------------
 
+  /** Remembers a code or refresh token as used; returns the record's name. */
+  private async spend(
+    prefix: string,
+    secret: string,
+    record: { clientId: string; grantId: string },
+    ttlMs: number,
+  ): Promise<string> {
+    const name = digestKey(prefix, secret);
+    const spent: SpentRecord = { clientId: record.clientId, grantId: record.grantId };
+    await this.read(() => this.options.store.set(name, spent, ttlMs));
+    return name;
+  }
+
+  /**
+   * A used code or refresh token presented again means two parties hold it: the sign-in it
+   * belongs to ends, with every token issued from it (RFC 9700 §4.14.2, OAuth 2.1 §4.1.3).
+   */
+  private async endIfSpent(
+    prefix: string,
+    secret: string,
+    client: OAuthClientInformationFull,
+    reason: string,
+  ): Promise<void> {
+    const { store, grants, logger } = this.options;
+    const spent = await this.read(() => store.get<SpentRecord>(digestKey(prefix, secret)));
+    if (!spent || spent.clientId !== client.client_id) return;
+    logger.warning("A used credential was presented again; the sign-in it belongs to is revoked", {
+      reason,
+      grant: spent.grantId.slice(0, 8),
+    });
+    await this.read(() => grants.end(spent.grantId, reason));
+  }
+
+  /** A registration that completed a sign-in is kept as long as a sign-in may last. */
+  private async keepRegistration(client: OAuthClientInformationFull): Promise<void> {
+    const name = `client:${client.client_id}`;
+    const { store } = this.options;
+    if (await this.read(() => store.get(name))) {
+      await this.read(() => store.set(name, client, CLIENT_TTL_MS));
+    }
+  }
+
+  /** Whether a resource indicator names this server (RFC 8707). */
+  isOurResource(requested: string): boolean {
+    return comparableResource(requested) === comparableResource(this.options.resource.href);
+  }
+
   /** This server's resource, or InvalidTargetError for any other (RFC 8707). */
   private audience(requested: string | undefined): string {
     const ours = this.options.resource.href;
     if (requested === undefined) return ours;
-    if (comparableResource(requested) !== comparableResource(ours)) {
+    if (!this.isOurResource(requested)) {
       throw new InvalidTargetError(`This server issues tokens only for the resource ${ours}.`);
     }
     return ours;
@@ -543,25 +674,4 @@ export class TeamSignIn implements OAuthServerProvider {
       throw error;
     }
   }
-}
-
-function consentCookieName(requestId: string): string {
-  return `wfm_consent_${createHash("sha256").update(requestId).digest("base64url").slice(0, 12)}`;
-}
-
-function consentCookie(requestId: string, value: string, publicUrl: string, maxAgeMs: number) {
-  const secure = new URL(publicUrl).protocol === "https:" ? "; Secure" : "";
-  return `${consentCookieName(requestId)}=${value}; Path=${CONSENT_PATH}; HttpOnly; SameSite=Lax; Max-Age=${Math.floor(maxAgeMs / 1000)}${secure}`;
-}
-
-function readCookie(req: Request, name: string): string | undefined {
-  for (const part of (req.header("cookie") ?? "").split(";")) {
-    const eq = part.indexOf("=");
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-  }
-  return undefined;
-}
-
-function sameHex(a: string, b: string): boolean {
-  return a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 }

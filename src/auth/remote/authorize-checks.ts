@@ -1,0 +1,98 @@
+// Checks an authorization request (GET or POST /authorize) completely before the SDK's handler
+// sees it. The SDK sends the browser straight back to the client's redirect URL with an error when
+// anything past the client and redirect URL is wrong; since anyone may register a client with any
+// redirect URL, that would make this server an open redirector (RFC 9700 §4.11.1). Here every
+// problem is shown on this server's own page, and the SDK is handed only requests it will turn
+// into the consent page. Nothing goes back to a client before the person has seen that page.
+import type { OAuthRegisteredClientsStore } from "@modelcontextprotocol/sdk/server/auth/clients.js";
+import { redirectUriMatches } from "@modelcontextprotocol/sdk/server/auth/handlers/authorize.js";
+import type { OAuthClientInformationFull } from "@modelcontextprotocol/sdk/shared/auth.js";
+import express, { type NextFunction, type Request, type Response } from "express";
+import { escapeHtml, sendPage } from "./pages.js";
+
+/** Set on res.locals for the provider: whether the request named its redirect URL itself. */
+export interface AuthorizeLocals {
+  redirectUriGiven?: boolean;
+}
+
+export interface AuthorizeChecksOptions {
+  clients: OAuthRegisteredClientsStore;
+  /** Whether a resource indicator names this server (RFC 8707). */
+  isOurResource(resource: string): boolean;
+  /** A redirect URL's problem under this server's rules, or undefined when it may be used. */
+  redirectUriProblem(uri: string): string | undefined;
+}
+
+class Refusal extends Error {}
+
+const param = (source: unknown, name: string): string | undefined => {
+  const value = (source as Record<string, unknown> | undefined)?.[name];
+  if (Array.isArray(value)) throw new Refusal(`the parameter ${name} is given more than once.`);
+  return typeof value === "string" ? value : undefined;
+};
+
+/** Express handlers for /authorize, to mount before the SDK's router. */
+export function authorizeChecks(options: AuthorizeChecksOptions) {
+  async function check(req: Request, res: Response, next: NextFunction) {
+    if (req.method !== "GET" && req.method !== "POST") return next();
+    const source = req.method === "POST" ? req.body : req.query;
+    let client: OAuthClientInformationFull | undefined;
+    try {
+      const clientId = param(source, "client_id");
+      if (!clientId) throw new Refusal("it names no application (client_id is missing).");
+      client = await options.clients.getClient(clientId);
+      if (!client) {
+        throw new Refusal(
+          "the application is not registered with this server, or its registration expired. Connect it again from your assistant.",
+        );
+      }
+      const given = param(source, "redirect_uri");
+      const registered = client.redirect_uris;
+      const redirectUri =
+        given ?? (registered.length === 1 ? (registered[0] as string) : undefined);
+      if (redirectUri === undefined) {
+        throw new Refusal("it does not say where to return (redirect_uri is missing).");
+      }
+      if (given !== undefined && !registered.some((r) => redirectUriMatches(given, r))) {
+        throw new Refusal(
+          `the return address ${quote(given)} is not one the application registered.`,
+        );
+      }
+      const problem = options.redirectUriProblem(redirectUri);
+      if (problem) throw new Refusal(`the return address ${quote(redirectUri)} ${problem}`);
+      if (param(source, "response_type") !== "code") {
+        throw new Refusal("only the authorization code flow is offered (response_type=code).");
+      }
+      if (!param(source, "code_challenge") || param(source, "code_challenge_method") !== "S256") {
+        throw new Refusal("it lacks PKCE with S256 (code_challenge and code_challenge_method).");
+      }
+      const resource = param(source, "resource");
+      if (resource !== undefined && !options.isOurResource(resource)) {
+        throw new Refusal(
+          `it asks for access to ${quote(resource)}, and this server issues access only to itself.`,
+        );
+      }
+      (res.locals as AuthorizeLocals).redirectUriGiven = given !== undefined;
+    } catch (error) {
+      if (!(error instanceof Refusal)) return next(error);
+      return sendPage(
+        res,
+        400,
+        "This sign-in cannot continue",
+        [
+          `<p>The sign-in request${client?.client_name ? ` from <strong>${escapeHtml(client.client_name)}</strong>` : ""} cannot be used: ${escapeHtml(error.message)}</p>`,
+          "<p>Nothing was sent back to the application. Start the sign-in again from your assistant; if this keeps happening, the application's set-up needs fixing.</p>",
+        ].join("\n"),
+      );
+    }
+    next();
+  }
+  return [
+    express.urlencoded({ extended: false, limit: "16kb" }),
+    (req: Request, res: Response, next: NextFunction) => {
+      check(req, res, next).catch(next);
+    },
+  ];
+}
+
+const quote = (text: string) => JSON.stringify(text.length > 300 ? `${text.slice(0, 300)}…` : text);

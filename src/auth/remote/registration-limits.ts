@@ -1,0 +1,94 @@
+// Dynamic client registration (RFC 7591) needs no sign-in, so what it may store is bounded: a
+// registration's size, how many one address may make, and how many all addresses together may
+// make, counted in the shared state store so that every replica counts the same. A registration
+// no sign-in used is forgotten within a day (provider.ts). Client ID Metadata Documents need no
+// registration at all and are the preferred way in (MCP authorization, 2025-11-25).
+import { createHash } from "node:crypto";
+import type { NextFunction, Request, Response } from "express";
+import express from "express";
+import type { StateStore } from "../../state/store.js";
+
+const HOUR = 60 * 60_000;
+
+export const REGISTRATION_LIMITS = {
+  /** Bytes of JSON one registration may have. */
+  maxBytes: 4_096,
+  /** Registrations one address may make in an hour. */
+  perAddressPerHour: 10,
+  /** Registrations all addresses together may make in a day. */
+  totalPerDay: 1_000,
+} as const;
+
+export type RegistrationLimits = { -readonly [K in keyof typeof REGISTRATION_LIMITS]: number };
+
+function refuse(res: Response, status: number, error: string, description: string) {
+  // As the SDK's registration answers: readable by clients that run in a browser.
+  res
+    .status(status)
+    .set({ "cache-control": "no-store", "access-control-allow-origin": "*" })
+    .json({ error, error_description: description });
+}
+
+/** Express handlers for POST /register, to mount before the SDK's router. */
+export function registrationLimits(
+  state: StateStore,
+  limits: RegistrationLimits = { ...REGISTRATION_LIMITS },
+) {
+  const parse = express.json({ limit: limits.maxBytes });
+  return [
+    (req: Request, res: Response, next: NextFunction) => {
+      parse(req, res, (error?: unknown) => {
+        if (!error) return next();
+        const tooLarge = (error as { type?: string }).type === "entity.too.large";
+        refuse(
+          res,
+          tooLarge ? 413 : 400,
+          "invalid_client_metadata",
+          tooLarge
+            ? `A registration may have at most ${limits.maxBytes} bytes of JSON.`
+            : "The registration is not valid JSON.",
+        );
+      });
+    },
+    async (req: Request, res: Response, next: NextFunction) => {
+      try {
+        // Counted by a digest: the store keeps no addresses.
+        const address = createHash("sha256")
+          .update(req.socket.remoteAddress ?? "unknown")
+          .digest("base64url")
+          .slice(0, 16);
+        const perAddress = await state.claimWindowSlot(
+          `oauth-register:address:${address}`,
+          limits.perAddressPerHour,
+          HOUR,
+        );
+        if (perAddress > 0) {
+          res.set("retry-after", String(Math.ceil(perAddress / 1000)));
+          return refuse(
+            res,
+            429,
+            "too_many_requests",
+            `This address registered ${limits.perAddressPerHour} clients in the last hour, the most allowed. Reuse a registration, or use a Client ID Metadata Document.`,
+          );
+        }
+        const total = await state.claimWindowSlot(
+          "oauth-register:all",
+          limits.totalPerDay,
+          24 * HOUR,
+        );
+        if (total > 0) {
+          res.set("retry-after", String(Math.ceil(total / 1000)));
+          return refuse(
+            res,
+            429,
+            "too_many_requests",
+            "This server takes no more new registrations today. Clients that registered before, and clients with a Client ID Metadata Document, can still sign in.",
+          );
+        }
+        next();
+      } catch (error) {
+        next(error);
+      }
+    },
+  ];
+}

@@ -1,0 +1,75 @@
+// The bounds on dynamic client registration (src/auth/remote/registration-limits.ts): counted in
+// the shared state store, per address and in total, before the SDK's handler stores anything.
+import type { AddressInfo } from "node:net";
+import express, { type Request, type Response } from "express";
+import { afterEach, describe, expect, it } from "vitest";
+import { registrationLimits } from "../../src/auth/remote/registration-limits.js";
+import { createMemoryStore } from "../../src/state/memory-store.js";
+import { raw } from "../e2e/http-helpers.js";
+
+const servers: { close(): void }[] = [];
+afterEach(() => {
+  for (const s of servers.splice(0)) s.close();
+});
+
+async function serve(limits: { maxBytes: number; perAddressPerHour: number; totalPerDay: number }) {
+  const app = express();
+  let stored = 0;
+  app.post(
+    "/register",
+    registrationLimits(createMemoryStore(), limits),
+    (_req: Request, res: Response) => {
+      stored += 1;
+      res.status(201).json({ client_id: String(stored) });
+    },
+  );
+  const server = app.listen(0, "127.0.0.1");
+  servers.push(server);
+  await new Promise((resolve) => server.once("listening", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/register`;
+  return { url, stored: () => stored };
+}
+
+describe("registration limits (MCP security best practices: bounded dynamic client registration)", () => {
+  it("stops at the total cap across addresses and says when to try again", async () => {
+    const { url, stored } = await serve({ maxBytes: 1024, perAddressPerHour: 5, totalPerDay: 7 });
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      for (let n = 0; n < 3; n++) {
+        const res = await raw(url, { localAddress: `127.0.2.${i + 1}`, body: { n } });
+        statuses.push(res.status);
+        if (res.status === 429) {
+          expect(Number(res.headers["retry-after"])).toBeGreaterThan(0);
+          expect(res.body).toMatch(/no more new registrations today/);
+        }
+      }
+    }
+    expect(stored()).toBe(7);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(5);
+  });
+
+  it("stops one address at its hourly share, naming the other way in", async () => {
+    const { url, stored } = await serve({ maxBytes: 1024, perAddressPerHour: 2, totalPerDay: 100 });
+    const one = [];
+    for (let n = 0; n < 3; n++) one.push(await raw(url, { localAddress: "127.0.3.1", body: {} }));
+    expect(one.map((r) => r.status)).toEqual([201, 201, 429]);
+    expect(one[2]?.body).toMatch(/Client ID Metadata Document/);
+    expect((await raw(url, { localAddress: "127.0.3.2", body: {} })).status).toBe(201);
+    expect(stored()).toBe(3);
+  });
+
+  it("refuses a registration over the size limit, and one that is not JSON, storing nothing", async () => {
+    const { url, stored } = await serve({ maxBytes: 1024, perAddressPerHour: 5, totalPerDay: 5 });
+    const big = await raw(url, { body: { client_name: "x".repeat(2_000) } });
+    expect(big.status).toBe(413);
+    expect(JSON.parse(big.body)).toMatchObject({ error: "invalid_client_metadata" });
+    const broken = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{not json",
+    });
+    expect(broken.status).toBe(400);
+    expect(await broken.json()).toMatchObject({ error: "invalid_client_metadata" });
+    expect(stored()).toBe(0);
+  });
+});
