@@ -97,7 +97,7 @@ describe("signing in with the platform's OAuth, from the built binary", () => {
     ]);
   });
 
-  it("login: the browser approves, and it says who signed in and when to sign in again", async () => {
+  it("login: a stray request first gets 400 (RFC 8252 §8.9), the browser approves, and it says who signed in and when to sign in again", async () => {
     const login = spawn(process.execPath, [cli, "login", "--no-browser"], {
       cwd,
       env: { ...baseEnv(), ...loginEnv },
@@ -113,6 +113,9 @@ describe("signing in with the platform's OAuth, from the built binary", () => {
     });
     const exited = new Promise<number | null>((resolve) => login.on("exit", resolve));
     const [address] = await waitForOutput(login, () => out, /http:\/\/\S+\/oauth\/authorize\?\S+/);
+    // Another local process, or a web page's <img>, reaches the listener before the browser.
+    const stray = await fetch(new URL("/favicon.ico", loginEnv.WORKFORCE_REDIRECT_URI));
+    expect(stray.status).toBe(400);
     const browser = await new Browser().signIn(address, { identity: "limited" });
     code = browser.location.searchParams.get("code") ?? "";
     expect(browser.text).toContain("Signed in to");
