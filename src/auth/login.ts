@@ -59,6 +59,8 @@ export async function login(settings: LoginSettings, deps: LoginDeps): Promise<S
   const timeoutMs = deps.timeoutMs ?? LOGIN_TIMEOUT_MS;
   const requestTimeoutMs = deps.requestTimeoutMs ?? 30_000;
   logger.addSecret(settings.clientSecret);
+  // A folder or file someone else could write is refused now, not after the browser.
+  deps.store.verify();
 
   const request = await authorizationRequest(settings);
   logger.addSecret(request.codeVerifier);

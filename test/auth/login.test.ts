@@ -1,10 +1,10 @@
 // `login` in this process against the sandbox over real HTTP; the test plays the browser.
-import { readFileSync, statSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, statSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LoginError } from "../../src/auth/login.js";
-import { SIGN_IN_FILE } from "../../src/auth/store.js";
+import { SIGN_IN_FILE, SignInStoreError } from "../../src/auth/store.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import {
   Browser,
@@ -186,6 +186,24 @@ describe("workforce-mcp login (authorization-code flow with PKCE)", () => {
     } finally {
       blocker.close();
     }
+  });
+
+  it("CWE-732: refuses a config folder others can write to before the browser is sent anywhere", async () => {
+    const client = await registerClient(sandbox);
+    const configDir = tempConfigDir();
+    mkdirSync(configDir, { mode: 0o700 });
+    chmodSync(configDir, 0o777);
+    let announced = false;
+    const run = startLogin(sandbox, client, { configDir });
+    void run.authorizeUrl.then(() => {
+      announced = true;
+    });
+    await expect(run.done).rejects.toThrow(SignInStoreError);
+    await expect(run.done).rejects.toThrow(
+      `Refusing the sign-ins in ${configDir}: other users can write to the folder (mode 777)`,
+    );
+    expect(announced).toBe(false);
+    expect(run.said).toEqual([]);
   });
 
   it("refuses a wrong client secret with advice, and prints no secret", async () => {
