@@ -70,7 +70,7 @@ export class SignInStore {
   constructor(
     readonly dir: string,
     private readonly onWarning: (message: string) => void = () => {},
-    /** Tests pose as another user; undefined skips the ownership and mode checks. */
+    /** Whose folder and file these must be (tests pose as another user); none on Windows. */
     readonly owner: number | undefined = currentUser(),
   ) {
     this.path = join(dir, SIGN_IN_FILE);
