@@ -2,7 +2,9 @@
 // PKCE. The browser is sent to {auth_url}/oauth/authorize; the platform sends it back to the
 // registered redirect URL, where a listener on this machine (127.0.0.1, that URL's port) takes
 // the code; the code is exchanged at {auth_url}/oauth/token, `viewer` says who signed in, and the
-// pair is stored. A wrong `state`, an `error`, or no answer in time aborts with nothing stored.
+// pair is stored. A denial, an `error`, or no answer in time aborts with nothing stored. Any other
+// request to the listener (a favicon, a web page's <img>, a callback with another state) is
+// refused and the wait goes on (RFC 8252 sections 7.3 and 8.9): it says nothing about our sign-in.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createPlatformClient } from "../client/client.js";
 import { isPlatformError } from "../client/errors.js";
@@ -57,10 +59,20 @@ export async function login(settings: LoginSettings, deps: LoginDeps): Promise<S
   const timeoutMs = deps.timeoutMs ?? LOGIN_TIMEOUT_MS;
   const requestTimeoutMs = deps.requestTimeoutMs ?? 30_000;
   logger.addSecret(settings.clientSecret);
+  // A folder or file someone else could write is refused now, not after the browser.
+  deps.store.verify();
 
   const request = await authorizationRequest(settings);
   logger.addSecret(request.codeVerifier);
-  const listener = await listen(settings.redirectUri);
+  let warned = false;
+  const listener = await listen(settings.redirectUri, request.state, () => {
+    // Once: an old tab of an earlier sign-in is the usual cause; a forged answer the other.
+    if (warned) return;
+    warned = true;
+    say(
+      `Ignored an answer at ${settings.redirectUri} that does not carry this sign-in's state (an old browser tab, or not from the sign-in you started); still waiting.`,
+    );
+  });
   try {
     const address = request.url.href;
     deps.onAuthorizeUrl?.(address);
@@ -109,7 +121,7 @@ async function complete(
   const params = callback.searchParams;
   const code = params.get("code");
   if (code) logger.addSecret(code);
-  // The state first: an answer that is not ours says nothing about our sign-in, not even an error.
+  // The listener delivers only answers with our state; checked again so that this stands alone.
   if (params.get("state") !== request.state) {
     throw new LoginError(
       `Sign-in aborted: the answer that reached ${settings.redirectUri} does not carry this sign-in's state, so it may not come from the sign-in you started. ${NOTHING_STORED}`,
@@ -203,8 +215,16 @@ interface Listener {
   close(): Promise<void>;
 }
 
-/** The loopback listener at the redirect URL's address and port; its path only, GET only. */
-async function listen(redirectUri: string): Promise<Listener> {
+/**
+ * The loopback listener at the redirect URL's address and port. Only a GET of its path carrying
+ * this sign-in's state is the answer (RFC 8252 section 8.9); everything else gets 400 and the wait
+ * goes on, so that a stray or forged request cannot end the sign-in before the browser comes back.
+ */
+async function listen(
+  redirectUri: string,
+  state: string,
+  onForeignState: () => void,
+): Promise<Listener> {
   const target = new URL(redirectUri);
   const host = target.hostname === "[::1]" ? "::1" : "127.0.0.1";
   const port = Number(target.port);
@@ -215,13 +235,16 @@ async function listen(redirectUri: string): Promise<Listener> {
   let waiting = true;
 
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    const url = new URL(req.url ?? "/", target);
-    if (req.method !== "GET" || url.pathname !== target.pathname) {
-      page(res, 404, "Not found", "This address only receives the sign-in's answer.");
-      return;
+    let url: URL;
+    try {
+      url = new URL(req.url ?? "/", target);
+    } catch {
+      url = new URL("/", target);
     }
-    if (taken || !waiting) {
-      page(res, 409, "Already answered", "This sign-in has already received its answer.");
+    const atCallback = req.method === "GET" && url.pathname === target.pathname;
+    if (!atCallback || url.searchParams.get("state") !== state || taken || !waiting) {
+      if (atCallback && url.searchParams.has("state") && !taken && waiting) onForeignState();
+      stray(res, taken || !waiting);
       return;
     }
     taken = true;
@@ -285,6 +308,21 @@ async function listen(redirectUri: string): Promise<Listener> {
         server.closeAllConnections();
       }),
   };
+}
+
+/** A short plain-text 400 for any request that is not this sign-in's answer. */
+function stray(res: ServerResponse, over: boolean): void {
+  const text = over
+    ? "This sign-in is no longer waiting for an answer.\n"
+    : "This address only receives the answer to the sign-in started in the terminal, and this request is not it. The sign-in is still waiting.\n";
+  res.writeHead(400, {
+    "content-type": "text/plain; charset=utf-8",
+    "content-length": Buffer.byteLength(text),
+    "cache-control": "no-store",
+    "x-content-type-options": "nosniff",
+    connection: "close",
+  });
+  res.end(text);
 }
 
 function page(res: ServerResponse, status: number, title: string, text: string): void {

@@ -2,9 +2,11 @@
 // readable only by the user (0600, in a 0700 folder), one entry per platform URL. Every change is
 // made under a lock file (proper-lockfile) and written atomically (a temporary file renamed over
 // the old one), after reading the file again under the lock, so that two server processes
-// renewing at once never lose the newest token pair.
+// renewing at once never lose the newest token pair. Before reading or writing, the folder and the
+// file must be the user's own and writable by nobody else (the file not a symbolic link): another
+// user who could write there could swap in their own sign-in, and the server would act as them.
 
-import { mkdirSync, readFileSync, statSync } from "node:fs";
+import { lstatSync, mkdirSync, readFileSync, type Stats, statSync } from "node:fs";
 import { open, rename, unlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { SignInIndex } from "../config.js";
@@ -57,14 +59,66 @@ export class SignInStoreError extends Error {
 /** How long one process may hold the lock before others take it as abandoned. */
 const LOCK_STALE_MS = 60_000;
 
+/** Who must own the folder and the file: this process's user; nobody on Windows (no such modes). */
+export function currentUser(): number | undefined {
+  return process.platform === "win32" ? undefined : process.getuid?.();
+}
+
 export class SignInStore {
   readonly path: string;
 
   constructor(
     readonly dir: string,
     private readonly onWarning: (message: string) => void = () => {},
+    /** Whose folder and file these must be (tests pose as another user); none on Windows. */
+    readonly owner: number | undefined = currentUser(),
   ) {
     this.path = join(dir, SIGN_IN_FILE);
+  }
+
+  /**
+   * Throws SignInStoreError, naming the path, what is wrong and the fix, when the folder or the
+   * file could have been written by another user. Nothing stored yet is fine.
+   */
+  verify(): void {
+    const owner = this.owner;
+    if (owner === undefined) return;
+    const dir = this.dir;
+    const folder = statIfThere(dir, statSync);
+    if (!folder) return;
+    if (!folder.isDirectory()) {
+      throw new SignInStoreError(
+        `Refusing the sign-ins in ${dir}: it is not a folder. Remove it, or set WORKFORCE_CONFIG_DIR to a folder of your own.`,
+      );
+    }
+    if (folder.uid !== owner) {
+      throw new SignInStoreError(
+        `Refusing the sign-ins in ${dir}: the folder belongs to another user (uid ${folder.uid}), not to you (uid ${owner}), so the sign-in in it may be theirs. If the folder is yours (created with sudo, say), run \`sudo chown -R ${owner} ${quote(dir)}\`; otherwise set WORKFORCE_CONFIG_DIR to a folder of your own.`,
+      );
+    }
+    if ((folder.mode & 0o022) !== 0) {
+      throw new SignInStoreError(
+        `Refusing the sign-ins in ${dir}: other users can write to the folder (mode ${octal(folder.mode)}), so they could put their own sign-in there. Run \`chmod 700 ${quote(dir)}\`, then \`workforce-mcp status\` to check that the sign-in shown is yours.`,
+      );
+    }
+    const file = statIfThere(this.path, lstatSync);
+    if (!file) return;
+    const path = this.path;
+    if (file.isSymbolicLink() || !file.isFile()) {
+      throw new SignInStoreError(
+        `Refusing ${path}: it is ${file.isSymbolicLink() ? "a symbolic link" : "not a regular file"}, so the sign-in could come from anywhere. Remove it (\`rm ${quote(path)}\`) and run \`workforce-mcp login\` again.`,
+      );
+    }
+    if (file.uid !== owner) {
+      throw new SignInStoreError(
+        `Refusing ${path}: it belongs to another user (uid ${file.uid}), not to you (uid ${owner}), so the sign-in in it may be theirs. If you created it (with sudo, say), run \`sudo chown ${owner} ${quote(path)}\`; otherwise remove it and run \`workforce-mcp login\` again.`,
+      );
+    }
+    if ((file.mode & 0o022) !== 0) {
+      throw new SignInStoreError(
+        `Refusing ${path}: other users can write to it (mode ${octal(file.mode)}), so the sign-in in it may not be yours. Run \`chmod 600 ${quote(path)}\`, then \`workforce-mcp status\` to check that the sign-in shown is yours.`,
+      );
+    }
   }
 
   /** The sign-in for one platform, as stored now (no lock: a snapshot). */
@@ -91,6 +145,8 @@ export class SignInStore {
    */
   async update<T>(change: (signIns: Record<string, StoredSignIn>) => Promise<T> | T): Promise<T> {
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    // Before the lock file goes into the folder; read() checks again under the lock.
+    this.verify();
     // CommonJS: its functions arrive on `default` (bundled or not).
     const lockfile = await import("proper-lockfile");
     const lock = (lockfile.default ?? lockfile).lock;
@@ -127,6 +183,7 @@ export class SignInStore {
   }
 
   private read(): StoreFile {
+    this.verify();
     let text: string;
     try {
       text = readFileSync(this.path, "utf8");
@@ -209,12 +266,33 @@ async function writeAtomically(path: string, text: string): Promise<void> {
   await folder?.close().catch(() => {});
 }
 
+function statIfThere(path: string, stat: typeof statSync): Stats | undefined {
+  try {
+    return stat(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw new SignInStoreError(
+      `Could not check ${path} (${(error as NodeJS.ErrnoException).code ?? "error"}).`,
+    );
+  }
+}
+
+const octal = (mode: number) => (mode & 0o777).toString(8);
+
+/** A path as one shell word, for the commands the messages suggest. */
+function quote(path: string): string {
+  return /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replaceAll("'", `'\\''`)}'`;
+}
+
 /** `2026-12-01 14:05 UTC`: unambiguous in any terminal. */
 export function when(epochMs: number): string {
   return `${new Date(epochMs).toISOString().slice(0, 16).replace("T", " ")} UTC`;
 }
 
 /** For parseConfig: which platforms have a stored sign-in. Cheap: one small file, no lock. */
-export function readSignInIndex(configDir: string): SignInIndex {
-  return { apiUrls: new SignInStore(configDir).list().map((s) => s.apiUrl) };
+export function readSignInIndex(
+  configDir: string,
+  owner: number | undefined = currentUser(),
+): SignInIndex {
+  return { apiUrls: new SignInStore(configDir, undefined, owner).list().map((s) => s.apiUrl) };
 }

@@ -1,8 +1,11 @@
 // The sign-in settings in parseConfig: what login needs, what is refused, what .env may not set,
 // and when a stored sign-in is used.
+import { chmodSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { readSignInIndex, SignInStore } from "../../src/auth/store.js";
 import { ConfigError, DEFAULTS, parseConfig } from "../../src/config.js";
+import { madeUpSignIn, tempConfigDir } from "./helpers.js";
 
 const oauth = {
   WORKFORCE_API_URL: "https://api.example.com",
@@ -132,6 +135,26 @@ describe("using a stored sign-in", () => {
         throw new Error("The sign-in file /x/sign-ins.json is damaged.");
       }),
     ).toThrow(ConfigError);
+  });
+});
+
+describe("a sign-in another user could have written, at start", () => {
+  it("CWE-732: a config folder others can write to stops the server with the folder and the fix", async () => {
+    const configDir = tempConfigDir();
+    const store = new SignInStore(configDir);
+    await store.update((signIns) => {
+      signIns["https://api.example.com"] = madeUpSignIn("https://api.example.com");
+    });
+    chmodSync(configDir, 0o777);
+    const env = { WORKFORCE_API_URL: "https://api.example.com", WORKFORCE_CONFIG_DIR: configDir };
+    expect(() => parseConfig([], env, undefined, readSignInIndex)).toThrow(ConfigError);
+    expect(() => parseConfig([], env, undefined, readSignInIndex)).toThrow(
+      new RegExp(`Refusing the sign-ins in ${configDir}: .*chmod 700 ${configDir}`),
+    );
+    // WORKFORCE_TOKEN set: the sign-in is not used, so not read.
+    expect(
+      parseConfig([], { ...env, WORKFORCE_TOKEN: "pat-1" }, undefined, readSignInIndex).signedIn,
+    ).toBe(false);
   });
 });
 

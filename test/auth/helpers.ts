@@ -193,3 +193,22 @@ export function expectNoSecret(texts: string[], secrets: string[]): void {
     }
   }
 }
+
+/** A stored sign-in made up for the store's own tests (no platform behind it). */
+export function madeUpSignIn(apiUrl: string, name = "me"): StoredSignIn {
+  return {
+    apiUrl,
+    authUrl: apiUrl,
+    clientId: "client-1",
+    clientSecret: "client-secret-value",
+    redirectUri: "http://127.0.0.1:8976/callback",
+    tokenType: "Bearer",
+    accessToken: `access-token-of-${name}`,
+    refreshToken: `refresh-token-of-${name}`,
+    accessTokenIssuedAt: 0,
+    accessTokenExpiresAt: 1,
+    signedInAt: 0,
+    renewBy: 2,
+    identity: { id: name, name, email: `${name}@example.com` },
+  };
+}

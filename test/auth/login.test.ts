@@ -1,10 +1,10 @@
 // `login` in this process against the sandbox over real HTTP; the test plays the browser.
-import { readFileSync, statSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, statSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LoginError } from "../../src/auth/login.js";
-import { SIGN_IN_FILE } from "../../src/auth/store.js";
+import { SIGN_IN_FILE, SignInStoreError } from "../../src/auth/store.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import {
   Browser,
@@ -64,21 +64,70 @@ describe("workforce-mcp login (authorization-code flow with PKCE)", () => {
     expectNoSecret([...run.said, ...run.logLines, browser.text], [...secretsOf(signIn), code]);
   });
 
-  it("aborts on a state that is not this sign-in's, and stores nothing", async () => {
+  it("RFC 8252 §8.9: an answer with another state gets 400, is not stored, and the real answer still signs in", async () => {
     const client = await registerClient(sandbox);
     const run = startLogin(sandbox, client);
     await run.authorizeUrl;
+    for (const params of [
+      { code: "wfs_code_forged", state: "not-the-state" },
+      { error: "access_denied", state: "not-the-state" },
+    ]) {
+      const forged = new URL(client.redirectUri);
+      for (const [k, v] of Object.entries(params)) forged.searchParams.set(k, v);
+      const res = await fetch(forged);
+      expect(res.status).toBe(400);
+      expect(await res.text()).toMatch(/The sign-in is still waiting/);
+    }
+    expect(run.store.list()).toEqual([]);
+    expect(run.said.filter((l) => l.includes("does not carry this sign-in's state"))).toHaveLength(
+      1,
+    );
+
+    const browser = await new Browser().signIn(await run.authorizeUrl);
+    expect(browser.status).toBe(200);
+    expect((await run.done).apiUrl).toBe(sandbox.url);
+  });
+
+  it("RFC 8252 §7.3: stray requests to the loopback listener (favicon, other paths, no state, POST) get a plain 400 and the sign-in goes on", async () => {
+    const client = await registerClient(sandbox);
+    const run = startLogin(sandbox, client);
+    const state = new URL(await run.authorizeUrl).searchParams.get("state") ?? "";
+    const base = new URL(client.redirectUri);
+    const strays: [string, RequestInit?][] = [
+      [new URL("/favicon.ico", base).href],
+      [new URL("/", base).href],
+      [base.href],
+      [`${base.href}?code=wfs_code_without_state`],
+      [`${base.href}?state=${state}&code=posted`, { method: "POST" }],
+    ];
+    for (const [url, init] of strays) {
+      const res = await fetch(url, init);
+      expect(res.status, url).toBe(400);
+      expect(res.headers.get("content-type")).toMatch(/^text\/plain/);
+    }
+
+    const browser = await new Browser().signIn(await run.authorizeUrl);
+    expect(browser.status).toBe(200);
+    expect((await run.done).identity.name).toBeTruthy();
+    // Once answered, the listener is closed: nothing more reaches this sign-in.
+    await expect(fetch(base)).rejects.toThrow();
+  });
+
+  it("RFC 8252 §8.9: stray and forged requests alone never end the wait; only the time-out does", async () => {
+    const client = await registerClient(sandbox);
+    const run = startLogin(sandbox, client, { timeoutMs: 400 });
+    await run.authorizeUrl;
     const forged = new URL(client.redirectUri);
-    forged.searchParams.set("code", "wfs_code_forged");
     forged.searchParams.set("state", "not-the-state");
-    const res = await fetch(forged);
-    expect(res.status).toBe(400);
+    forged.searchParams.set("code", "wfs_code_forged");
+    expect((await fetch(new URL("/favicon.ico", forged))).status).toBe(400);
+    expect((await fetch(forged)).status).toBe(400);
     await expect(run.done).rejects.toThrow(LoginError);
-    await expect(run.done).rejects.toThrow(/does not carry this sign-in's state/);
+    await expect(run.done).rejects.toThrow(/timed out: the browser did not come back to http/);
     expect(run.store.list()).toEqual([]);
   });
 
-  it("aborts when the person denies in the browser", async () => {
+  it("RFC 8252 §8.9: a denial with this sign-in's state (access_denied) ends the wait, and nothing is stored", async () => {
     const client = await registerClient(sandbox);
     const run = startLogin(sandbox, client);
     const browser = await new Browser().signIn(await run.authorizeUrl, { decision: "deny" });
@@ -137,6 +186,24 @@ describe("workforce-mcp login (authorization-code flow with PKCE)", () => {
     } finally {
       blocker.close();
     }
+  });
+
+  it("CWE-732: refuses a config folder others can write to before the browser is sent anywhere", async () => {
+    const client = await registerClient(sandbox);
+    const configDir = tempConfigDir();
+    mkdirSync(configDir, { mode: 0o700 });
+    chmodSync(configDir, 0o777);
+    let announced = false;
+    const run = startLogin(sandbox, client, { configDir });
+    void run.authorizeUrl.then(() => {
+      announced = true;
+    });
+    await expect(run.done).rejects.toThrow(SignInStoreError);
+    await expect(run.done).rejects.toThrow(
+      `Refusing the sign-ins in ${configDir}: other users can write to the folder (mode 777)`,
+    );
+    expect(announced).toBe(false);
+    expect(run.said).toEqual([]);
   });
 
   it("refuses a wrong client secret with advice, and prints no secret", async () => {

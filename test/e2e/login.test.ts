@@ -2,7 +2,7 @@
 // another (the test plays the browser), then `status`, the MCP server with no WORKFORCE_TOKEN,
 // and `logout`. All from dist/cli.js, each with a temporary config folder and home.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, statSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -97,7 +97,7 @@ describe("signing in with the platform's OAuth, from the built binary", () => {
     ]);
   });
 
-  it("login: the browser approves, and it says who signed in and when to sign in again", async () => {
+  it("login: a stray request first gets 400 (RFC 8252 §8.9), the browser approves, and it says who signed in and when to sign in again", async () => {
     const login = spawn(process.execPath, [cli, "login", "--no-browser"], {
       cwd,
       env: { ...baseEnv(), ...loginEnv },
@@ -113,6 +113,9 @@ describe("signing in with the platform's OAuth, from the built binary", () => {
     });
     const exited = new Promise<number | null>((resolve) => login.on("exit", resolve));
     const [address] = await waitForOutput(login, () => out, /http:\/\/\S+\/oauth\/authorize\?\S+/);
+    // Another local process, or a web page's <img>, reaches the listener before the browser.
+    const stray = await fetch(new URL("/favicon.ico", loginEnv.WORKFORCE_REDIRECT_URI));
+    expect(stray.status).toBe(400);
     const browser = await new Browser().signIn(address, { identity: "limited" });
     code = browser.location.searchParams.get("code") ?? "";
     expect(browser.text).toContain("Signed in to");
@@ -165,6 +168,32 @@ describe("signing in with the platform's OAuth, from the built binary", () => {
     outputs.push(log);
     expect(log).toMatch(/Signed in as Oskar Berg/);
     expect(log).not.toMatch(/embedded sandbox/);
+  });
+
+  it("CWE-732: the server does not start from a sign-in others could have swapped in; it names the path and the fix", () => {
+    const platform = { WORKFORCE_API_URL: loginEnv.WORKFORCE_API_URL ?? "" };
+    const file = path.join(configDir, SIGN_IN_FILE);
+    for (const [target, mode, fix] of [
+      [configDir, 0o777, `chmod 700 ${configDir}`],
+      [file, 0o666, `chmod 600 ${file}`],
+    ] as const) {
+      chmodSync(target, mode);
+      try {
+        const server = run([], platform);
+        expect(server.status).toBe(2);
+        // Stdio mode: stdout is the protocol's alone; the refusal goes to stderr.
+        expect(server.stdout).toBe("");
+        expect(server.stderr).toContain(`Refusing`);
+        expect(server.stderr).toContain(`(mode ${mode.toString(8)})`);
+        expect(server.stderr).toContain(fix);
+        const status = run(["status"], platform);
+        expect(status.status).toBe(1);
+        expect(status.stderr).toContain(fix);
+        expect(status.stdout).not.toMatch(/Oskar Berg/);
+      } finally {
+        chmodSync(target, target === configDir ? 0o700 : 0o600);
+      }
+    }
   });
 
   it("logout forgets the tokens; the server then says how to sign in", () => {
