@@ -5,6 +5,7 @@ import { hostHeaderValidation } from "@modelcontextprotocol/sdk/server/middlewar
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import express, { type NextFunction, type Request, type Response } from "express";
+import type { ClientMetadataOptions } from "../auth/remote/client-metadata.js";
 import { createSchemaCache, createSchemaSource } from "../client/schema/introspection.js";
 import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
@@ -35,6 +36,8 @@ export interface HttpServerOptions {
   rateLimitWindowMs?: number;
   /** The state store to use instead of the configured one (tests look into it); closed with the server. */
   stateStore?: StateStore;
+  /** `--auth oauth`: how Client ID Metadata Documents are fetched (tests allow loopback). */
+  clientMetadata?: ClientMetadataOptions;
 }
 
 const REALM = 'Bearer realm="workforce-mcp"';
@@ -311,6 +314,7 @@ export async function startHttpServer(
         platform,
         state: store as StateStore,
         publicUrl: config.publicUrl ?? url,
+        clientMetadata: options.clientMetadata,
       });
     } catch (error) {
       await new Promise<void>((resolve) => server.close(() => resolve()));

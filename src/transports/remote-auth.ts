@@ -5,15 +5,20 @@
 // /revoke, and a 401 with `WWW-Authenticate: Bearer ... resource_metadata=...` on /mcp without a
 // valid token. The person's consent is delegated to the platform's own OAuth (src/auth/remote).
 // A personal access token in the X-Workforce-Token header is the one other way in.
+
+import { metadataHandler } from "@modelcontextprotocol/sdk/server/auth/handlers/metadata.js";
 import { requireBearerAuth } from "@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js";
 import {
+  createOAuthMetadata,
   getOAuthProtectedResourceMetadataUrl,
   mcpAuthRouter,
 } from "@modelcontextprotocol/sdk/server/auth/router.js";
 import express, { type Request, type Response } from "express";
 import { authorizeChecks } from "../auth/remote/authorize-checks.js";
+import type { ClientMetadataOptions } from "../auth/remote/client-metadata.js";
 import { PlatformGrants } from "../auth/remote/grants.js";
 import { CALLBACK_PATH, CONSENT_PATH, TeamSignIn } from "../auth/remote/provider.js";
+import { redirectUriProblem } from "../auth/remote/redirect-uris.js";
 import { registrationLimits } from "../auth/remote/registration-limits.js";
 import { createSealedStore, encryptionKeyFrom } from "../auth/remote/sealed-store.js";
 import type { SignInIdentity } from "../auth/store.js";
@@ -55,10 +60,12 @@ export interface RemoteAuthOptions {
   state: StateStore;
   /** The server's base address (config.publicUrl, else where it listens). */
   publicUrl: string;
+  /** How Client ID Metadata Documents are fetched; tests allow loopback and their own CA. */
+  clientMetadata?: ClientMetadataOptions;
 }
 
 export function createRemoteAuth(options: RemoteAuthOptions): RemoteAuth {
-  const { config, logger, platform, state, publicUrl } = options;
+  const { config, logger, platform, state, publicUrl, clientMetadata } = options;
   if (!config.encryptionKey) throw new Error("--auth oauth needs WORKFORCE_ENCRYPTION_KEY.");
   const callbackUrl = `${publicUrl}${CALLBACK_PATH}`;
   const upstream = upstreamClient(config, platform, callbackUrl);
@@ -80,6 +87,7 @@ export function createRemoteAuth(options: RemoteAuthOptions): RemoteAuth {
     apiUrl: platform.apiUrl,
     logger,
     timeoutMs: config.timeoutMs,
+    clientMetadata,
   });
 
   const router = express.Router();
@@ -89,18 +97,25 @@ export function createRemoteAuth(options: RemoteAuthOptions): RemoteAuth {
     authorizeChecks({
       clients: provider.clientsStore,
       isOurResource: (r) => provider.isOurResource(r),
-      redirectUriProblem: () => undefined,
+      redirectUriProblem,
     }),
   );
   router.post("/register", registrationLimits(state));
+  const authRouterOptions = {
+    provider,
+    issuerUrl: new URL(publicUrl),
+    resourceServerUrl: resource,
+    resourceName: "Workforce platform (workforce-mcp)",
+  };
+  // The SDK's metadata, plus what it does not know of: Client ID Metadata Documents are taken.
   router.use(
-    mcpAuthRouter({
-      provider,
-      issuerUrl: new URL(publicUrl),
-      resourceServerUrl: resource,
-      resourceName: "Workforce platform (workforce-mcp)",
+    "/.well-known/oauth-authorization-server",
+    metadataHandler({
+      ...createOAuthMetadata(authRouterOptions),
+      client_id_metadata_document_supported: true,
     }),
   );
+  router.use(mcpAuthRouter(authRouterOptions));
   router.post(
     CONSENT_PATH,
     express.urlencoded({ extended: false, limit: "16kb" }),

@@ -1,12 +1,5 @@
 // Client ID Metadata Documents (MCP authorization 2025-11-25; draft-ietf-oauth-client-id-metadata-
 // document-00): fetched from a real https server on 127.0.0.1 with a certificate made for the test.
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import type { IncomingMessage, ServerResponse } from "node:http";
-import { createServer, type Server } from "node:https";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   CACHE_DEFAULT_MS,
@@ -20,76 +13,29 @@ import {
   isClientIdMetadataUrl,
   publicAddressesOnly,
 } from "../../src/auth/remote/client-metadata.js";
+import {
+  DOCUMENT_HOST,
+  type DocumentServer,
+  startDocumentServer,
+} from "../helpers/document-server.js";
 
-const HOST = "client.test";
 const CALLBACK = "http://127.0.0.1:3000/callback";
 
-let server: Server;
-let ca: string;
+let docs: DocumentServer;
 let base: string;
-let dir: string;
-type Route = (req: IncomingMessage, res: ServerResponse) => void;
-const routes = new Map<string, Route>();
-const hits = new Map<string, number>();
-const hitsOf = (path: string) => hits.get(path) ?? 0;
+let routes: DocumentServer["routes"];
+const hitsOf = (path: string) => docs.hitsOf(path);
+const serve: DocumentServer["serve"] = (path, body, headers) => docs.serve(path, body, headers);
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "cimd-"));
-  execFileSync(
-    "openssl",
-    [
-      "req",
-      "-x509",
-      "-newkey",
-      "ec",
-      "-pkeyopt",
-      "ec_paramgen_curve:prime256v1",
-      "-nodes",
-      "-keyout",
-      join(dir, "key.pem"),
-      "-out",
-      join(dir, "cert.pem"),
-      "-days",
-      "1",
-      "-subj",
-      `/CN=${HOST}`,
-      "-addext",
-      `subjectAltName=DNS:${HOST}`,
-    ],
-    { stdio: "ignore" },
-  );
-  ca = readFileSync(join(dir, "cert.pem"), "utf8");
-  server = createServer({ key: readFileSync(join(dir, "key.pem")), cert: ca }, (req, res) => {
-    const path = req.url ?? "";
-    hits.set(path, hitsOf(path) + 1);
-    const route = routes.get(path);
-    if (route) route(req, res);
-    else res.writeHead(404).end();
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  base = `https://${HOST}:${(server.address() as AddressInfo).port}`;
+  docs = await startDocumentServer();
+  base = docs.base;
+  routes = docs.routes;
 });
 
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => docs.close());
 
-beforeEach(() => {
-  routes.clear();
-  hits.clear();
-});
-
-/** Serves `body` as JSON at `path`, with these headers. */
-function serve(path: string, body: unknown, headers: Record<string, string> = {}): string {
-  routes.set(path, (_req, res) => {
-    res
-      .writeHead(200, { "content-type": "application/json", ...headers })
-      .end(typeof body === "string" ? body : JSON.stringify(body));
-  });
-  return `${base}${path}`;
-}
+beforeEach(() => docs.reset());
 
 const document = (clientId: string, extra: Record<string, unknown> = {}) => ({
   client_id: clientId,
@@ -108,14 +54,13 @@ const resolverCalls: string[] = [];
 function documents(options: ClientMetadataOptions = {}) {
   clock = 1_000_000;
   resolverCalls.length = 0;
+  const world = docs.fetchOptions();
   return new ClientMetadataDocuments({
+    ...world,
     resolve: async (hostname) => {
       resolverCalls.push(hostname);
-      if (hostname === HOST) return [{ address: "127.0.0.1", family: 4 }];
-      throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND" });
+      return (world.resolve as NonNullable<ClientMetadataOptions["resolve"]>)(hostname);
     },
-    allowAddress: (address) => address === "127.0.0.1",
-    ca,
     now: () => clock,
     ...options,
   });
@@ -232,7 +177,7 @@ describe("fetching a Client ID Metadata Document", () => {
   it("connects to the address it checked, resolving once (no DNS rebinding)", async () => {
     const url = serve("/once.json", document(`${base}/once.json`));
     await documents().getClient(url);
-    expect(resolverCalls).toEqual([HOST]);
+    expect(resolverCalls).toEqual([DOCUMENT_HOST]);
     expect(hitsOf("/once.json")).toBe(1);
   });
 

@@ -6,6 +6,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { expect } from "vitest";
+import type { ClientMetadataOptions } from "../../src/auth/remote/client-metadata.js";
 import { unseal } from "../../src/auth/remote/sealed-store.js";
 import { parseConfig } from "../../src/config.js";
 import type { OAuthClientInfo, Sandbox } from "../../src/sandbox/index.js";
@@ -98,11 +99,13 @@ export interface TeamServerOptions {
   /** A replica of that server: same public address (its load balancer's) and OAuth client. */
   replicaOf?: TeamServer;
   stateless?: boolean;
+  /** How Client ID Metadata Documents are fetched (a test's document server). */
+  clientMetadata?: ClientMetadataOptions;
 }
 
 export async function startTeamServer(
   sandbox: Sandbox,
-  { shared, replicaOf, stateless }: TeamServerOptions = {},
+  { shared, replicaOf, stateless, clientMetadata }: TeamServerOptions = {},
 ): Promise<TeamServer> {
   const port = await freePort();
   // A replica has the same public address (its load balancer's) and OAuth client as the first.
@@ -127,7 +130,10 @@ export async function startTeamServer(
   const { logger, lines } = capturingLogger();
   logger.addSecret(KEY);
   const recorded = shared ?? recordingStore();
-  const handle = await startHttpServer(config, logger, "9.9.9", { stateStore: recorded.store });
+  const handle = await startHttpServer(config, logger, "9.9.9", {
+    stateStore: recorded.store,
+    clientMetadata,
+  });
   return {
     handle,
     publicUrl: replicaOf ? handle.url : publicUrl,

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { createMemoryStore } from "../../src/state/memory-store.js";
 import { Browser } from "../auth/helpers.js";
+import { type DocumentServer, startDocumentServer } from "../helpers/document-server.js";
 import { initialize, raw } from "./http-helpers.js";
 import {
   CLIENT_REDIRECT,
@@ -52,15 +53,21 @@ describe("--auth oauth under attack", () => {
   let sandbox: Sandbox;
   let server: TeamServer;
   let recorded: ReturnType<typeof ttlRecordingStore>;
+  let docs: DocumentServer;
 
   beforeAll(async () => {
     sandbox = await startSandbox({ rateLimitPerMinute: 0 });
+    docs = await startDocumentServer();
     recorded = ttlRecordingStore();
-    server = await startTeamServer(sandbox, { shared: recorded });
+    server = await startTeamServer(sandbox, {
+      shared: recorded,
+      clientMetadata: docs.fetchOptions(),
+    });
   });
   afterAll(async () => {
     await server?.handle.close();
     await sandbox?.close();
+    await docs?.close();
   });
 
   it("1. a platform link approved in the attacker's browser does nothing in the victim's (MCP security best practices, OAuth state parameter validation)", async () => {
@@ -155,7 +162,8 @@ describe("--auth oauth under attack", () => {
           const res = await raw(`${server.publicUrl}/register`, {
             localAddress: `127.0.1.${i + 1}`,
             body: {
-              client_name: `flood ${i}.${n} ${"y".repeat(3_000)}`,
+              client_name: `flood ${i}.${n}`,
+              software_id: "y".repeat(3_500),
               redirect_uris: [CLIENT_REDIRECT],
               token_endpoint_auth_method: "none",
             },
@@ -187,6 +195,92 @@ describe("--auth oauth under attack", () => {
     const client = new ScriptedClient(server);
     await client.signedIn();
     expect(recorded.ttl.get(`oauth:client:${client.clientId}`)).toBeGreaterThan(30 * DAY);
+  });
+
+  it("5. registration refuses redirect URLs the MCP spec forbids, naming the URL and the rule (MCP authorization 2025-11-25; RFC 8252 §7.3; RFC 7591 §3.2.2)", async () => {
+    const forbidden = [
+      "http://evil.example/cb",
+      "https://app.example/cb#fragment",
+      "file:///etc/passwd",
+      "ftp://app.example/cb",
+      "blob:https://app.example/0b6c5a55",
+      "https://user:password@app.example/cb",
+    ];
+    // From an address of its own: each address may register 10 clients an hour.
+    const registerFrom = (uri: string) =>
+      raw(`${server.publicUrl}/register`, {
+        localAddress: "127.0.4.1",
+        body: { client_name: "test", redirect_uris: [uri], token_endpoint_auth_method: "none" },
+      });
+    for (const uri of forbidden) {
+      const res = await registerFrom(uri);
+      expect(res.status, uri).toBe(400);
+      const body = JSON.parse(res.body) as { error: string; error_description: string };
+      expect(body.error, uri).toBe("invalid_redirect_uri");
+      expect(body.error_description, uri).toContain(JSON.stringify(uri).slice(0, 20));
+    }
+    for (const uri of [
+      "https://app.example/cb",
+      "http://127.0.0.1:4567/cb",
+      "http://localhost/cb",
+    ]) {
+      expect((await registerFrom(uri)).status, uri).toBe(201);
+    }
+  });
+
+  it("Client ID Metadata Documents: an https client_id signs in without registering, and the consent page names its host (MCP authorization 2025-11-25)", async () => {
+    const clientId = docs.serve("/oauth/client.json", {
+      client_id: `${docs.base}/oauth/client.json`,
+      client_name: "Documented Assistant",
+      redirect_uris: [CLIENT_REDIRECT],
+      token_endpoint_auth_method: "none",
+    });
+    const client = new ScriptedClient(server);
+    await client.discover();
+    expect(client.asMetadata.client_id_metadata_document_supported).toBe(true);
+    client.clientId = clientId;
+    const { verifier, challenge } = pkce();
+    const page = await client.browser.get(client.authorizeUrl(challenge, "d1"));
+    const html = await page.text();
+    expect(page.status, html).toBe(200);
+    expect(html).toContain("Documented Assistant");
+    expect(html).toContain(`as described at <code>${new URL(docs.base).host}</code>`);
+    expect(html).toContain("returns to a program on your own computer");
+    const approved = await client.browser.post(`${server.publicUrl}/oauth/consent`, {
+      request: consentRequestOf(html),
+      decision: "approve",
+    });
+    const { location } = await client.browser.authorize(approved.headers.get("location") as string);
+    const back = await client.browser.get(location.href);
+    const code = new URL(back.headers.get("location") as string).searchParams.get("code") as string;
+    const issued = await client.exchange(code, verifier);
+    expect(issued.status, JSON.stringify(issued.body)).toBe(200);
+    expect(await mcpStatus(server, issued.body.access_token)).toBe(200);
+    // Fetched once for /authorize and /token alike (cached as the draft allows).
+    expect(docs.hitsOf("/oauth/client.json")).toBe(1);
+  });
+
+  it("Client ID Metadata Documents: a document that cannot be used is named on this server's page, and nothing is redirected", async () => {
+    const target = docs.serve("/elsewhere.json", {});
+    docs.routes.set("/moved.json", (_req, res) => res.writeHead(302, { location: target }).end());
+    const mismatched = docs.serve("/mismatch.json", {
+      client_id: `${docs.base}/other.json`,
+      client_name: "Mismatch",
+      redirect_uris: [CLIENT_REDIRECT],
+    });
+    for (const [clientId, reason] of [
+      [`${docs.base}/moved.json`, /redirect/i],
+      [mismatched, /client_id/],
+    ] as const) {
+      const client = new ScriptedClient(server);
+      await client.discover();
+      client.clientId = clientId;
+      const res = await client.browser.get(client.authorizeUrl(pkce().challenge, "d2"));
+      expect(res.status).toBe(400);
+      expect(res.headers.get("location")).toBeNull();
+      expect(await res.text()).toMatch(reason);
+    }
+    expect(docs.hitsOf("/elsewhere.json")).toBe(0);
   });
 
   it("6. a replayed authorization code is refused and revokes the tokens it issued (OAuth 2.1 §4.1.3)", async () => {

@@ -55,8 +55,8 @@ describe("--auth oauth: remote sign-in against the sandbox's OAuth", () => {
       grant_types_supported: ["authorization_code", "refresh_token"],
     });
     expect(client.asMetadata.registration_endpoint).toBe(`${server.publicUrl}/register`);
-    // The installed SDK's server has no Client ID Metadata Documents; it does not claim them.
-    expect(client.asMetadata.client_id_metadata_document_supported).toBeUndefined();
+    // Client ID Metadata Documents are the preferred way in (MCP authorization 2025-11-25).
+    expect(client.asMetadata.client_id_metadata_document_supported).toBe(true);
     await client.register();
     const { verifier, challenge } = pkce();
     const { code } = await client.signIn(challenge, "limited");

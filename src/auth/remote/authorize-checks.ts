@@ -5,6 +5,7 @@
 // problem is shown on this server's own page, and the SDK is handed only requests it will turn
 // into the consent page. Nothing goes back to a client before the person has seen that page.
 import type { OAuthRegisteredClientsStore } from "@modelcontextprotocol/sdk/server/auth/clients.js";
+import { OAuthError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import { redirectUriMatches } from "@modelcontextprotocol/sdk/server/auth/handlers/authorize.js";
 import type { OAuthClientInformationFull } from "@modelcontextprotocol/sdk/shared/auth.js";
 import express, { type NextFunction, type Request, type Response } from "express";
@@ -40,7 +41,15 @@ export function authorizeChecks(options: AuthorizeChecksOptions) {
     try {
       const clientId = param(source, "client_id");
       if (!clientId) throw new Refusal("it names no application (client_id is missing).");
-      client = await options.clients.getClient(clientId);
+      try {
+        client = await options.clients.getClient(clientId);
+      } catch (error) {
+        // A Client ID Metadata Document that could not be used says why.
+        if (error instanceof OAuthError && error.errorCode === "invalid_client") {
+          throw new Refusal(error.message);
+        }
+        throw error;
+      }
       if (!client) {
         throw new Refusal(
           "the application is not registered with this server, or its registration expired. Connect it again from your assistant.",

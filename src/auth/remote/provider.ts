@@ -45,8 +45,15 @@ import {
 import { SIGN_IN_PERIOD_MS, type SignInIdentity } from "../store.js";
 import type { AuthorizeLocals } from "./authorize-checks.js";
 import { type BrowserBinding, bindBrowser, bindingName, sameBrowser } from "./browser-binding.js";
+import {
+  ClientMetadataDocuments,
+  type ClientMetadataOptions,
+  clientIdHost,
+  isClientIdMetadataUrl,
+} from "./client-metadata.js";
 import type { PlatformGrant, PlatformGrants } from "./grants.js";
 import { escapeHtml, redirectWith, sendPage } from "./pages.js";
+import { checkClientMetadata } from "./redirect-uris.js";
 import { digestKey, type SealedStore } from "./sealed-store.js";
 
 const MINUTE = 60_000;
@@ -80,7 +87,16 @@ export interface TeamSignInOptions {
   logger: Logger;
   timeoutMs: number;
   now?: () => number;
+  /** How Client ID Metadata Documents are fetched (tests allow loopback and their own CA). */
+  clientMetadata?: ClientMetadataOptions;
 }
+
+/**
+ * A Client ID Metadata Document that failed is not fetched again for this long, so that requests
+ * naming it cannot make the server fetch it in a loop. The draft asks not to cache error answers;
+ * a minute is the least that still bounds the fetches.
+ */
+const FAILED_DOCUMENT_MS = MINUTE;
 
 /** What a consent page stands for, until the person answers it. */
 interface PendingConsent {
@@ -167,11 +183,21 @@ export class TeamSignIn implements OAuthServerProvider {
   constructor(private readonly options: TeamSignInOptions) {
     this.now = options.now ?? Date.now;
     const { store } = options;
+    const documents = new ClientMetadataDocuments({
+      failureCacheMs: FAILED_DOCUMENT_MS,
+      ...options.clientMetadata,
+    });
     this.clientsStore = {
-      getClient: (clientId) => store.get<OAuthClientInformationFull>(`client:${clientId}`),
+      // An https URL as client_id is a Client ID Metadata Document, the preferred way in; any other
+      // client_id is a registration made here.
+      getClient: (clientId) =>
+        isClientIdMetadataUrl(clientId)
+          ? documents.getClient(clientId)
+          : store.get<OAuthClientInformationFull>(`client:${clientId}`),
       registerClient: async (client) => {
-        // The SDK has generated client_id (and a secret for confidential clients).
-        const full = client as OAuthClientInformationFull;
+        // The SDK has generated client_id (and a secret for confidential clients); the redirect
+        // URLs and sizes are held to this server's rules (redirect-uris.ts).
+        const full = checkClientMetadata(client as OAuthClientInformationFull);
         await store.set(`client:${full.client_id}`, full, UNUSED_CLIENT_TTL_MS);
         options.logger.info("An MCP client registered", {
           client: full.client_name ?? "(no name)",
@@ -205,13 +231,27 @@ export class TeamSignIn implements OAuthServerProvider {
     await store.set(digestKey("consent:", requestId), pending, PENDING_MS);
     const name = client.client_name ? escapeHtml(client.client_name) : "An MCP client";
     const target = escapeHtml(params.redirectUri);
+    const documentHost = clientIdHost(client.client_id);
+    const identified = documentHost
+      ? ` (as described at <code>${escapeHtml(documentHost)}</code>)`
+      : " (registered with this server by the application itself, so the name is its own claim)";
+    // MCP authorization: a document's client that returns only to this computer could be any
+    // program on it, so the person is told.
+    const localOnly =
+      documentHost &&
+      client.redirect_uris.every((uri) =>
+        ["localhost", "127.0.0.1", "[::1]"].includes(new URL(uri).hostname),
+      )
+        ? "<p><strong>It returns to a program on your own computer</strong>, which any program there could claim to be.</p>"
+        : "";
     sendPage(
       res,
       200,
       "Allow access to the workforce platform?",
       [
-        `<p><strong>${name}</strong> asks to use the workforce platform as you, through this server (${escapeHtml(new URL(publicUrl).host)}).</p>`,
-        `<p>If you continue, you sign in at the platform; afterwards your browser goes back to <code>${target}</code>.</p>`,
+        `<p><strong>${name}</strong>${identified} asks to use the workforce platform as you, through this server (${escapeHtml(new URL(publicUrl).host)}).</p>`,
+        `<p>If you continue, you sign in at the platform; afterwards your browser goes back to <code>${target}</code> (${escapeHtml(new URL(params.redirectUri).host)}).</p>`,
+        localOnly,
         "<p>Continue only if you started this sign-in from your assistant just now.</p>",
         `<form method="post" action="${CONSENT_PATH}">`,
         `<input type="hidden" name="request" value="${escapeHtml(requestId)}">`,
