@@ -5,6 +5,7 @@ import { hostHeaderValidation } from "@modelcontextprotocol/sdk/server/middlewar
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import express, { type NextFunction, type Request, type Response } from "express";
+import { PersonalTokens } from "../auth/remote/personal-tokens.js";
 import { createSchemaCache, createSchemaSource } from "../client/schema/introspection.js";
 import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
@@ -15,7 +16,12 @@ import { loadCatalog } from "../tools/catalog.js";
 import { openPlatform } from "./embedded-sandbox.js";
 import { type HttpSession, SessionRegistry } from "./http-sessions.js";
 import { type StatelessContext, serveStatelessRequest } from "./http-stateless.js";
-import { createRemoteAuth, type RemoteAuth, type RequestCredential } from "./remote-auth.js";
+import {
+  clientAddress,
+  createRemoteAuth,
+  type RemoteAuth,
+  type RequestCredential,
+} from "./remote-auth.js";
 import { createSessionLogger } from "./session-logger.js";
 import { sha256 } from "./sha256.js";
 
@@ -35,6 +41,8 @@ export interface HttpServerOptions {
   rateLimitWindowMs?: number;
   /** The state store to use instead of the configured one (tests look into it); closed with the server. */
   stateStore?: StateStore;
+  /** Checks of unknown client tokens allowed per client address and minute (tests lower it). */
+  tokenChecksPerWindow?: number;
 }
 
 const REALM = 'Bearer realm="workforce-mcp"';
@@ -46,26 +54,31 @@ export async function startHttpServer(
   version: string,
   options: HttpServerOptions = {},
 ): Promise<HttpServerHandle> {
-  // Redis when configured (replicas share it); a stateless process without it keeps its own.
-  // --auth oauth keeps its clients, codes and sealed tokens there too.
-  const store =
-    options.stateStore ??
-    (config.redisUrl || config.stateless || config.auth === "oauth"
-      ? await createStateStore(config, logger)
-      : undefined);
+  // Redis when configured (replicas share it); a process without it keeps its own. --auth oauth
+  // keeps its clients, codes and sealed tokens there too, and every mode the limit on checking
+  // the platform tokens clients bring.
+  const store = options.stateStore ?? (await createStateStore(config, logger));
   // Every session lists the same tools: read the catalog once for the process.
   const catalog = await loadCatalog();
   const platform = await openPlatform(config, logger, {
     stateStore: config.redisUrl ? store : undefined,
     rateLimitWindowMs: options.rateLimitWindowMs,
   }).catch(async (error: unknown) => {
-    await store?.close();
+    await store.close();
     throw error;
   });
-  const stateless: StatelessContext | undefined =
-    config.stateless && store
-      ? { config, logger, version, platform, store, schemas: createSchemaCache({ store }), catalog }
-      : undefined;
+  // A token a client brings is checked with the platform once, before anything is made for it.
+  const clientTokens = new PersonalTokens({
+    apiUrl: platform.apiUrl,
+    timeoutMs: config.timeoutMs,
+    state: store,
+    logger,
+    now: options.now,
+    checksPerWindow: options.tokenChecksPerWindow,
+  });
+  const stateless: StatelessContext | undefined = config.stateless
+    ? { config, logger, version, platform, store, schemas: createSchemaCache({ store }), catalog }
+    : undefined;
   if (stateless) {
     logger.info(
       "Stateless HTTP: no sessions, so any replica may answer any request; changes are confirmed with single-use tokens, not forms.",
@@ -195,6 +208,7 @@ export async function startHttpServer(
           "This server has no platform token of its own. Send your platform personal access token as 'Authorization: Bearer <token>' with the initialize request and every request after it.",
         );
       }
+      if (!(await admitClientToken(req, res, token))) return;
     }
 
     const slot = sessions.reserve();
@@ -292,9 +306,48 @@ export async function startHttpServer(
           "This server has no platform token of its own. Send your platform personal access token as 'Authorization: Bearer <token>' with every request.",
         );
       }
+      if (!(await admitClientToken(req, res, bearer))) return;
       token = bearer;
     }
     await serveStatelessRequest(context, req, res, { token, bearer });
+  }
+
+  /**
+   * A client's own platform token (per-client bearer mode): checked with the platform, once in a
+   * while, before any session or platform request is made for it. False once answered (401, 429,
+   * 503); the answer never repeats the token.
+   */
+  async function admitClientToken(req: Request, res: Response, token: string): Promise<boolean> {
+    const check = await clientTokens.check(token, clientAddress(req));
+    if (check.ok) return true;
+    if (check.reason === "refused") {
+      res.setHeader(
+        "WWW-Authenticate",
+        `${REALM}, error="invalid_token", error_description="The platform did not accept the token"`,
+      );
+      rpcError(
+        res,
+        401,
+        -32001,
+        "Unauthorized: the platform did not accept the token in 'Authorization: Bearer <token>': it is wrong, expired or revoked. Send a valid platform personal access token.",
+      );
+    } else if (check.reason === "rate-limited") {
+      res.setHeader("Retry-After", String(check.retryAfterSeconds));
+      rpcError(
+        res,
+        429,
+        -32000,
+        `Too many unknown tokens from your address: the server checks only a few new tokens a minute with the platform. Retry in ${check.retryAfterSeconds} seconds.`,
+      );
+    } else {
+      rpcError(
+        res,
+        503,
+        -32000,
+        `Could not check your platform token with the platform: ${check.message}. Try again shortly.`,
+      );
+    }
+    return false;
   }
 
   const server = await listen(app, config.port, config.host);
@@ -309,13 +362,14 @@ export async function startHttpServer(
         config,
         logger,
         platform,
-        state: store as StateStore,
+        state: store,
+        tokens: clientTokens,
         publicUrl: config.publicUrl ?? url,
       });
     } catch (error) {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await platform.close();
-      await store?.close();
+      await store.close();
       throw error;
     }
   }
@@ -331,7 +385,7 @@ export async function startHttpServer(
           server.closeAllConnections();
         });
         await platform.close();
-        await store?.close();
+        await store.close();
       })();
       return closing;
     },

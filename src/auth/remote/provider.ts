@@ -57,9 +57,6 @@ export const ACCESS_TOKEN_MAX_MS = 60 * MINUTE;
 export const REFRESH_TOKEN_MAX_MS = 30 * 24 * 60 * MINUTE;
 /** A registered client is forgotten this long after its last sign-in began. */
 const CLIENT_TTL_MS = SIGN_IN_PERIOD_MS;
-/** A personal access token the platform accepted is not asked about again for this long. */
-const PERSONAL_TOKEN_CHECK_MS = 5 * MINUTE;
-const PERSONAL_TOKEN_CACHE_SIZE = 1_000;
 
 export interface TeamSignInOptions {
   store: SealedStore;
@@ -129,11 +126,6 @@ function comparableResource(value: string): string {
 export class TeamSignIn implements OAuthServerProvider {
   readonly clientsStore: OAuthRegisteredClientsStore;
   private readonly now: () => number;
-  /**
-   * Personal access tokens the platform accepted lately, by digest. Only a saving: each replica
-   * keeps its own, and a miss asks the platform again.
-   */
-  private readonly checkedTokens = new Map<string, { identity: SignInIdentity; until: number }>();
 
   constructor(private readonly options: TeamSignInOptions) {
     this.now = options.now ?? Date.now;
@@ -444,25 +436,6 @@ export class TeamSignIn implements OAuthServerProvider {
       // RFC 7009: another client's token, or an unknown one, is ignored without saying so.
       if (record?.clientId === client.client_id) await this.read(() => store.delete(name));
     }
-  }
-
-  /**
-   * Who a personal access token (X-Workforce-Token) belongs to, asked of the platform (`viewer`)
-   * before a session uses it. Throws the platform client's error: AuthenticationError when the
-   * platform refuses it.
-   */
-  async personalToken(token: string): Promise<SignInIdentity> {
-    const key = sha256Hex(token);
-    const known = this.checkedTokens.get(key);
-    if (known && known.until > this.now()) return known.identity;
-    const identity = await this.whoIs(token);
-    this.checkedTokens.delete(key);
-    if (this.checkedTokens.size >= PERSONAL_TOKEN_CACHE_SIZE) {
-      const oldest = this.checkedTokens.keys().next().value;
-      if (oldest !== undefined) this.checkedTokens.delete(oldest);
-    }
-    this.checkedTokens.set(key, { identity, until: this.now() + PERSONAL_TOKEN_CHECK_MS });
-    return identity;
   }
 
   // ---- helpers -------------------------------------------------------------------------------
