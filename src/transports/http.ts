@@ -85,8 +85,16 @@ export async function startHttpServer(
     );
   }
   if (!platform.token && config.auth !== "oauth") {
+    if (!config.tokenPassthrough) {
+      // parseConfig refuses this already; a configuration built another way must not slip through.
+      await platform.close();
+      await store.close();
+      throw new Error(
+        "--http without WORKFORCE_TOKEN or a sign-in would pass each client's own platform token through to the platform. Run with --auth oauth so that each person signs in, or opt in with --token-passthrough.",
+      );
+    }
     logger.info(
-      "No WORKFORCE_TOKEN: each client must send its own platform token as 'Authorization: Bearer <token>' on every request, starting with initialize.",
+      "Token passthrough (--token-passthrough): each client must send its own platform token as 'Authorization: Bearer <token>' on every request, starting with initialize; it is checked with the platform before a session opens.",
     );
   }
   // With the server's own token every session sees the same platform: introspect it once.

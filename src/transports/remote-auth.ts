@@ -4,7 +4,8 @@
 // metadata (RFC 8414), dynamic client registration (RFC 7591), /authorize with PKCE S256, /token,
 // /revoke, and a 401 with `WWW-Authenticate: Bearer ... resource_metadata=...` on /mcp without a
 // valid token. The person's consent is delegated to the platform's own OAuth (src/auth/remote).
-// A personal access token in the X-Workforce-Token header is the one other way in.
+// With --token-passthrough, a personal access token in the X-Workforce-Token header is the one
+// other way in; without it that header is refused (MCP authorization: only tokens issued here).
 import { requireBearerAuth } from "@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js";
 import {
   getOAuthProtectedResourceMetadataUrl,
@@ -139,6 +140,16 @@ export function createRemoteAuth(options: RemoteAuthOptions): RemoteAuth {
         error: "invalid_request",
         error_description: `Send either Authorization: Bearer (signed in) or ${PERSONAL_TOKEN_HEADER}, not both.`,
       });
+      return undefined;
+    }
+    if (!config.tokenPassthrough) {
+      // MCP authorization: a server accepts only tokens issued for it, unless told otherwise.
+      challenge(res, "This server does not accept passthrough tokens")
+        .status(401)
+        .json({
+          error: "invalid_token",
+          error_description: `This server does not accept passthrough tokens: a platform token in ${PERSONAL_TOKEN_HEADER} is not used here. Sign in with OAuth instead (your MCP client does it after this answer); the server's operator can allow personal access tokens with --token-passthrough.`,
+        });
       return undefined;
     }
     const check = await tokens.check(token, clientAddress(req));

@@ -283,7 +283,10 @@ describe("HTTP with per-client bearer tokens", () => {
   const stderr: string[] = [];
   beforeAll(async () => {
     sandbox = await startSandbox({ rateLimitPerMinute: 0 });
-    const config = httpConfig({}, { WORKFORCE_API_URL: sandbox.url });
+    const config = httpConfig(
+      {},
+      { WORKFORCE_API_URL: sandbox.url, WORKFORCE_TOKEN_PASSTHROUGH: "1" },
+    );
     expect(config.token).toBeUndefined();
     const logger = createLogger("debug", (line) => {
       stderr.push(line);
@@ -484,7 +487,15 @@ describe("the built binary under an initialize flood", () => {
   }, 120_000);
 });
 
-describe("the built binary with WORKFORCE_API_URL and no WORKFORCE_TOKEN", () => {
+describe("MCP authorization: token passthrough is opt-in for the built binary", () => {
+  it("refuses to start --http with WORKFORCE_API_URL and no token, recommending --auth oauth", async () => {
+    await expect(startBinary({ WORKFORCE_API_URL: "http://127.0.0.1:9" })).rejects.toThrow(
+      /exited 2: .*would pass each client's own platform token through.*Run with --auth oauth.*--token-passthrough/s,
+    );
+  });
+});
+
+describe("the built binary with WORKFORCE_API_URL, no WORKFORCE_TOKEN and --token-passthrough", () => {
   let sandbox: Sandbox;
   beforeAll(async () => {
     sandbox = await startSandbox({ rateLimitPerMinute: 0 });
@@ -492,7 +503,10 @@ describe("the built binary with WORKFORCE_API_URL and no WORKFORCE_TOKEN", () =>
   afterAll(() => sandbox.close());
 
   it("starts, says each client must send its token, and serves a client that does", async () => {
-    const bin = await startBinary({ WORKFORCE_API_URL: sandbox.url });
+    const bin = await startBinary({
+      WORKFORCE_API_URL: sandbox.url,
+      WORKFORCE_TOKEN_PASSTHROUGH: "1",
+    });
     try {
       expect(bin.stderr()).toMatch(/each client must send its own platform token/);
       const client = new Client({ name: "bearer-e2e", version: "0" });

@@ -74,7 +74,10 @@ describe("stateless HTTP (--stateless)", () => {
   it("checks each request's own bearer when clients bring their platform tokens", async () => {
     const sandbox: Sandbox = await startSandbox({ rateLimitPerMinute: 0 });
     open.push(sandbox);
-    const server = await start({ WORKFORCE_API_URL: sandbox.url });
+    const server = await start({
+      WORKFORCE_API_URL: sandbox.url,
+      WORKFORCE_TOKEN_PASSTHROUGH: "1",
+    });
     const url = `${server.url}/mcp`;
     const auth = { authorization: `Bearer ${sandbox.tokens.full}` };
     expect((await raw(url, { body: initialize, headers: auth })).status).toBe(200);

@@ -134,7 +134,7 @@ describe("Streamable HTTP without a token of its own", () => {
   beforeAll(async () => {
     sandbox = await startSandbox({ rateLimitPerMinute: 0 });
     const config = httpConfig(
-      { token: undefined },
+      { token: undefined, tokenPassthrough: true },
       { WORKFORCE_API_URL: sandbox.url, WORKFORCE_TOKEN: "placeholder" },
     );
     const logger = createLogger("debug", (line) => {

@@ -92,6 +92,7 @@ beforeAll(async () => {
   const config = {
     ...parseConfig(["--http", "--port", "0"], {
       WORKFORCE_API_URL: sandbox.url,
+      WORKFORCE_TOKEN_PASSTHROUGH: "1",
       WORKFORCE_REDIS_URL: redis.url,
       WORKFORCE_RATE_LIMIT: String(BUDGET),
     }),
