@@ -43,6 +43,8 @@ export interface HttpServerOptions {
   stateStore?: StateStore;
   /** Checks of unknown client tokens allowed per client address and minute (tests lower it). */
   tokenChecksPerWindow?: number;
+  /** Sessions one client may hold; a quarter of config.maxSessions by default. */
+  sessionsPerOwner?: number;
 }
 
 const REALM = 'Bearer realm="workforce-mcp"';
@@ -103,8 +105,13 @@ export async function startHttpServer(
       ? createSchemaSource(platform.createClient(platform.token, logger))
       : undefined;
   const idleMs = options.sessionIdleMs ?? config.sessionIdleMinutes * 60_000;
+  const clock = options.now ?? Date.now;
+  // Evictions are logged at most once a second, each line counting those since the last.
+  let evictedUnlogged = 0;
+  let lastEvictionLine = Number.NEGATIVE_INFINITY;
   const sessions = new SessionRegistry({
     maxSessions: config.maxSessions,
+    maxPerOwner: options.sessionsPerOwner,
     idleMs,
     now: options.now,
     onReclaim: (_session, idle) =>
@@ -112,6 +119,23 @@ export async function startHttpServer(
         idleSeconds: Math.round(idle / 1000),
         sessions: sessions.size,
       }),
+    onEvict: (_session, reason, idle) => {
+      evictedUnlogged++;
+      if (clock() - lastEvictionLine < 1_000) return;
+      lastEvictionLine = clock();
+      logger.info(
+        reason === "cap"
+          ? "HTTP session limit reached: ended the least recently used idle MCP session to make room for a new one; its client gets 404 and starts a new session."
+          : "One client reached its share of HTTP sessions: ended its own least recently used idle MCP session to make room for its new one.",
+        {
+          idleSeconds: Math.round(idle / 1000),
+          sessions: sessions.size,
+          maxSessions: config.maxSessions,
+          endedSinceLastLine: evictedUnlogged,
+        },
+      );
+      evictedUnlogged = 0;
+    },
   });
   let lastCapWarning = Number.NEGATIVE_INFINITY;
   const allowedHostnames = [
@@ -219,11 +243,23 @@ export async function startHttpServer(
       if (!(await admitClientToken(req, res, token))) return;
     }
 
-    const slot = sessions.reserve();
+    // Only a digest stays on the session; the token itself lives in its client and redaction list.
+    const bearer = credential ? credential.secret : platform.token ? undefined : (token as string);
+    const bearerDigest = credential
+      ? credential.key
+      : bearer === undefined
+        ? undefined
+        : sha256(bearer);
+    // Whose share of the sessions this one counts against: the person (grant or token), else
+    // the client's address (the server's own token serves everyone alike).
+    const owner = bearerDigest
+      ? `credential:${bearerDigest.toString("hex")}`
+      : `address:${clientAddress(req)}`;
+    const slot = sessions.reserve(owner);
     if (!slot.ok) {
-      if (Date.now() - lastCapWarning >= 60_000) {
-        lastCapWarning = Date.now();
-        logger.warning("HTTP session limit reached; refusing new sessions", {
+      if (slot.reason === "cap" && clock() - lastCapWarning >= 60_000) {
+        lastCapWarning = clock();
+        logger.warning("HTTP session limit reached and every session is busy; refusing new ones", {
           maxSessions: config.maxSessions,
         });
       }
@@ -232,17 +268,12 @@ export async function startHttpServer(
         res,
         503,
         -32000,
-        `The server has its maximum number of sessions (${config.maxSessions}). Retry in ${slot.retryAfterSeconds} seconds, when an idle session expires, or end unused sessions with DELETE /mcp.`,
+        slot.reason === "cap"
+          ? `Every session on this server is busy with a request (it holds at most ${config.maxSessions}). Retry in ${slot.retryAfterSeconds} seconds.`
+          : `All of your sessions on this server are busy with requests, and you have the most one client may hold. Retry in ${slot.retryAfterSeconds} seconds, or end a session you no longer use with DELETE /mcp.`,
       );
     }
     const { reservation } = slot;
-    // Only a digest stays on the session; the token itself lives in its client and redaction list.
-    const bearer = credential ? credential.secret : platform.token ? undefined : (token as string);
-    const bearerDigest = credential
-      ? credential.key
-      : bearer === undefined
-        ? undefined
-        : sha256(bearer);
     const sessionLogger = createSessionLogger(logger, bearer);
     const workforce = createServer(config, {
       client: platform.createClient(
