@@ -43,8 +43,9 @@ export const CONFIRM_MODES = ["token", "elicitation"] as const;
 
 /**
  * How HTTP clients authenticate: `token` (the default) uses WORKFORCE_TOKEN, a stored sign-in, or
- * each client's platform token as a bearer; `oauth` makes the server an OAuth resource and
- * authorization server where each person signs in with the platform's own OAuth.
+ * (only with --token-passthrough) each client's platform token as a bearer; `oauth` makes the
+ * server an OAuth resource and authorization server where each person signs in with the
+ * platform's own OAuth.
  */
 export const AUTH_MODES = ["token", "oauth"] as const;
 
@@ -75,6 +76,12 @@ export interface Config {
   allowedHosts: string[];
   readOnly: boolean;
   auth: (typeof AUTH_MODES)[number];
+  /**
+   * HTTP: accept platform tokens that clients bring themselves and pass them on to the platform
+   * (per-client bearer without WORKFORCE_TOKEN; X-Workforce-Token with --auth oauth). Off unless
+   * asked for: the MCP authorization spec has a server accept only tokens issued for it.
+   */
+  tokenPassthrough: boolean;
   /** `--auth oauth`: the address people's assistants use; default http://<host>:<port>. */
   publicUrl?: string;
   /** `--auth oauth`: encrypts the platform tokens the server keeps (never logged). */
@@ -307,17 +314,29 @@ function checkTogether(c: Config, issue: (message: string) => void): void {
   if (c.command === "serve" && c.stateless && c.transport !== "http" && !c.redisUrl) {
     issue("--stateless works with --http only: over stdio there is one client and one process.");
   }
-  // Over HTTP without a token of its own, each client brings its token as a bearer.
-  const perClientToken = c.transport === "http" && c.apiUrl !== undefined;
-  if (
-    c.command === "serve" &&
-    !c.useSandbox &&
-    (!c.apiUrl || (!c.token && !c.signedIn && !perClientToken))
-  ) {
+  const http = c.transport === "http";
+  if (c.command === "serve" && c.tokenPassthrough && !http) {
     issue(
-      c.apiUrl
-        ? "WORKFORCE_TOKEN is not set and there is no sign-in for WORKFORCE_API_URL. Sign in with `workforce-mcp login`, set WORKFORCE_TOKEN to a personal access token, run with --http so that each client sends its own token, or run with --sandbox."
-        : "WORKFORCE_API_URL is not set. Set it to the platform's base URL, or run with --sandbox.",
+      "--token-passthrough works with --http only: over stdio the server uses WORKFORCE_TOKEN or your sign-in.",
+    );
+  }
+  if (c.command === "serve" && c.tokenPassthrough && c.token && c.auth === "token") {
+    issue(
+      "--token-passthrough is set, but so is WORKFORCE_TOKEN, which the server would use for every client instead of their own tokens. Unset one of them.",
+    );
+  }
+  // Over HTTP without a credential of its own: each person signs in (--auth oauth), or, only when
+  // asked for, each client's own platform token is passed through.
+  const ownCredential = c.token !== undefined || c.signedIn || (http && c.auth === "oauth");
+  if (c.command === "serve" && !c.useSandbox && !c.apiUrl) {
+    issue(
+      "WORKFORCE_API_URL is not set. Set it to the platform's base URL, or run with --sandbox.",
+    );
+  } else if (c.command === "serve" && !c.useSandbox && !ownCredential && !c.tokenPassthrough) {
+    issue(
+      http
+        ? '--http without WORKFORCE_TOKEN or a sign-in would pass each client\'s own platform token through to the platform, which the MCP authorization spec does not allow by default (a server accepts only tokens issued for it). Run with --auth oauth so that each person signs in (see the README, "Hosting for a team"), or opt in to token passthrough with --token-passthrough (WORKFORCE_TOKEN_PASSTHROUGH=1).'
+        : "WORKFORCE_TOKEN is not set and there is no sign-in for WORKFORCE_API_URL. Sign in with `workforce-mcp login`, set WORKFORCE_TOKEN to a personal access token, serve a team with --http --auth oauth, or run with --sandbox.",
     );
   }
   if (c.command === "serve" && c.auth === "oauth") checkRemoteSignIn(c, issue);
@@ -358,7 +377,7 @@ function checkRemoteSignIn(c: Config, issue: (message: string) => void): void {
   }
   if (c.token) {
     issue(
-      "WORKFORCE_TOKEN is set, but with --auth oauth each person signs in (or sends their own token as X-Workforce-Token). Unset WORKFORCE_TOKEN.",
+      "WORKFORCE_TOKEN is set, but with --auth oauth each person signs in (or, with --token-passthrough, sends their own token as X-Workforce-Token). Unset WORKFORCE_TOKEN.",
     );
   }
   if (!c.publicUrl && !LOOPBACK_HOSTS.has(c.host)) {
@@ -405,8 +424,12 @@ Options:
   --allowed-hosts <list>  comma-separated extra Host/Origin names the HTTP transport accepts
   --sandbox               use the embedded sandbox even if WORKFORCE_API_URL/WORKFORCE_TOKEN are set
   --read-only             expose only tools that do not change anything
-  --auth <mode>           HTTP: token (default: WORKFORCE_TOKEN, or each client's bearer token) |
+  --auth <mode>           HTTP: token (default: WORKFORCE_TOKEN or a sign-in) |
                           oauth: each person signs in with the platform's OAuth (see "Hosting for a team")
+  --token-passthrough     HTTP: accept each client's own platform token and pass it on to the platform
+                          ('Authorization: Bearer' without WORKFORCE_TOKEN; X-Workforce-Token with
+                          --auth oauth). Off by default: MCP authorization has a server accept only
+                          tokens issued for it
   --confirm <mode>        token (default) | elicitation: changes that need confirmation only by a
                           form the person answers (refused when the client cannot show one)
   --toolsets <list>       comma-separated toolsets to expose: ${TOOLSETS.join(", ")} (default all)
@@ -431,6 +454,7 @@ Environment (also read from .env in the working directory):
   WORKFORCE_ALLOWED_HOSTS        same as --allowed-hosts
   WORKFORCE_READ_ONLY            true = same as --read-only
   WORKFORCE_AUTH                 same as --auth
+  WORKFORCE_TOKEN_PASSTHROUGH    true = same as --token-passthrough
   WORKFORCE_PUBLIC_URL           --auth oauth: the server's address for people's assistants (default http://<host>:<port>)
   WORKFORCE_ENCRYPTION_KEY       --auth oauth: 32 bytes in base64 that encrypt stored platform tokens (never logged)
   WORKFORCE_CONFIRM              same as --confirm
@@ -513,9 +537,19 @@ export function parseConfig(
   const token = blankToUndefined(env.WORKFORCE_TOKEN);
   const configDir = configDirFrom(realEnv);
   const auth = (values.auth ?? blankToUndefined(env.WORKFORCE_AUTH) ?? "token").toLowerCase();
+  const tokenPassthrough =
+    Boolean(values["token-passthrough"]) || isTrue(env.WORKFORCE_TOKEN_PASSTHROUGH);
   let signedIn = false;
-  // With --auth oauth each person signs in; this machine's own sign-in is not used.
-  if (command === "serve" && !token && apiUrl && readSignIns && auth !== "oauth") {
+  // With --auth oauth each person signs in, with --token-passthrough each client brings its own
+  // token: this machine's own sign-in is not used.
+  if (
+    command === "serve" &&
+    !token &&
+    apiUrl &&
+    readSignIns &&
+    auth !== "oauth" &&
+    !tokenPassthrough
+  ) {
     // Compared as parsed, so that a trailing slash or /graphql does not hide a sign-in.
     const wanted = apiUrlSetting(apiUrl);
     let index: SignInIndex;
@@ -574,6 +608,7 @@ export function parseConfig(
     allowedHosts: allowed,
     readOnly: Boolean(values["read-only"]) || isTrue(env.WORKFORCE_READ_ONLY),
     auth: r.oneOf(AUTH_MODES, auth, `--auth must be one of: ${AUTH_MODES.join(", ")}`),
+    tokenPassthrough,
     publicUrl: r.url(blankToUndefined(env.WORKFORCE_PUBLIC_URL), publicUrlSetting),
     encryptionKey: r.check(
       blankToUndefined(env.WORKFORCE_ENCRYPTION_KEY),
@@ -704,6 +739,7 @@ function parseFlags(argv: string[]) {
       sandbox: { type: "boolean" },
       "read-only": { type: "boolean" },
       auth: { type: "string" },
+      "token-passthrough": { type: "boolean" },
       confirm: { type: "string" },
       toolsets: { type: "string" },
       "log-level": { type: "string" },

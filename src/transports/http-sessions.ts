@@ -12,13 +12,20 @@ export interface HttpSession {
 
 interface Entry {
   session: HttpSession;
+  /** Who opened it: a grant's or token's digest, or the client's address (see http.ts). */
+  owner: string;
   lastActivity: number;
   /** Requests in flight plus open SSE streams; a busy session is never idle. */
   active: number;
 }
 
+/** Why an idle session was ended early: the server's cap, or its owner's share of it. */
+export type EvictionReason = "cap" | "share";
+
 export interface SessionRegistryOptions {
   maxSessions: number;
+  /** The most sessions one owner may hold; a quarter of maxSessions (at least one) by default. */
+  maxPerOwner?: number;
   idleMs: number;
   /** Milliseconds clock; tests pass their own. */
   now?: () => number;
@@ -26,6 +33,8 @@ export interface SessionRegistryOptions {
   sweepIntervalMs?: number;
   /** Called after a session was reclaimed for being idle. */
   onReclaim?: (session: HttpSession, idleMs: number) => void;
+  /** Called after an idle session was ended to make room for a new one. */
+  onEvict?: (session: HttpSession, reason: EvictionReason, idleMs: number) => void;
 }
 
 /** A place for one session being initialized, so concurrent initializes cannot overshoot the cap. */
@@ -34,19 +43,36 @@ export interface Reservation {
   release(): void;
 }
 
+/** When every session that could make room is busy: try again soon, one will be idle by then. */
+export const BUSY_RETRY_SECONDS = 5;
+
 export type ReserveResult =
   | { ok: true; reservation: Reservation }
-  | { ok: false; retryAfterSeconds: number };
+  | { ok: false; reason: EvictionReason; retryAfterSeconds: number };
 
-/** Live HTTP sessions, with last-activity tracking, idle expiry and a cap. */
+/**
+ * Live HTTP sessions, with last-activity tracking, idle expiry and a cap. At the cap the least
+ * recently used session without a request in flight is ended to make room (its client gets 404
+ * and initializes again, as the MCP spec has it), so a flood of sessions cannot lock others out;
+ * one owner may hold only a share of the cap, and over it its own least recently used idle session
+ * is ended. Only when every candidate is busy is a new session refused.
+ */
 export class SessionRegistry {
+  /** In order of last activity, least recent first: an entry moves to the end when used. */
   private readonly entries = new Map<string, Entry>();
+  /** Sessions held or being initialized, per owner. */
+  private readonly owned = new Map<string, number>();
   private pending = 0;
   private readonly now: () => number;
+  private readonly maxPerOwner: number;
   private readonly timer: NodeJS.Timeout;
 
   constructor(private readonly options: SessionRegistryOptions) {
     this.now = options.now ?? Date.now;
+    this.maxPerOwner = Math.max(
+      1,
+      Math.min(options.maxSessions, options.maxPerOwner ?? Math.ceil(options.maxSessions / 4)),
+    );
     const interval =
       options.sweepIntervalMs ?? Math.min(60_000, Math.max(50, Math.floor(options.idleMs / 2)));
     this.timer = setInterval(() => this.sweep(), interval);
@@ -67,23 +93,35 @@ export class SessionRegistry {
     const entry = this.entries.get(id);
     if (!entry) return () => {};
     entry.active++;
-    entry.lastActivity = this.now();
+    this.touch(entry);
     let ended = false;
     return () => {
       if (ended) return;
       ended = true;
       entry.active--;
-      entry.lastActivity = this.now();
+      this.touch(entry);
     };
   }
 
-  /** A place for a new session, or how long to wait when the cap is reached. */
-  reserve(): ReserveResult {
+  /**
+   * A place for a new session of `owner`: made by ending an idle session when the owner's share
+   * or the cap is reached; refused only when every session that could make room is busy.
+   */
+  reserve(owner: string): ReserveResult {
     if (this.entries.size + this.pending >= this.options.maxSessions) this.sweep();
+    const share = this.maxPerOwner < this.options.maxSessions;
+    if (share && (this.owned.get(owner) ?? 0) >= this.maxPerOwner) {
+      const victim = this.leastRecentIdle(owner);
+      if (!victim) return { ok: false, reason: "share", retryAfterSeconds: BUSY_RETRY_SECONDS };
+      this.evict(victim, "share");
+    }
     if (this.entries.size + this.pending >= this.options.maxSessions) {
-      return { ok: false, retryAfterSeconds: this.retryAfterSeconds() };
+      const victim = this.leastRecentIdle();
+      if (!victim) return { ok: false, reason: "cap", retryAfterSeconds: BUSY_RETRY_SECONDS };
+      this.evict(victim, "cap");
     }
     this.pending++;
+    this.count(owner, 1);
     let open = true;
     const done = () => {
       if (!open) return false;
@@ -96,10 +134,10 @@ export class SessionRegistry {
       reservation: {
         commit: (session) => {
           if (!done()) return;
-          this.entries.set(session.id, { session, lastActivity: this.now(), active: 0 });
+          this.entries.set(session.id, { session, owner, lastActivity: this.now(), active: 0 });
         },
         release: () => {
-          done();
+          if (done()) this.count(owner, -1);
         },
       },
     };
@@ -107,7 +145,10 @@ export class SessionRegistry {
 
   /** Forgets a session (its transport closed); does not close it. */
   delete(id: string): void {
+    const entry = this.entries.get(id);
+    if (!entry) return;
     this.entries.delete(id);
+    this.count(entry.owner, -1);
   }
 
   /** Closes every session idle for idleMs or longer, oldest-idle first; returns how many. */
@@ -117,7 +158,7 @@ export class SessionRegistry {
       .filter((e) => e.active === 0 && now - e.lastActivity >= this.options.idleMs)
       .sort((a, b) => a.lastActivity - b.lastActivity);
     for (const entry of expired) {
-      this.entries.delete(entry.session.id);
+      this.delete(entry.session.id);
       this.options.onReclaim?.(entry.session, now - entry.lastActivity);
       void closeSession(entry.session);
     }
@@ -129,17 +170,37 @@ export class SessionRegistry {
     clearInterval(this.timer);
     const sessions = [...this.entries.values()].map((e) => e.session);
     this.entries.clear();
+    this.owned.clear();
     await Promise.allSettled(sessions.map(closeSession));
   }
 
-  /** Seconds until the oldest idle session expires; the whole idle time when none is idle. */
-  private retryAfterSeconds(): number {
-    const now = this.now();
-    let soonest = this.options.idleMs;
-    for (const e of this.entries.values()) {
-      if (e.active === 0) soonest = Math.min(soonest, e.lastActivity + this.options.idleMs - now);
+  /** The least recently used session without a request in flight (of one owner, if named). */
+  private leastRecentIdle(owner?: string): Entry | undefined {
+    for (const entry of this.entries.values()) {
+      if (entry.active === 0 && (owner === undefined || entry.owner === owner)) return entry;
     }
-    return Math.max(1, Math.ceil(soonest / 1000));
+    return undefined;
+  }
+
+  private evict(entry: Entry, reason: EvictionReason): void {
+    this.delete(entry.session.id);
+    this.options.onEvict?.(entry.session, reason, this.now() - entry.lastActivity);
+    void closeSession(entry.session);
+  }
+
+  /** Now active: to the end of the order, as the most recently used. */
+  private touch(entry: Entry): void {
+    entry.lastActivity = this.now();
+    const id = entry.session.id;
+    if (this.entries.get(id) !== entry) return;
+    this.entries.delete(id);
+    this.entries.set(id, entry);
+  }
+
+  private count(owner: string, by: number): void {
+    const n = (this.owned.get(owner) ?? 0) + by;
+    if (n > 0) this.owned.set(owner, n);
+    else this.owned.delete(owner);
   }
 }
 

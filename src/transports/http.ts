@@ -5,7 +5,10 @@ import { hostHeaderValidation } from "@modelcontextprotocol/sdk/server/middlewar
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import express, { type NextFunction, type Request, type Response } from "express";
+
 import type { ClientMetadataOptions } from "../auth/remote/client-metadata.js";
+import { PersonalTokens } from "../auth/remote/personal-tokens.js";
+
 import { createSchemaCache, createSchemaSource } from "../client/schema/introspection.js";
 import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
@@ -16,7 +19,12 @@ import { loadCatalog } from "../tools/catalog.js";
 import { openPlatform } from "./embedded-sandbox.js";
 import { type HttpSession, SessionRegistry } from "./http-sessions.js";
 import { type StatelessContext, serveStatelessRequest } from "./http-stateless.js";
-import { createRemoteAuth, type RemoteAuth, type RequestCredential } from "./remote-auth.js";
+import {
+  clientAddress,
+  createRemoteAuth,
+  type RemoteAuth,
+  type RequestCredential,
+} from "./remote-auth.js";
 import { createSessionLogger } from "./session-logger.js";
 import { sha256 } from "./sha256.js";
 
@@ -38,6 +46,10 @@ export interface HttpServerOptions {
   stateStore?: StateStore;
   /** `--auth oauth`: how Client ID Metadata Documents are fetched (tests allow loopback). */
   clientMetadata?: ClientMetadataOptions;
+  /** Checks of unknown client tokens allowed per client address and minute (tests lower it). */
+  tokenChecksPerWindow?: number;
+  /** Sessions one client may hold; a quarter of config.maxSessions by default. */
+  sessionsPerOwner?: number;
 }
 
 const REALM = 'Bearer realm="workforce-mcp"';
@@ -49,34 +61,47 @@ export async function startHttpServer(
   version: string,
   options: HttpServerOptions = {},
 ): Promise<HttpServerHandle> {
-  // Redis when configured (replicas share it); a stateless process without it keeps its own.
-  // --auth oauth keeps its clients, codes and sealed tokens there too.
-  const store =
-    options.stateStore ??
-    (config.redisUrl || config.stateless || config.auth === "oauth"
-      ? await createStateStore(config, logger)
-      : undefined);
+  // Redis when configured (replicas share it); a process without it keeps its own. --auth oauth
+  // keeps its clients, codes and sealed tokens there too, and every mode the limit on checking
+  // the platform tokens clients bring.
+  const store = options.stateStore ?? (await createStateStore(config, logger));
   // Every session lists the same tools: read the catalog once for the process.
   const catalog = await loadCatalog();
   const platform = await openPlatform(config, logger, {
     stateStore: config.redisUrl ? store : undefined,
     rateLimitWindowMs: options.rateLimitWindowMs,
   }).catch(async (error: unknown) => {
-    await store?.close();
+    await store.close();
     throw error;
   });
-  const stateless: StatelessContext | undefined =
-    config.stateless && store
-      ? { config, logger, version, platform, store, schemas: createSchemaCache({ store }), catalog }
-      : undefined;
+  // A token a client brings is checked with the platform once, before anything is made for it.
+  const clientTokens = new PersonalTokens({
+    apiUrl: platform.apiUrl,
+    timeoutMs: config.timeoutMs,
+    state: store,
+    logger,
+    now: options.now,
+    checksPerWindow: options.tokenChecksPerWindow,
+  });
+  const stateless: StatelessContext | undefined = config.stateless
+    ? { config, logger, version, platform, store, schemas: createSchemaCache({ store }), catalog }
+    : undefined;
   if (stateless) {
     logger.info(
       "Stateless HTTP: no sessions, so any replica may answer any request; changes are confirmed with single-use tokens, not forms.",
     );
   }
   if (!platform.token && config.auth !== "oauth") {
+    if (!config.tokenPassthrough) {
+      // parseConfig refuses this already; a configuration built another way must not slip through.
+      await platform.close();
+      await store.close();
+      throw new Error(
+        "--http without WORKFORCE_TOKEN or a sign-in would pass each client's own platform token through to the platform. Run with --auth oauth so that each person signs in, or opt in with --token-passthrough.",
+      );
+    }
     logger.info(
-      "No WORKFORCE_TOKEN: each client must send its own platform token as 'Authorization: Bearer <token>' on every request, starting with initialize.",
+      "Token passthrough (--token-passthrough): each client must send its own platform token as 'Authorization: Bearer <token>' on every request, starting with initialize; it is checked with the platform before a session opens.",
     );
   }
   // With the server's own token every session sees the same platform: introspect it once.
@@ -85,8 +110,13 @@ export async function startHttpServer(
       ? createSchemaSource(platform.createClient(platform.token, logger))
       : undefined;
   const idleMs = options.sessionIdleMs ?? config.sessionIdleMinutes * 60_000;
+  const clock = options.now ?? Date.now;
+  // Evictions are logged at most once a second, each line counting those since the last.
+  let evictedUnlogged = 0;
+  let lastEvictionLine = Number.NEGATIVE_INFINITY;
   const sessions = new SessionRegistry({
     maxSessions: config.maxSessions,
+    maxPerOwner: options.sessionsPerOwner,
     idleMs,
     now: options.now,
     onReclaim: (_session, idle) =>
@@ -94,6 +124,23 @@ export async function startHttpServer(
         idleSeconds: Math.round(idle / 1000),
         sessions: sessions.size,
       }),
+    onEvict: (_session, reason, idle) => {
+      evictedUnlogged++;
+      if (clock() - lastEvictionLine < 1_000) return;
+      lastEvictionLine = clock();
+      logger.info(
+        reason === "cap"
+          ? "HTTP session limit reached: ended the least recently used idle MCP session to make room for a new one; its client gets 404 and starts a new session."
+          : "One client reached its share of HTTP sessions: ended its own least recently used idle MCP session to make room for its new one.",
+        {
+          idleSeconds: Math.round(idle / 1000),
+          sessions: sessions.size,
+          maxSessions: config.maxSessions,
+          endedSinceLastLine: evictedUnlogged,
+        },
+      );
+      evictedUnlogged = 0;
+    },
   });
   let lastCapWarning = Number.NEGATIVE_INFINITY;
   const allowedHostnames = [
@@ -198,13 +245,26 @@ export async function startHttpServer(
           "This server has no platform token of its own. Send your platform personal access token as 'Authorization: Bearer <token>' with the initialize request and every request after it.",
         );
       }
+      if (!(await admitClientToken(req, res, token))) return;
     }
 
-    const slot = sessions.reserve();
+    // Only a digest stays on the session; the token itself lives in its client and redaction list.
+    const bearer = credential ? credential.secret : platform.token ? undefined : (token as string);
+    const bearerDigest = credential
+      ? credential.key
+      : bearer === undefined
+        ? undefined
+        : sha256(bearer);
+    // Whose share of the sessions this one counts against: the person (grant or token), else
+    // the client's address (the server's own token serves everyone alike).
+    const owner = bearerDigest
+      ? `credential:${bearerDigest.toString("hex")}`
+      : `address:${clientAddress(req)}`;
+    const slot = sessions.reserve(owner);
     if (!slot.ok) {
-      if (Date.now() - lastCapWarning >= 60_000) {
-        lastCapWarning = Date.now();
-        logger.warning("HTTP session limit reached; refusing new sessions", {
+      if (slot.reason === "cap" && clock() - lastCapWarning >= 60_000) {
+        lastCapWarning = clock();
+        logger.warning("HTTP session limit reached and every session is busy; refusing new ones", {
           maxSessions: config.maxSessions,
         });
       }
@@ -213,17 +273,12 @@ export async function startHttpServer(
         res,
         503,
         -32000,
-        `The server has its maximum number of sessions (${config.maxSessions}). Retry in ${slot.retryAfterSeconds} seconds, when an idle session expires, or end unused sessions with DELETE /mcp.`,
+        slot.reason === "cap"
+          ? `Every session on this server is busy with a request (it holds at most ${config.maxSessions}). Retry in ${slot.retryAfterSeconds} seconds.`
+          : `All of your sessions on this server are busy with requests, and you have the most one client may hold. Retry in ${slot.retryAfterSeconds} seconds, or end a session you no longer use with DELETE /mcp.`,
       );
     }
     const { reservation } = slot;
-    // Only a digest stays on the session; the token itself lives in its client and redaction list.
-    const bearer = credential ? credential.secret : platform.token ? undefined : (token as string);
-    const bearerDigest = credential
-      ? credential.key
-      : bearer === undefined
-        ? undefined
-        : sha256(bearer);
     const sessionLogger = createSessionLogger(logger, bearer);
     const workforce = createServer(config, {
       client: platform.createClient(
@@ -295,9 +350,48 @@ export async function startHttpServer(
           "This server has no platform token of its own. Send your platform personal access token as 'Authorization: Bearer <token>' with every request.",
         );
       }
+      if (!(await admitClientToken(req, res, bearer))) return;
       token = bearer;
     }
     await serveStatelessRequest(context, req, res, { token, bearer });
+  }
+
+  /**
+   * A client's own platform token (per-client bearer mode): checked with the platform, once in a
+   * while, before any session or platform request is made for it. False once answered (401, 429,
+   * 503); the answer never repeats the token.
+   */
+  async function admitClientToken(req: Request, res: Response, token: string): Promise<boolean> {
+    const check = await clientTokens.check(token, clientAddress(req));
+    if (check.ok) return true;
+    if (check.reason === "refused") {
+      res.setHeader(
+        "WWW-Authenticate",
+        `${REALM}, error="invalid_token", error_description="The platform did not accept the token"`,
+      );
+      rpcError(
+        res,
+        401,
+        -32001,
+        "Unauthorized: the platform did not accept the token in 'Authorization: Bearer <token>': it is wrong, expired or revoked. Send a valid platform personal access token.",
+      );
+    } else if (check.reason === "rate-limited") {
+      res.setHeader("Retry-After", String(check.retryAfterSeconds));
+      rpcError(
+        res,
+        429,
+        -32000,
+        `Too many unknown tokens from your address: the server checks only a few new tokens a minute with the platform. Retry in ${check.retryAfterSeconds} seconds.`,
+      );
+    } else {
+      rpcError(
+        res,
+        503,
+        -32000,
+        `Could not check your platform token with the platform: ${check.message}. Try again shortly.`,
+      );
+    }
+    return false;
   }
 
   const server = await listen(app, config.port, config.host);
@@ -312,14 +406,15 @@ export async function startHttpServer(
         config,
         logger,
         platform,
-        state: store as StateStore,
+        state: store,
+        tokens: clientTokens,
         publicUrl: config.publicUrl ?? url,
         clientMetadata: options.clientMetadata,
       });
     } catch (error) {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await platform.close();
-      await store?.close();
+      await store.close();
       throw error;
     }
   }
@@ -335,7 +430,7 @@ export async function startHttpServer(
           server.closeAllConnections();
         });
         await platform.close();
-        await store?.close();
+        await store.close();
       })();
       return closing;
     },

@@ -4,8 +4,8 @@
 // metadata (RFC 8414), dynamic client registration (RFC 7591), /authorize with PKCE S256, /token,
 // /revoke, and a 401 with `WWW-Authenticate: Bearer ... resource_metadata=...` on /mcp without a
 // valid token. The person's consent is delegated to the platform's own OAuth (src/auth/remote).
-// A personal access token in the X-Workforce-Token header is the one other way in.
-
+// With --token-passthrough, a personal access token in the X-Workforce-Token header is the one
+// other way in; without it that header is refused (MCP authorization: only tokens issued here).
 import { metadataHandler } from "@modelcontextprotocol/sdk/server/auth/handlers/metadata.js";
 import { requireBearerAuth } from "@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js";
 import {
@@ -17,12 +17,12 @@ import express, { type Request, type Response } from "express";
 import { authorizeChecks } from "../auth/remote/authorize-checks.js";
 import type { ClientMetadataOptions } from "../auth/remote/client-metadata.js";
 import { PlatformGrants } from "../auth/remote/grants.js";
+import type { PersonalTokens } from "../auth/remote/personal-tokens.js";
 import { CALLBACK_PATH, CONSENT_PATH, TeamSignIn } from "../auth/remote/provider.js";
 import { redirectUriProblem } from "../auth/remote/redirect-uris.js";
 import { registrationLimits } from "../auth/remote/registration-limits.js";
 import { createSealedStore, encryptionKeyFrom } from "../auth/remote/sealed-store.js";
 import type { SignInIdentity } from "../auth/store.js";
-import { AuthenticationError, isPlatformError } from "../client/errors.js";
 import type { TokenSource } from "../client/types.js";
 import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
@@ -58,6 +58,8 @@ export interface RemoteAuthOptions {
   logger: Logger;
   platform: Platform;
   state: StateStore;
+  /** Checks personal access tokens (X-Workforce-Token) with the platform, limited per address. */
+  tokens: PersonalTokens;
   /** The server's base address (config.publicUrl, else where it listens). */
   publicUrl: string;
   /** How Client ID Metadata Documents are fetched; tests allow loopback and their own CA. */
@@ -65,7 +67,7 @@ export interface RemoteAuthOptions {
 }
 
 export function createRemoteAuth(options: RemoteAuthOptions): RemoteAuth {
-  const { config, logger, platform, state, publicUrl, clientMetadata } = options;
+  const { config, logger, platform, state, publicUrl, tokens, clientMetadata } = options;
   if (!config.encryptionKey) throw new Error("--auth oauth needs WORKFORCE_ENCRYPTION_KEY.");
   const callbackUrl = `${publicUrl}${CALLBACK_PATH}`;
   const upstream = upstreamClient(config, platform, callbackUrl);
@@ -166,35 +168,48 @@ export function createRemoteAuth(options: RemoteAuthOptions): RemoteAuth {
       });
       return undefined;
     }
-    let identity: SignInIdentity;
-    try {
-      if (!token) throw new AuthenticationError("empty");
-      identity = await provider.personalToken(token);
-    } catch (error) {
-      if (error instanceof AuthenticationError) {
-        challenge(res, "The platform did not accept the personal access token")
-          .status(401)
-          .json({
-            error: "invalid_token",
-            error_description: `The platform did not accept the personal access token in ${PERSONAL_TOKEN_HEADER}: it is missing, expired or revoked.`,
-          });
-        return undefined;
-      }
-      const why = isPlatformError(error) ? error.message : "the check failed";
-      logger.warning("Could not check a personal access token with the platform", { why });
-      res.status(503).json({
-        error: "temporarily_unavailable",
-        error_description: `Could not check the personal access token with the platform: ${why}`,
-      });
+    if (!config.tokenPassthrough) {
+      // MCP authorization: a server accepts only tokens issued for it, unless told otherwise.
+      challenge(res, "This server does not accept passthrough tokens")
+        .status(401)
+        .json({
+          error: "invalid_token",
+          error_description: `This server does not accept passthrough tokens: a platform token in ${PERSONAL_TOKEN_HEADER} is not used here. Sign in with OAuth instead (your MCP client does it after this answer); the server's operator can allow personal access tokens with --token-passthrough.`,
+        });
       return undefined;
     }
-    const credential: RequestCredential = {
-      key: sha256(`personal\n${token}`),
-      identity,
-      secret: token,
-      token: () => token,
-    };
-    return credential;
+    const check = await tokens.check(token, clientAddress(req));
+    if (check.ok) {
+      const credential: RequestCredential = {
+        key: sha256(`personal\n${token}`),
+        identity: check.identity,
+        secret: token,
+        token: () => token,
+      };
+      return credential;
+    }
+    if (check.reason === "refused") {
+      challenge(res, "The platform did not accept the personal access token")
+        .status(401)
+        .json({
+          error: "invalid_token",
+          error_description: `The platform did not accept the personal access token in ${PERSONAL_TOKEN_HEADER}: it is missing, expired or revoked.`,
+        });
+    } else if (check.reason === "rate-limited") {
+      res
+        .status(429)
+        .set("Retry-After", String(check.retryAfterSeconds))
+        .json({
+          error: "too_many_requests",
+          error_description: `Too many unknown personal access tokens from your address: the server checks only a few new tokens a minute with the platform. Retry in ${check.retryAfterSeconds} seconds.`,
+        });
+    } else {
+      res.status(503).json({
+        error: "temporarily_unavailable",
+        error_description: `Could not check the personal access token with the platform: ${check.message}`,
+      });
+    }
+    return undefined;
   }
 
   logger.info(
@@ -215,6 +230,11 @@ function upstreamClient(config: Config, platform: Platform, callbackUrl: string)
     );
   }
   return { authUrl: config.authUrl, clientId: config.clientId, clientSecret: config.clientSecret };
+}
+
+/** Where a request comes from, as this server sees it (a proxy's address behind a proxy). */
+export function clientAddress(req: Request): string {
+  return req.socket.remoteAddress ?? "unknown";
 }
 
 /** Errors of a page handler end as a page, never as a stack trace. */

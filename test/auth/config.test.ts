@@ -123,6 +123,26 @@ describe("using a stored sign-in", () => {
     ).toThrow(/WORKFORCE_TOKEN is not set and there is no sign-in .*workforce-mcp login/);
   });
 
+  it("is not used with --token-passthrough or --auth oauth: each client brings its own credential", () => {
+    const config = parseConfig(
+      ["--http", "--token-passthrough"],
+      { WORKFORCE_API_URL: "https://api.example.com" },
+      undefined,
+      index(["https://api.example.com"]),
+    );
+    expect(config).toMatchObject({ signedIn: false, tokenPassthrough: true, token: undefined });
+  });
+
+  it("MCP authorization: --http with a stored sign-in serves as that sign-in, no passthrough needed", () => {
+    const config = parseConfig(
+      ["--http"],
+      { WORKFORCE_API_URL: "https://api.example.com" },
+      undefined,
+      index(["https://api.example.com"]),
+    );
+    expect(config).toMatchObject({ signedIn: true, tokenPassthrough: false });
+  });
+
   it("with nothing configured it is still the embedded sandbox", () => {
     expect(parseConfig([], {}, undefined, index(["https://api.example.com"])).useSandbox).toBe(
       true,

@@ -9,7 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger } from "../../src/logger.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { type HttpServerHandle, startHttpServer } from "../../src/transports/http.js";
-import { type HttpSession, SessionRegistry } from "../../src/transports/http-sessions.js";
+import {
+  BUSY_RETRY_SECONDS,
+  type HttpSession,
+  SessionRegistry,
+} from "../../src/transports/http-sessions.js";
 import {
   freePort,
   httpConfig,
@@ -67,24 +71,21 @@ describe("session registry", () => {
     const reclaimed: string[] = [];
     const registry = new SessionRegistry({
       maxSessions: 3,
+      maxPerOwner: 3,
       idleMs: 1_000,
       now: () => now,
       onReclaim: (s) => reclaimed.push(s.id),
     });
     try {
       for (const id of ["a", "b", "c"]) {
-        const slot = registry.reserve();
+        const slot = registry.reserve("one");
         if (!slot.ok) throw new Error("no slot");
         slot.reservation.commit(stubSession(id, closed));
         now += 100;
       }
-      // a: idle since 0, b: busy, c: idle since 200.
       const endB = registry.begin("b");
-      const full = registry.reserve();
-      expect(full).toEqual({ ok: false, retryAfterSeconds: 1 });
-
       now = 5_000;
-      const slot = registry.reserve();
+      const slot = registry.reserve("one");
       expect(slot.ok).toBe(true);
       expect(reclaimed).toEqual(["a", "c"]);
       await tick(0);
@@ -102,86 +103,152 @@ describe("session registry", () => {
     }
   });
 
+  it("MCP security best practices (session DoS): at the cap ends the least recently used idle session, never a busy one", async () => {
+    let now = 0;
+    const closed: string[] = [];
+    const evicted: string[] = [];
+    const registry = new SessionRegistry({
+      maxSessions: 3,
+      maxPerOwner: 3,
+      idleMs: 60_000,
+      now: () => now,
+      onEvict: (s, reason) => evicted.push(`${s.id} ${reason}`),
+    });
+    const open = (id: string, owner = "one") => {
+      const slot = registry.reserve(owner);
+      if (slot.ok) slot.reservation.commit(stubSession(id, closed));
+      return slot;
+    };
+    try {
+      for (const id of ["a", "b", "c"]) {
+        open(id);
+        now += 100;
+      }
+      // a is used again, so b is now the least recently used; c is busy.
+      registry.begin("a")();
+      const endC = registry.begin("c");
+      expect(open("d").ok).toBe(true);
+      expect(evicted).toEqual(["b cap"]);
+      await tick(0);
+      expect(closed.sort()).toEqual(["transport b", "workforce b"]);
+      // Every session busy: refused, with a short Retry-After.
+      const ends = ["a", "d"].map((id) => registry.begin(id));
+      expect(open("e")).toEqual({
+        ok: false,
+        reason: "cap",
+        retryAfterSeconds: BUSY_RETRY_SECONDS,
+      });
+      for (const end of [...ends, endC]) end();
+      expect(open("e").ok).toBe(true);
+      expect(registry.size).toBe(3);
+    } finally {
+      await registry.closeAll();
+    }
+  });
+
+  it("MCP security best practices (session DoS): one owner holds at most its share; over it, its own oldest idle session ends", async () => {
+    const evicted: string[] = [];
+    const registry = new SessionRegistry({
+      maxSessions: 8,
+      idleMs: 60_000,
+      onEvict: (s, reason) => evicted.push(`${s.id} ${reason}`),
+    });
+    const open = (id: string, owner: string) => {
+      const slot = registry.reserve(owner);
+      if (slot.ok) slot.reservation.commit(stubSession(id, []));
+      return slot;
+    };
+    try {
+      open("other-1", "other");
+      // A quarter of 8: the flooding owner keeps two, ending its own oldest.
+      for (let i = 1; i <= 20; i++) expect(open(`flood-${i}`, "flood").ok).toBe(true);
+      expect(registry.size).toBe(3);
+      expect(registry.get("other-1")).toBeDefined();
+      expect(evicted).toHaveLength(18);
+      expect(evicted.every((e) => e.endsWith("share"))).toBe(true);
+      // Its own sessions all busy: it is refused, others are not.
+      const ends = ["flood-19", "flood-20"].map((id) => registry.begin(id));
+      expect(open("flood-21", "flood")).toMatchObject({ ok: false, reason: "share" });
+      expect(open("other-2", "other").ok).toBe(true);
+      for (const end of ends) end();
+    } finally {
+      await registry.closeAll();
+    }
+  });
+
   it("counts sessions still initializing against the cap", () => {
     const registry = new SessionRegistry({ maxSessions: 1, idleMs: 60_000 });
     try {
-      const first = registry.reserve();
+      const first = registry.reserve("a");
       expect(first.ok).toBe(true);
-      expect(registry.reserve()).toMatchObject({ ok: false, retryAfterSeconds: 60 });
+      expect(registry.reserve("b")).toMatchObject({
+        ok: false,
+        retryAfterSeconds: BUSY_RETRY_SECONDS,
+      });
       if (first.ok) first.reservation.release();
-      expect(registry.reserve().ok).toBe(true);
+      expect(registry.reserve("b").ok).toBe(true);
     } finally {
       void registry.closeAll();
     }
   });
 });
 
-describe("HTTP session cap and idle expiry", () => {
+describe("MCP security best practices (session DoS): HTTP session cap and idle expiry", () => {
   let now = 0;
   let server: HttpServerHandle;
+  const lines: string[] = [];
   beforeAll(async () => {
     server = await startHttpServer(
       httpConfig({ useSandbox: true, maxSessions: 3 }),
-      quietLogger(),
+      createLogger("info", (line) => void lines.push(line)),
       "9.9.9",
-      { now: () => now, sessionIdleMs: 60_000 },
+      { now: () => now, sessionIdleMs: 60_000, sessionsPerOwner: 3 },
     );
   });
   afterAll(() => server.close());
 
-  it("answers 503 with Retry-After at the cap, then reclaims expired sessions oldest-idle first", async () => {
+  it("at the cap ends the least recently used idle session (its client gets 404 and initialises again), and logs it without a token", async () => {
     const s1 = await openSession(server.url);
+    now += 1_000;
     const s2 = await openSession(server.url);
+    now += 1_000;
     const s3 = await openSession(server.url);
-
-    const full = await raw(`${server.url}/mcp`, { body: initialize });
-    expect(full.status).toBe(503);
-    expect(full.headers["retry-after"]).toBe("60");
-    const error = JSON.parse(full.body).error;
-    expect(error.message).toMatch(/maximum number of sessions \(3\)/);
-    expect(error.message).toMatch(/Retry in 60 seconds/);
-
-    // s1 is used at 30 s, so s2 (idle since 0) is the next to expire, 30 s from then.
-    now = 30_000;
+    now += 1_000;
+    // s1 is used again: s2 is now the least recently used.
     expect((await raw(`${server.url}/mcp`, { body: toolsList(), headers: s1 })).status).toBe(200);
-    const later = await raw(`${server.url}/mcp`, { body: initialize });
-    expect(later.status).toBe(503);
-    expect(later.headers["retry-after"]).toBe("30");
-
-    // At 61 s s2 and s3 have been idle a minute: a new initialize reclaims them, not s1.
-    now = 61_000;
     const s4 = await openSession(server.url);
-    for (const gone of [s2, s3]) {
-      const res = await raw(`${server.url}/mcp`, { body: toolsList(), headers: gone });
-      expect(res.status).toBe(404);
-      expect(JSON.parse(res.body).error.message).toMatch(/Session not found/);
+    const gone = await raw(`${server.url}/mcp`, { body: toolsList(), headers: s2 });
+    expect(gone.status).toBe(404);
+    expect(JSON.parse(gone.body).error.message).toMatch(
+      /Session not found.*Start a new session with an initialize request/,
+    );
+    for (const alive of [s1, s3, s4]) {
+      expect((await raw(`${server.url}/mcp`, { body: toolsList(), headers: alive })).status).toBe(
+        200,
+      );
     }
-    expect((await raw(`${server.url}/mcp`, { body: toolsList(), headers: s1 })).status).toBe(200);
-    expect((await raw(`${server.url}/mcp`, { body: toolsList(), headers: s4 })).status).toBe(200);
+    // The client of s2 initialises again, as the MCP spec has it.
     await openSession(server.url);
-    expect((await raw(`${server.url}/mcp`, { body: initialize })).status).toBe(503);
+    expect(lines.join("")).toMatch(/ended the least recently used idle MCP session/);
   });
 
-  it("never reclaims a session with an open SSE stream", async () => {
+  it("never ends a session with an open SSE stream; when every session is busy, 503 with a short Retry-After", async () => {
     now = 1_000_000;
-    const busy = await openSession(server.url);
-    const stream = await openSseStream(server.url, busy);
-    expect(stream.status).toBe(200);
+    const busy = await Promise.all([1, 2, 3].map(() => openSession(server.url)));
+    const streams = await Promise.all(busy.map((headers) => openSseStream(server.url, headers)));
     try {
-      // Far past the idle time: everything else is reclaimed, the streaming session is not.
-      now = 10_000_000;
-      await openSession(server.url);
-      await openSession(server.url);
-      expect((await raw(`${server.url}/mcp`, { body: initialize })).status).toBe(503);
-      const res = await raw(`${server.url}/mcp`, { body: toolsList(), headers: busy });
-      expect(res.status).toBe(200);
+      const full = await raw(`${server.url}/mcp`, { body: initialize });
+      expect(full.status).toBe(503);
+      expect(full.headers["retry-after"]).toBe(String(BUSY_RETRY_SECONDS));
+      expect(JSON.parse(full.body).error.message).toMatch(/Every session on this server is busy/);
+      for (const headers of busy) {
+        expect((await raw(`${server.url}/mcp`, { body: toolsList(), headers })).status).toBe(200);
+      }
     } finally {
-      await stream.close();
+      await Promise.all(streams.map((s) => s.close()));
     }
-    // Once the stream closes the session is idle again, from now.
-    now = 10_000_000 + 60_000;
+    // Once a stream closes its session may make room.
     await openSession(server.url);
-    expect((await raw(`${server.url}/mcp`, { body: toolsList(), headers: busy })).status).toBe(404);
   });
 });
 
@@ -283,7 +350,10 @@ describe("HTTP with per-client bearer tokens", () => {
   const stderr: string[] = [];
   beforeAll(async () => {
     sandbox = await startSandbox({ rateLimitPerMinute: 0 });
-    const config = httpConfig({}, { WORKFORCE_API_URL: sandbox.url });
+    const config = httpConfig(
+      {},
+      { WORKFORCE_API_URL: sandbox.url, WORKFORCE_TOKEN_PASSTHROUGH: "1" },
+    );
     expect(config.token).toBeUndefined();
     const logger = createLogger("debug", (line) => {
       stderr.push(line);
@@ -419,14 +489,14 @@ function rssMb(pid: number): number {
   return match ? Number(match[1]) / 1024 : Number.NaN;
 }
 
-describe("the built binary under an initialize flood", () => {
-  it("stops at WORKFORCE_MAX_SESSIONS with 503 + Retry-After, and its memory stays flat", async () => {
+describe("MCP security best practices (session DoS): the built binary under an initialize flood", () => {
+  it("holds at most WORKFORCE_MAX_SESSIONS by ending idle sessions, answers every initialize, and its memory stays flat", async () => {
     const maxSessions = 200;
     const total = 3_000;
     const concurrency = 16;
     const bin = await startBinary({
       WORKFORCE_MAX_SESSIONS: String(maxSessions),
-      WORKFORCE_LOG_LEVEL: "warning",
+      WORKFORCE_LOG_LEVEL: "info",
     });
     const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
     try {
@@ -438,45 +508,42 @@ describe("the built binary under an initialize flood", () => {
       let refused = 0;
       let other = 0;
       let rssAtCap: number | undefined;
-      let retryAfter: string | undefined;
-      let capMessage = "";
       let rssPeak = 0;
       const worker = async () => {
         while (sent < total) {
           sent++;
           if (sent % 250 === 0) rssPeak = Math.max(rssPeak, rssMb(pid));
           const res = await raw(`${bin.url}/mcp`, { body: initialize, agent });
-          if (res.status === 200) created++;
-          else if (res.status === 503) {
-            refused++;
-            if (rssAtCap === undefined) {
-              rssAtCap = rssMb(pid);
-              retryAfter = String(res.headers["retry-after"]);
-              capMessage = JSON.parse(res.body).error.message;
-            }
-          } else other++;
+          if (res.status === 200) {
+            created++;
+            // Halfway, sessions have been ended to make room for 1,300 new ones already.
+            if (created === total / 2) rssAtCap = rssMb(pid);
+          } else if (res.status === 503) refused++;
+          else other++;
         }
       };
       await Promise.all(Array.from({ length: concurrency }, worker));
       const seconds = (Date.now() - started) / 1000;
       const rssAfter = rssMb(pid);
       console.log(
-        `flood: ${sent} initialize in ${seconds.toFixed(1)} s, ${created} sessions (cap ${maxSessions}), ${refused} refused 503; RSS ${rssBefore.toFixed(0)} MB before, ${rssAtCap?.toFixed(0)} MB at cap, ${rssAfter.toFixed(0)} MB after (peak ${rssPeak.toFixed(0)} MB)`,
+        `flood: ${sent} initialize in ${seconds.toFixed(1)} s, ${created} sessions opened (cap ${maxSessions}, idle ones ended to make room), ${refused} refused 503; RSS ${rssBefore.toFixed(0)} MB before, ${rssAtCap?.toFixed(0)} MB halfway, ${rssAfter.toFixed(0)} MB after (peak ${rssPeak.toFixed(0)} MB)`,
       );
 
       expect(other).toBe(0);
-      expect(created).toBe(maxSessions);
-      expect(refused).toBe(total - maxSessions);
-      expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
-      expect(capMessage).toMatch(/maximum number of sessions/);
+      // No one is locked out: every initialize got a session, the oldest idle ones ended.
+      expect(refused).toBe(0);
+      expect(created).toBe(total);
       expect(rssAtCap).toBeDefined();
       // RSS swings with garbage collection (an express 404 flood swings the same); without the
-      // cap the same flood grows it by about 60 KB a session (3,000 sessions: over 300 MB).
+      // cap the same flood grows it by about 60 KB a session (3,000 sessions: over 300 MB). The
+      // second half of the flood ends as many sessions as it opens: it must not grow RSS with them.
       expect(rssAfter).toBeLessThan((rssAtCap as number) + 60);
       expect(rssAfter).toBeLessThan(200);
       expect(bin.stdout()).toBe("");
-      // One warning for the whole flood, not one per refused request.
-      expect(bin.stderr().match(/session limit reached/g)?.length).toBe(1);
+      // Evictions are logged, but at most a line a second, not one per ended session.
+      const evictionLines = bin.stderr().match(/idle MCP session to make room/g)?.length ?? 0;
+      expect(evictionLines).toBeGreaterThan(0);
+      expect(evictionLines).toBeLessThanOrEqual(Math.ceil(seconds) + 1);
     } finally {
       agent.destroy();
       await bin.stop();
@@ -484,7 +551,15 @@ describe("the built binary under an initialize flood", () => {
   }, 120_000);
 });
 
-describe("the built binary with WORKFORCE_API_URL and no WORKFORCE_TOKEN", () => {
+describe("MCP authorization: token passthrough is opt-in for the built binary", () => {
+  it("refuses to start --http with WORKFORCE_API_URL and no token, recommending --auth oauth", async () => {
+    await expect(startBinary({ WORKFORCE_API_URL: "http://127.0.0.1:9" })).rejects.toThrow(
+      /exited 2: .*would pass each client's own platform token through.*Run with --auth oauth.*--token-passthrough/s,
+    );
+  });
+});
+
+describe("the built binary with WORKFORCE_API_URL, no WORKFORCE_TOKEN and --token-passthrough", () => {
   let sandbox: Sandbox;
   beforeAll(async () => {
     sandbox = await startSandbox({ rateLimitPerMinute: 0 });
@@ -492,7 +567,10 @@ describe("the built binary with WORKFORCE_API_URL and no WORKFORCE_TOKEN", () =>
   afterAll(() => sandbox.close());
 
   it("starts, says each client must send its token, and serves a client that does", async () => {
-    const bin = await startBinary({ WORKFORCE_API_URL: sandbox.url });
+    const bin = await startBinary({
+      WORKFORCE_API_URL: sandbox.url,
+      WORKFORCE_TOKEN_PASSTHROUGH: "1",
+    });
     try {
       expect(bin.stderr()).toMatch(/each client must send its own platform token/);
       const client = new Client({ name: "bearer-e2e", version: "0" });

@@ -134,7 +134,7 @@ describe("Streamable HTTP without a token of its own", () => {
   beforeAll(async () => {
     sandbox = await startSandbox({ rateLimitPerMinute: 0 });
     const config = httpConfig(
-      { token: undefined },
+      { token: undefined, tokenPassthrough: true },
       { WORKFORCE_API_URL: sandbox.url, WORKFORCE_TOKEN: "placeholder" },
     );
     const logger = createLogger("debug", (line) => {
@@ -168,15 +168,14 @@ describe("Streamable HTTP without a token of its own", () => {
     expect(JSON.parse(res.body).error.message).toMatch(/Authorization: Bearer/);
   });
 
-  it("reports a wrong token as an authentication error in the tool result", async () => {
-    const client = await connect(server.url, { authorization: "Bearer not-a-valid-token" });
-    try {
-      const result = await client.callTool({ name: "search_hires", arguments: {} });
-      expect(result.isError).toBe(true);
-      expect(JSON.stringify(result.content)).toMatch(/personal access token/);
-      expect(JSON.stringify(result.content)).not.toContain("not-a-valid-token");
-    } finally {
-      await client.close();
-    }
+  it("refuses a wrong token at initialize with 401, checked with the platform, naming no token", async () => {
+    const res = await raw(`${server.url}/mcp`, {
+      body: initialize,
+      headers: { authorization: "Bearer not-a-valid-token" },
+    });
+    expect(res.status).toBe(401);
+    expect(res.headers["www-authenticate"]).toMatch(/error="invalid_token"/);
+    expect(JSON.parse(res.body).error.message).toMatch(/personal access token/);
+    expect(res.body).not.toContain("not-a-valid-token");
   });
 });

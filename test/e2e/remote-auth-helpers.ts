@@ -99,13 +99,15 @@ export interface TeamServerOptions {
   /** A replica of that server: same public address (its load balancer's) and OAuth client. */
   replicaOf?: TeamServer;
   stateless?: boolean;
+  /** --token-passthrough: personal access tokens in X-Workforce-Token are accepted. */
+  passthrough?: boolean;
   /** How Client ID Metadata Documents are fetched (a test's document server). */
   clientMetadata?: ClientMetadataOptions;
 }
 
 export async function startTeamServer(
   sandbox: Sandbox,
-  { shared, replicaOf, stateless, clientMetadata }: TeamServerOptions = {},
+  { shared, replicaOf, stateless, passthrough, clientMetadata }: TeamServerOptions = {},
 ): Promise<TeamServer> {
   const port = await freePort();
   // A replica has the same public address (its load balancer's) and OAuth client as the first.
@@ -124,6 +126,7 @@ export async function startTeamServer(
       WORKFORCE_CLIENT_SECRET: upstream.secret,
       WORKFORCE_PUBLIC_URL: publicUrl,
       WORKFORCE_ENCRYPTION_KEY: KEY,
+      ...(passthrough ? { WORKFORCE_TOKEN_PASSTHROUGH: "1" } : {}),
     }),
     retryBaseMs: 1,
   };

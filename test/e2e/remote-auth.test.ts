@@ -285,7 +285,33 @@ describe("--auth oauth: remote sign-in against the sandbox's OAuth", () => {
     }
   });
 
-  it("accepts a personal access token in X-Workforce-Token instead, and refuses a bad one", async () => {
+  it("MCP authorization: token passthrough is opt-in: X-Workforce-Token is refused with 401 without it", async () => {
+    const before = sandbox.countRequests();
+    const res = await raw(`${server.publicUrl}/mcp`, {
+      body: initialize,
+      headers: { "x-workforce-token": sandbox.tokens.limited },
+    });
+    expect(res.status).toBe(401);
+    expect(String(res.headers["www-authenticate"])).toMatch(
+      /error="invalid_token", error_description="This server does not accept passthrough tokens", resource_metadata=/,
+    );
+    expect(JSON.parse(res.body).error_description).toMatch(
+      /does not accept passthrough tokens.*Sign in with OAuth instead/,
+    );
+    expect(res.body).not.toContain(sandbox.tokens.limited);
+    expect(sandbox.countRequests()).toBe(before);
+  });
+
+  it("with --token-passthrough accepts a personal access token in X-Workforce-Token, and refuses a bad one", async () => {
+    const server = await startTeamServer(sandbox, { passthrough: true });
+    try {
+      await checkPersonalTokens(server);
+    } finally {
+      await server.handle.close();
+    }
+  });
+
+  async function checkPersonalTokens(server: TeamServer) {
     const mcp = await mcpClient(server.publicUrl, { "x-workforce-token": sandbox.tokens.limited });
     try {
       expect(await viewerName(mcp)).toBe("Oskar Berg");
@@ -303,7 +329,8 @@ describe("--auth oauth: remote sign-in against the sandbox's OAuth", () => {
       headers: { "x-workforce-token": sandbox.tokens.full, authorization: "Bearer x" },
     });
     expect(both.status).toBe(400);
-  });
+    expectNoSecret(server.lines, [sandbox.tokens.full, sandbox.tokens.limited]);
+  }
 
   it("never passes its own token through: a platform token as the bearer is refused", async () => {
     const res = await raw(`${server.publicUrl}/mcp`, {
@@ -403,9 +430,10 @@ describe("--auth oauth: two stateless replicas sharing one state store", () => {
   let b: TeamServer;
   beforeAll(async () => {
     sandbox = await startSandbox({ rateLimitPerMinute: 0 });
-    a = await startTeamServer(sandbox, { stateless: true });
+    a = await startTeamServer(sandbox, { stateless: true, passthrough: true });
     b = await startTeamServer(sandbox, {
       stateless: true,
+      passthrough: true,
       replicaOf: a,
       shared: { store: a.store, written: a.written },
     });

@@ -115,9 +115,60 @@ describe("parseConfig refuses unsafe or impossible settings", () => {
     expect(() => parseConfig([], { ...platform, [name]: value })).toThrow(message);
   });
 
-  it("serves HTTP without a token of its own, so that each client brings one", () => {
-    const config = parseConfig(["--http"], { WORKFORCE_API_URL: "https://api.example.com" });
-    expect(config).toMatchObject({ transport: "http", useSandbox: false, token: undefined });
+  it("MCP authorization: token passthrough is opt-in (--token-passthrough or WORKFORCE_TOKEN_PASSTHROUGH)", () => {
+    const api = { WORKFORCE_API_URL: "https://api.example.com" };
+    let message = "";
+    try {
+      parseConfig(["--http"], api);
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/would pass each client's own platform token through to the platform/);
+    expect(message).toMatch(/MCP authorization spec does not allow by default/);
+    expect(message).toMatch(/Run with --auth oauth so that each person signs in/);
+    expect(message).toMatch(/--token-passthrough \(WORKFORCE_TOKEN_PASSTHROUGH=1\)/);
+    for (const [args, env] of [
+      [["--http", "--token-passthrough"], api],
+      [["--http"], { ...api, WORKFORCE_TOKEN_PASSTHROUGH: "1" }],
+      [["--http"], { ...api, WORKFORCE_TOKEN_PASSTHROUGH: "true" }],
+    ] as const) {
+      expect(parseConfig([...args], env)).toMatchObject({
+        transport: "http",
+        useSandbox: false,
+        token: undefined,
+        tokenPassthrough: true,
+      });
+    }
+    expect(parseConfig(["--http"], { ...api, WORKFORCE_TOKEN: "pat-1" }).tokenPassthrough).toBe(
+      false,
+    );
+  });
+
+  it("MCP authorization: the sandbox and a server with its own token need no passthrough", () => {
+    expect(parseConfig(["--http"], {})).toMatchObject({
+      useSandbox: true,
+      tokenPassthrough: false,
+    });
+    expect(parseConfig([], {}).useSandbox).toBe(true);
+    expect(
+      parseConfig(["--http", "--sandbox"], { WORKFORCE_API_URL: "https://x.test" }).useSandbox,
+    ).toBe(true);
+  });
+
+  it("--token-passthrough is for HTTP only, and not beside WORKFORCE_TOKEN", () => {
+    expect(() => parseConfig(["--token-passthrough"], platform)).toThrow(
+      /--token-passthrough works with --http only/,
+    );
+    expect(() => parseConfig(["--http", "--token-passthrough"], platform)).toThrow(
+      /--token-passthrough is set, but so is WORKFORCE_TOKEN/,
+    );
+  });
+
+  it("over stdio without a token, the message points to a sign-in or --auth oauth, not to passthrough", () => {
+    expect(() => parseConfig([], { WORKFORCE_API_URL: "https://api.example.com" })).toThrow(
+      /serve a team with --http --auth oauth/,
+    );
   });
 
   it("a .env file may not choose where a token from the real environment goes", () => {

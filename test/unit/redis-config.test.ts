@@ -60,7 +60,7 @@ describe("WORKFORCE_REDIS_URL and --stateless", () => {
     expect(both.redisUrl).toBe("redis://evil:6379");
     // No token in the environment (each client brings its own): the operator's .env may set it.
     const perClient = parseConfig(
-      ["--http"],
+      ["--http", "--token-passthrough"],
       { WORKFORCE_API_URL: "https://api.example.com" },
       dotenv,
     );

@@ -11,7 +11,7 @@
 //      resource) becomes this server's own opaque access and refresh tokens, of which the store
 //      keeps only SHA-256 digests, never outliving the platform's.
 // Everything lives in the shared state store, sealed, so any replica can take any step.
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import type { OAuthRegisteredClientsStore } from "@modelcontextprotocol/sdk/server/auth/clients.js";
 import {
   InvalidGrantError,
@@ -70,9 +70,6 @@ const CLIENT_TTL_MS = SIGN_IN_PERIOD_MS;
 export const UNUSED_CLIENT_TTL_MS = 24 * 60 * MINUTE;
 /** How long a spent code is remembered, so that its replay can revoke what it issued. */
 const SPENT_CODE_MS = 2 * CODE_MS;
-/** A personal access token the platform accepted is not asked about again for this long. */
-const PERSONAL_TOKEN_CHECK_MS = 5 * MINUTE;
-const PERSONAL_TOKEN_CACHE_SIZE = 1_000;
 
 export interface TeamSignInOptions {
   store: SealedStore;
@@ -149,7 +146,6 @@ export const CONSENT_PATH = "/oauth/consent";
 export const CALLBACK_PATH = "/oauth/callback";
 
 const random = (prefix = "") => `${prefix}${randomBytes(32).toString("base64url")}`;
-const sha256Hex = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
 
 /** The consent page's cookie, read back when its form is posted. */
 const consentBinding = (requestId: string, publicUrl: string): BrowserBinding => ({
@@ -174,11 +170,6 @@ function comparableResource(value: string): string {
 export class TeamSignIn implements OAuthServerProvider {
   readonly clientsStore: OAuthRegisteredClientsStore;
   private readonly now: () => number;
-  /**
-   * Personal access tokens the platform accepted lately, by digest. Only a saving: each replica
-   * keeps its own, and a miss asks the platform again.
-   */
-  private readonly checkedTokens = new Map<string, { identity: SignInIdentity; until: number }>();
 
   constructor(private readonly options: TeamSignInOptions) {
     this.now = options.now ?? Date.now;
@@ -568,25 +559,6 @@ export class TeamSignIn implements OAuthServerProvider {
       }
       return;
     }
-  }
-
-  /**
-   * Who a personal access token (X-Workforce-Token) belongs to, asked of the platform (`viewer`)
-   * before a session uses it. Throws the platform client's error: AuthenticationError when the
-   * platform refuses it.
-   */
-  async personalToken(token: string): Promise<SignInIdentity> {
-    const key = sha256Hex(token);
-    const known = this.checkedTokens.get(key);
-    if (known && known.until > this.now()) return known.identity;
-    const identity = await this.whoIs(token);
-    this.checkedTokens.delete(key);
-    if (this.checkedTokens.size >= PERSONAL_TOKEN_CACHE_SIZE) {
-      const oldest = this.checkedTokens.keys().next().value;
-      if (oldest !== undefined) this.checkedTokens.delete(oldest);
-    }
-    this.checkedTokens.set(key, { identity, until: this.now() + PERSONAL_TOKEN_CHECK_MS });
-    return identity;
   }
 
   // ---- helpers -------------------------------------------------------------------------------

@@ -1,0 +1,159 @@
+// Platform tokens that HTTP clients bring themselves (token passthrough: `Authorization: Bearer` in
+// per-client mode, `X-Workforce-Token` beside `--auth oauth`), checked with the platform's `viewer`
+// before any session, state or platform request is made for them. An answer is remembered by the
+// token's SHA-256 digest (successes for a few minutes, refusals for one), in two bounded maps, so a
+// flood of made-up tokens cannot push out the tokens that work. Tokens nobody checked lately cost a
+// platform request each: those checks are limited per client address, in the shared state store,
+// so that every replica counts against the same limit.
+import { createHash } from "node:crypto";
+import { createPlatformClient } from "../../client/client.js";
+import { AuthenticationError, isPlatformError } from "../../client/errors.js";
+import { viewerQuery } from "../../client/operations.js";
+import type { Logger } from "../../logger.js";
+import { SharedStateUnavailableError, type StateStore } from "../../state/store.js";
+import type { SignInIdentity } from "../store.js";
+
+const MINUTE = 60_000;
+/** A token the platform accepted is not asked about again for this long. */
+export const ACCEPTED_FOR_MS = 5 * MINUTE;
+/** A token the platform refused is refused without asking for this long. */
+export const REFUSED_FOR_MS = MINUTE;
+/** Checks of tokens not remembered, per client address and window (the platform's `viewer`). */
+export const CHECKS_PER_WINDOW = 20;
+export const CHECK_WINDOW_MS = MINUTE;
+/** Remembered answers of each kind, at most; the least recently used go first. */
+export const CACHE_SIZE = 1_000;
+
+/** What became of a token. */
+export type TokenCheck =
+  | { ok: true; identity: SignInIdentity }
+  /** The platform refused it (now or within REFUSED_FOR_MS), or it was empty. */
+  | { ok: false; reason: "refused" }
+  /** Too many unknown tokens from this address: nothing was asked, try again after this long. */
+  | { ok: false; reason: "rate-limited"; retryAfterSeconds: number }
+  /** The platform or the shared state could not answer; nothing is remembered. */
+  | { ok: false; reason: "unavailable"; message: string };
+
+export interface PersonalTokensOptions {
+  apiUrl: string;
+  timeoutMs: number;
+  /** Where the per-address limit is counted (Redis when replicas share one). */
+  state: StateStore;
+  logger: Logger;
+  now?: () => number;
+  checksPerWindow?: number;
+  windowMs?: number;
+  /** Who the platform says a token belongs to; the default asks its `viewer`. */
+  whoIs?: (token: string) => Promise<SignInIdentity>;
+}
+
+/** A bounded map that forgets its least recently used entry first. */
+class Recent<V> {
+  private readonly map = new Map<string, { value: V; until: number }>();
+  constructor(private readonly size: number) {}
+
+  get(key: string, now: number): V | undefined {
+    const entry = this.map.get(key);
+    if (!entry) return undefined;
+    this.map.delete(key);
+    if (entry.until <= now) return undefined;
+    this.map.set(key, entry);
+    return entry.value;
+  }
+
+  set(key: string, value: V, until: number): void {
+    this.map.delete(key);
+    if (this.map.size >= this.size) {
+      const oldest = this.map.keys().next().value;
+      if (oldest !== undefined) this.map.delete(oldest);
+    }
+    this.map.set(key, { value, until });
+  }
+
+  delete(key: string): void {
+    this.map.delete(key);
+  }
+}
+
+export class PersonalTokens {
+  private readonly now: () => number;
+  private readonly accepted = new Recent<SignInIdentity>(CACHE_SIZE);
+  private readonly refused = new Recent<true>(CACHE_SIZE);
+  /** Checks under way, so that a burst with one new token asks the platform once. */
+  private readonly pending = new Map<string, Promise<TokenCheck>>();
+
+  constructor(private readonly options: PersonalTokensOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Whose token this is, asking the platform only when it is not remembered. */
+  async check(token: string, clientAddress: string | undefined): Promise<TokenCheck> {
+    if (!token) return { ok: false, reason: "refused" };
+    const key = digest(token);
+    const now = this.now();
+    const identity = this.accepted.get(key, now);
+    if (identity) return { ok: true, identity };
+    if (this.refused.get(key, now)) return { ok: false, reason: "refused" };
+    const under = this.pending.get(key);
+    if (under) return under;
+    const checking = this.ask(token, key, clientAddress ?? "unknown").finally(() =>
+      this.pending.delete(key),
+    );
+    this.pending.set(key, checking);
+    return checking;
+  }
+
+  private async ask(token: string, key: string, address: string): Promise<TokenCheck> {
+    const { state, logger } = this.options;
+    const windowMs = this.options.windowMs ?? CHECK_WINDOW_MS;
+    let wait: number;
+    try {
+      wait = await state.claimWindowSlot(
+        `token-check:${address}`,
+        this.options.checksPerWindow ?? CHECKS_PER_WINDOW,
+        windowMs,
+      );
+    } catch (error) {
+      if (error instanceof SharedStateUnavailableError) {
+        return { ok: false, reason: "unavailable", message: error.message };
+      }
+      throw error;
+    }
+    if (wait > 0) return { ok: false, reason: "rate-limited", retryAfterSeconds: seconds(wait) };
+    try {
+      const identity = await (this.options.whoIs ?? ((t) => this.viewer(t)))(token);
+      this.accepted.set(key, identity, this.now() + ACCEPTED_FOR_MS);
+      this.refused.delete(key);
+      return { ok: true, identity };
+    } catch (error) {
+      if (error instanceof AuthenticationError) {
+        this.refused.set(key, true, this.now() + REFUSED_FOR_MS);
+        return { ok: false, reason: "refused" };
+      }
+      const message = isPlatformError(error) ? error.message : "the check failed";
+      logger.warning("Could not check a client's platform token with the platform", {
+        why: message,
+      });
+      return { ok: false, reason: "unavailable", message };
+    }
+  }
+
+  private async viewer(token: string): Promise<SignInIdentity> {
+    const client = createPlatformClient({
+      apiUrl: this.options.apiUrl,
+      token,
+      timeoutMs: this.options.timeoutMs,
+      maxRetries: 1,
+      retryBaseMs: 500,
+    });
+    const { data } = await client.run(viewerQuery, {});
+    return { id: data.viewer.id, name: data.viewer.name, email: data.viewer.email };
+  }
+}
+
+/** The key a token is remembered (and a session bound) by: never the token itself. */
+export function digest(token: string): string {
+  return createHash("sha256").update(token, "utf8").digest("hex");
+}
+
+const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
