@@ -1,6 +1,7 @@
 // Validated by hand, without zod: the configuration is parsed at every start, and building ~60 zod
 // schemas plus compiling its object parser cost ~5 ms of a ~80 ms cold start; these plain checks
 // cost a fraction of a millisecond. Messages name the setting and never echo a URL or a secret.
+import { isIP } from "node:net";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import envPaths from "env-paths";
@@ -82,6 +83,11 @@ export interface Config {
    * asked for: the MCP authorization spec has a server accept only tokens issued for it.
    */
   tokenPassthrough: boolean;
+  /**
+   * HTTP: the proxies whose X-Forwarded-For names the client (Express's "trust proxy": loopback,
+   * addresses or subnets, or a number of hops). Unset, the client is the connection's address.
+   */
+  trustProxy?: string;
   /** `--auth oauth`: the address people's assistants use; default http://<host>:<port>. */
   publicUrl?: string;
   /** `--auth oauth`: encrypts the platform tokens the server keeps (never logged). */
@@ -309,6 +315,17 @@ const isEncryptionKey = (raw: string) =>
 /** A flag given empty, such as `--host ""`, names no host; the environment's blanks are unset. */
 const notEmpty = (value: string) => value !== "";
 
+const PROXY_SUBNET_NAMES = ["loopback", "linklocal", "uniquelocal"];
+/** As Express's "trust proxy" takes it: a number of hops, or names, addresses and subnets. */
+const isTrustedProxyList = (raw: string) =>
+  /^\d{1,2}$/.test(raw) ||
+  raw.split(",").every((part) => {
+    const [address, prefix, ...rest] = part.trim().split("/");
+    if (PROXY_SUBNET_NAMES.includes(part.trim())) return true;
+    if (rest.length > 0 || !address || isIP(address) === 0) return false;
+    return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= 128);
+  });
+
 /** The checks between settings, once each has been read; one message per problem. */
 function checkTogether(c: Config, issue: (message: string) => void): void {
   if (c.command === "serve" && c.stateless && c.transport !== "http" && !c.redisUrl) {
@@ -430,6 +447,8 @@ Options:
                           ('Authorization: Bearer' without WORKFORCE_TOKEN; X-Workforce-Token with
                           --auth oauth). Off by default: MCP authorization has a server accept only
                           tokens issued for it
+  --trust-proxy <list>    HTTP: the reverse proxies whose X-Forwarded-For names the client, for the
+                          per-address limits: loopback, addresses or subnets, or a number of hops
   --confirm <mode>        token (default) | elicitation: changes that need confirmation only by a
                           form the person answers (refused when the client cannot show one)
   --toolsets <list>       comma-separated toolsets to expose: ${TOOLSETS.join(", ")} (default all)
@@ -455,6 +474,7 @@ Environment (also read from .env in the working directory):
   WORKFORCE_READ_ONLY            true = same as --read-only
   WORKFORCE_AUTH                 same as --auth
   WORKFORCE_TOKEN_PASSTHROUGH    true = same as --token-passthrough
+  WORKFORCE_TRUST_PROXY          same as --trust-proxy
   WORKFORCE_PUBLIC_URL           --auth oauth: the server's address for people's assistants (default http://<host>:<port>)
   WORKFORCE_ENCRYPTION_KEY       --auth oauth: 32 bytes in base64 that encrypt stored platform tokens (never logged)
   WORKFORCE_CONFIRM              same as --confirm
@@ -609,6 +629,11 @@ export function parseConfig(
     readOnly: Boolean(values["read-only"]) || isTrue(env.WORKFORCE_READ_ONLY),
     auth: r.oneOf(AUTH_MODES, auth, `--auth must be one of: ${AUTH_MODES.join(", ")}`),
     tokenPassthrough,
+    trustProxy: r.check(
+      values["trust-proxy"] ?? blankToUndefined(env.WORKFORCE_TRUST_PROXY),
+      isTrustedProxyList,
+      "--trust-proxy must be loopback, linklocal, uniquelocal, addresses or subnets (such as 10.0.0.0/8), comma-separated, or a number of proxies such as 1",
+    ),
     publicUrl: r.url(blankToUndefined(env.WORKFORCE_PUBLIC_URL), publicUrlSetting),
     encryptionKey: r.check(
       blankToUndefined(env.WORKFORCE_ENCRYPTION_KEY),
@@ -740,6 +765,7 @@ function parseFlags(argv: string[]) {
       "read-only": { type: "boolean" },
       auth: { type: "string" },
       "token-passthrough": { type: "boolean" },
+      "trust-proxy": { type: "string" },
       confirm: { type: "string" },
       toolsets: { type: "string" },
       "log-level": { type: "string" },

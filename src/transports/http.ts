@@ -155,6 +155,12 @@ export async function startHttpServer(
 
   const app = express();
   app.disable("x-powered-by");
+  // Behind the named proxies, req.ip is the client's address (X-Forwarded-For); otherwise the
+  // header is ignored, so that a client cannot choose the address its limits are counted by.
+  if (config.trustProxy) {
+    const hops = /^\d+$/.test(config.trustProxy) ? Number(config.trustProxy) : undefined;
+    app.set("trust proxy", hops ?? config.trustProxy.split(",").map((p) => p.trim()));
+  }
   app.use(hostHeaderValidation(allowedHostnames));
   // The OAuth endpoints serve browsers and web clients of any origin (the SDK's handlers set CORS).
   if (config.auth === "oauth") {

@@ -232,9 +232,9 @@ function upstreamClient(config: Config, platform: Platform, callbackUrl: string)
   return { authUrl: config.authUrl, clientId: config.clientId, clientSecret: config.clientSecret };
 }
 
-/** Where a request comes from, as this server sees it (a proxy's address behind a proxy). */
+/** Where a request comes from: behind a trusted proxy (--trust-proxy) the address it names. */
 export function clientAddress(req: Request): string {
-  return req.socket.remoteAddress ?? "unknown";
+  return req.ip ?? req.socket.remoteAddress ?? "unknown";
 }
 
 /** Errors of a page handler end as a page, never as a stack trace. */

@@ -145,6 +145,21 @@ describe("parseConfig refuses unsafe or impossible settings", () => {
     );
   });
 
+  it("--trust-proxy takes what Express's trust proxy takes, and refuses anything else", () => {
+    for (const value of ["loopback", "1", "10.0.0.0/8,127.0.0.1", "uniquelocal, ::1", "fd00::/8"]) {
+      expect(parseConfig(["--http", "--trust-proxy", value], {}).trustProxy).toBe(value);
+    }
+    expect(parseConfig(["--http"], { WORKFORCE_TRUST_PROXY: "loopback" }).trustProxy).toBe(
+      "loopback",
+    );
+    expect(parseConfig(["--http"], {}).trustProxy).toBeUndefined();
+    for (const value of ["true", "everyone", "10.0.0.0/8/1", "10.0.0.0/999", "1.2.3"]) {
+      expect(() => parseConfig(["--http", "--trust-proxy", value], {}), value).toThrow(
+        /--trust-proxy must be loopback/,
+      );
+    }
+  });
+
   it("MCP authorization: the sandbox and a server with its own token need no passthrough", () => {
     expect(parseConfig(["--http"], {})).toMatchObject({
       useSandbox: true,

@@ -12,8 +12,12 @@ afterEach(() => {
   for (const s of servers.splice(0)) s.close();
 });
 
-async function serve(limits: { maxBytes: number; perAddressPerHour: number; totalPerDay: number }) {
+async function serve(
+  limits: { maxBytes: number; perAddressPerHour: number; totalPerDay: number },
+  trustProxy?: string,
+) {
   const app = express();
+  if (trustProxy) app.set("trust proxy", trustProxy);
   let stored = 0;
   app.post(
     "/register",
@@ -56,6 +60,20 @@ describe("registration limits (MCP security best practices: bounded dynamic clie
     expect(one[2]?.body).toMatch(/Client ID Metadata Document/);
     expect((await raw(url, { localAddress: "127.0.3.2", body: {} })).status).toBe(201);
     expect(stored()).toBe(3);
+  });
+
+  it("counts by the address a trusted proxy names (--trust-proxy), and ignores the header otherwise", async () => {
+    const limits = { maxBytes: 1024, perAddressPerHour: 1, totalPerDay: 100 };
+    const behind = await serve(limits, "loopback");
+    const from = (url: string, forwarded: string) =>
+      raw(url, { body: {}, headers: { "x-forwarded-for": forwarded } });
+    expect((await from(behind.url, "203.0.113.1")).status).toBe(201);
+    expect((await from(behind.url, "203.0.113.2")).status).toBe(201);
+    expect((await from(behind.url, "203.0.113.1")).status).toBe(429);
+    // Without a trusted proxy the header is the client's own say: it changes nothing.
+    const direct = await serve(limits);
+    expect((await from(direct.url, "203.0.113.1")).status).toBe(201);
+    expect((await from(direct.url, "203.0.113.2")).status).toBe(429);
   });
 
   it("refuses a registration over the size limit, and one that is not JSON, storing nothing", async () => {

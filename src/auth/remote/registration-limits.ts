@@ -54,7 +54,7 @@ export function registrationLimits(
       try {
         // Counted by a digest: the store keeps no addresses.
         const address = createHash("sha256")
-          .update(req.socket.remoteAddress ?? "unknown")
+          .update(req.ip ?? req.socket.remoteAddress ?? "unknown")
           .digest("base64url")
           .slice(0, 16);
         const perAddress = await state.claimWindowSlot(
