@@ -12,6 +12,7 @@ import { viewerQuery } from "../../client/operations.js";
 import type { Logger } from "../../logger.js";
 import { SharedStateUnavailableError, type StateStore } from "../../state/store.js";
 import type { SignInIdentity } from "../store.js";
+import { addressKey } from "./address-key.js";
 
 const MINUTE = 60_000;
 /** A token the platform accepted is not asked about again for this long. */
@@ -109,7 +110,7 @@ export class PersonalTokens {
     let wait: number;
     try {
       wait = await state.claimWindowSlot(
-        `token-check:${address}`,
+        `token-check:${addressKey(address)}`,
         this.options.checksPerWindow ?? CHECKS_PER_WINDOW,
         windowMs,
       );

@@ -3,10 +3,10 @@
 // make, counted in the shared state store so that every replica counts the same. A registration
 // no sign-in used is forgotten within a day (provider.ts). Client ID Metadata Documents need no
 // registration at all and are the preferred way in (MCP authorization, 2025-11-25).
-import { createHash } from "node:crypto";
 import type { NextFunction, Request, Response } from "express";
 import express from "express";
 import type { StateStore } from "../../state/store.js";
+import { addressKey } from "./address-key.js";
 
 const HOUR = 60 * 60_000;
 
@@ -52,11 +52,7 @@ export function registrationLimits(
     },
     async (req: Request, res: Response, next: NextFunction) => {
       try {
-        // Counted by a digest: the store keeps no addresses.
-        const address = createHash("sha256")
-          .update(req.ip ?? req.socket.remoteAddress ?? "unknown")
-          .digest("base64url")
-          .slice(0, 16);
+        const address = addressKey(req.ip ?? req.socket.remoteAddress ?? "unknown");
         const perAddress = await state.claimWindowSlot(
           `oauth-register:address:${address}`,
           limits.perAddressPerHour,
