@@ -604,6 +604,7 @@ export type ListAccountsQueryVariables = Exact<{ [key: string]: never; }>;
 export type ListAccountsQuery = { viewer: { id: string, name: string, email: string }, accounts: Array<
     | { __typename: 'Company', market: MarketCode, currency: string, id: string, name: string }
     | { __typename: 'Organisation', market: MarketCode, id: string, name: string }
+    | { __typename: 'Partner', id: string, name: string }
     | { __typename: 'Recruiter', id: string, name: string }
     | { __typename: 'Worker', id: string, name: string }
   > };
@@ -614,7 +615,10 @@ export type GetHireQueryVariables = Exact<{
 }>;
 
 
-export type GetHireQuery = { hire: { id: string, number: string, status: HireActiveStatus, createdAt: string, startDate: string | null, endDate: string | null, terminationDate: string | null, externalIdentifier: string | null, purchaseOrderNumber: string | null, lastPaymentRequestDate: string | null, pendingContractChanges: boolean, worker: { id: string, name: string, email: string | null }, company: { id: string, name: string, customFields: { paginatorInfo: { total: number }, data: Array<{ id: string, title: string, appliesTo: TypeSupportingCustomFieldValues, customFieldValues: Array<{ displayValue: string | null, appliesTo: { id: string } }> }> } }, recruiter: { id: string, name: string } | null, activeContract: { id: string, jobName: string, startDate: string | null, endDate: string | null, currency: Currency, rate: number | null, rateType: RateType | null, paymentTermMethod: PaymentTermMethod, paymentTerm: number } | null, draftContract: { id: string, jobName: string, startDate: string | null, endDate: string | null, currency: Currency, rate: number | null, rateType: RateType | null, paymentTermMethod: PaymentTermMethod, paymentTerm: number } | null, contracts: { paginatorInfo: { total: number }, data: Array<{ id: string, status: ContractStatus, startDate: string | null, endDate: string | null, currency: Currency, rate: number | null, rateType: RateType | null }> }, owners: Array<{ id: string, name: string, email: string }>, compliances: Array<{ name: ComplianceName, title: string, actor: ComplianceActorTypes, applicable: boolean, completed: boolean }> } | null, paid: { paginatorInfo: { total: number, lastPage: number }, data: Array<{ currency: Currency, netAmount: number }> } };
+export type GetHireQuery = { hire: { id: string, number: string, status: HireActiveStatus, createdAt: string, startDate: string | null, endDate: string | null, terminationDate: string | null, externalIdentifier: string | null, purchaseOrderNumber: string | null, lastPaymentRequestDate: string | null, pendingContractChanges: boolean, worker: { id: string, name: string, email: string | null }, company: { id: string, name: string, customFields: { paginatorInfo: { total: number }, data: Array<{ id: string, title: string, appliesTo: TypeSupportingCustomFieldValues, customFieldValues: Array<{ displayValue: string | null, appliesTo:
+              | { id: string }
+              | Record<PropertyKey, never>
+             }> }> } }, recruiter: { id: string, name: string } | null, activeContract: { id: string, jobName: string, startDate: string | null, endDate: string | null, currency: Currency, rate: number | null, rateType: RateType | null, paymentTermMethod: PaymentTermMethod, paymentTerm: number } | null, draftContract: { id: string, jobName: string, startDate: string | null, endDate: string | null, currency: Currency, rate: number | null, rateType: RateType | null, paymentTermMethod: PaymentTermMethod, paymentTerm: number } | null, contracts: { paginatorInfo: { total: number }, data: Array<{ id: string, status: ContractStatus, startDate: string | null, endDate: string | null, currency: Currency, rate: number | null, rateType: RateType | null }> }, owners: Array<{ id: string, name: string, email: string }>, compliances: Array<{ name: ComplianceName, title: string, actor: ComplianceActorTypes, applicable: boolean, completed: boolean }> } | null, paid: { paginatorInfo: { total: number, lastPage: number }, data: Array<{ currency: Currency, netAmount: number }> } };
 
 export type HirePaidRequestsQueryVariables = Exact<{
   id: string;
@@ -799,6 +803,7 @@ export type JobDetailsQuery = { job: { id: string, number: number, name: string,
           | { id: string, name: string }
           | { id: string, name: string }
           | { id: string, name: string }
+          | { id: string, name: string }
          | null }> } } | null };
 
 export type PostJobContextQueryVariables = Exact<{
@@ -810,6 +815,7 @@ export type PostJobContextQueryVariables = Exact<{
 export type PostJobContextQuery = { accounts: Array<
     | { __typename: 'Company', id: string, name: string }
     | { __typename: 'Organisation', id: string, name: string }
+    | { __typename: 'Partner', id: string, name: string }
     | { __typename: 'Recruiter', id: string, name: string }
     | { __typename: 'Worker', id: string, name: string }
   >, jobs: { data: Array<{ id: string, name: string, status: JobStatus | null }> } };
@@ -862,6 +868,7 @@ export type BidForAcceptanceQueryVariables = Exact<{
 
 
 export type BidForAcceptanceQuery = { bid: { id: string, status: BidStatus, rate: number | null, rateType: RateType | null, currency: string, worker: { id: string, name: string }, supplier:
+      | { id: string, name: string }
       | { id: string, name: string }
       | { id: string, name: string }
       | { id: string, name: string }

@@ -5,7 +5,7 @@ import type {
 } from "../operation-types.generated.js";
 import { query } from "../operations.js";
 
-/** `__typename` is the account type: Company, Organisation, Recruiter (staffing agency), Worker. */
+/** `__typename` is the account type: Company, Organisation, Partner, Recruiter (agency), Worker. */
 export type AccountSummary = ListAccountsQuery["accounts"][number];
 
 export const listAccountsQuery = query<ListAccountsQuery, ListAccountsQueryVariables>(
