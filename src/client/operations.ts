@@ -1,8 +1,32 @@
-import { PAGINATOR_INFO_FIELDS, type PaginatorInfo } from "./pagination.js";
+import type {
+  CheckHiresQuery,
+  ContractHiresQuery,
+  ContractHiresQueryVariables,
+  GetContractQuery,
+  GetContractQueryVariables,
+  HireContractQuery,
+  HireContractQueryVariables,
+  HireForTerminationQuery,
+  HireForTerminationQueryVariables,
+  InvoiceByNumberQuery,
+  InvoiceByNumberQueryVariables,
+  ListInvoicesQuery,
+  ListInvoicesQueryVariables,
+  SearchHiresQuery,
+  SearchHiresQueryVariables,
+  SubmitTimesheetsMutation,
+  SubmitTimesheetsMutationVariables,
+  TerminateHireMutation,
+  TerminateHireMutationVariables,
+  ViewerQuery,
+  ViewerQueryVariables,
+} from "./operation-types.generated.js";
+import { PAGINATOR_INFO_FIELDS } from "./pagination.js";
 import type { Operation } from "./types.js";
 
 // Every GraphQL document the server sends lives here, as a named operation. A test validates each
 // one against the platform's real schema and the sandbox schema (test/client/operations.test.ts).
+// Their result and variable types are generated from the documents: npm run generate:operations.
 
 export function query<TData, TVariables extends Record<string, unknown>>(
   name: string,
@@ -19,11 +43,7 @@ export function mutation<TData, TVariables extends Record<string, unknown>>(
   return { name, document, type: "mutation", safeToRepeat };
 }
 
-export interface ViewerData {
-  viewer: { id: string; name: string; email: string };
-}
-
-export const viewerQuery = query<ViewerData, Record<string, unknown>>(
+export const viewerQuery = query<ViewerQuery, ViewerQueryVariables>(
   "Viewer",
   /* GraphQL */ `
     query Viewer {
@@ -36,15 +56,10 @@ export const viewerQuery = query<ViewerData, Record<string, unknown>>(
   `,
 );
 
-export interface TerminateHireData {
-  terminateHire: { id: string; status: string; terminationDate: string | null };
-}
-
-export interface TerminateHireVariables extends Record<string, unknown> {
-  input: { hire: string; reason: string; date: string; comments?: string; message?: string };
-}
-
-export const terminateHireMutation = mutation<TerminateHireData, TerminateHireVariables>(
+export const terminateHireMutation = mutation<
+  TerminateHireMutation,
+  TerminateHireMutationVariables
+>(
   "TerminateHire",
   /* GraphQL */ `
     mutation TerminateHire($input: TerminateHireInput!) {
@@ -61,18 +76,6 @@ export const terminateHireMutation = mutation<TerminateHireData, TerminateHireVa
 
 // ---- search_hires ----------------------------------------------------------------------------
 
-/** A contract's headline terms, as search_hires shows them. */
-export interface ContractTerms {
-  id: string;
-  status: string;
-  jobName: string;
-  startDate: string | null;
-  endDate: string | null;
-  rate: number | null;
-  rateType: string | null;
-  currency: string;
-}
-
 const CONTRACT_TERMS_FIELDS = `
   id
   status
@@ -84,46 +87,10 @@ const CONTRACT_TERMS_FIELDS = `
   currency
 `;
 
-export interface HireSummary {
-  id: string;
-  status: string;
-  startDate: string | null;
-  endDate: string | null;
-  worker: { id: string; name: string; email: string | null };
-  company: { id: string; name: string };
-  /** Accepted by all parties: the terms in force. */
-  activeContract: ContractTerms | null;
-  /** Waiting for the other party to accept: not signed yet. */
-  draftContract: ContractTerms | null;
-  /** The newest contract, whatever its status: it may be the draft. */
-  latestContract: ContractTerms | null;
-}
+/** A hire as search_hires shows it. */
+export type HireSummary = SearchHiresQuery["hires"]["data"][number];
 
-export interface SearchHiresData {
-  hires: { paginatorInfo: PaginatorInfo; data: HireSummary[] };
-}
-
-export interface DateRange {
-  from?: string;
-  to?: string;
-}
-
-export interface SearchHiresVariables extends Record<string, unknown> {
-  search?: string;
-  activeStatus?: string[];
-  accounts?: string[];
-  startDateRange?: DateRange;
-  endDateRange?: DateRange;
-  workers?: string[];
-  contractStatus?: string[];
-  externalIdentifiers?: string[];
-  missingPaymentRequestDateRange?: DateRange;
-  orderBy?: { field: string; order: string }[];
-  first: number;
-  page: number;
-}
-
-export const searchHiresQuery = query<SearchHiresData, SearchHiresVariables>(
+export const searchHiresQuery = query<SearchHiresQuery, SearchHiresQueryVariables>(
   "SearchHires",
   /* GraphQL */ `
     query SearchHires(
@@ -186,25 +153,8 @@ export const searchHiresQuery = query<SearchHiresData, SearchHiresVariables>(
 
 // ---- get_contract ----------------------------------------------------------------------------
 
-export interface ContractDetails {
-  id: string;
-  status: string;
-  jobName: string;
-  startDate: string | null;
-  endDate: string | null;
-  currency: string;
-  rate: number | null;
-  rateType: string | null;
-  paymentTermMethod: string;
-  paymentTerm: number;
-  purchaseOrderNumber: string | null;
-  worker: { id: string; name: string; email: string | null } | null;
-  company: { id: string; name: string };
-  /** The contract document itself; a URL that changes over time. */
-  pdfUrl: string | null;
-  /** Attachments (statement of work, NDA, ...), not the contract itself. */
-  files: { name: string; url: string }[];
-}
+/** A contract with its parties and documents, as get_contract shows it. */
+export type ContractDetails = NonNullable<GetContractQuery["contract"]>;
 
 const CONTRACT_FIELDS = `
   id
@@ -234,18 +184,7 @@ const CONTRACT_FIELDS = `
   }
 `;
 
-export interface ContractPeriod {
-  id: string;
-  status: string;
-  startDate: string | null;
-  endDate: string | null;
-}
-
-export interface GetContractData {
-  contract: ContractDetails | null;
-}
-
-export const getContractQuery = query<GetContractData, { id: string }>(
+export const getContractQuery = query<GetContractQuery, GetContractQueryVariables>(
   "GetContract",
   /* GraphQL */ `
     query GetContract($id: ID!) {
@@ -256,34 +195,12 @@ export const getContractQuery = query<GetContractData, { id: string }>(
   `,
 );
 
-/** A draft's headline terms and its document: enough to say what would change. */
-export type DraftTerms = ContractTerms & { pdfUrl: string | null };
-
 const DRAFT_TERMS_FIELDS = `${CONTRACT_TERMS_FIELDS}
   pdfUrl
 `;
 
-export interface ContractHiresData {
-  contract: {
-    id: string;
-    worker: {
-      hires: {
-        data: {
-          id: string;
-          status: string;
-          latestContract: { id: string } | null;
-          activeContract: { id: string } | null;
-          draftContract: DraftTerms | null;
-          pendingContractChanges: boolean;
-          contracts: { data: ContractPeriod[] };
-        }[];
-      };
-    } | null;
-  } | null;
-}
-
 // The schema's Contract has no `hire` field: find the hire through the worker's hires there.
-export const contractHiresQuery = query<ContractHiresData, { id: string; companies: string[] }>(
+export const contractHiresQuery = query<ContractHiresQuery, ContractHiresQueryVariables>(
   "ContractHires",
   /* GraphQL */ `
     query ContractHires($id: ID!, $companies: [ID!]) {
@@ -320,22 +237,13 @@ export const contractHiresQuery = query<ContractHiresData, { id: string; compani
   `,
 );
 
-export interface HireContractData {
-  hire: {
-    id: string;
-    status: string;
-    /** The terms in force; null when no contract has been accepted (or none is in force). */
-    activeContract: ContractDetails | null;
-    /** Not signed yet: a change to the active contract, or a first contract awaiting acceptance. */
-    draftContract: DraftTerms | null;
-    pendingContractChanges: boolean;
-    /** Not necessarily the active one: it may be the draft. */
-    latestContract: ContractDetails | null;
-    contracts: { data: ContractPeriod[] };
-  } | null;
-}
+type ContractsOfHire = NonNullable<HireContractQuery["hire"]>;
+/** A draft's headline terms and its document: enough to say what would change. */
+export type DraftTerms = NonNullable<ContractsOfHire["draftContract"]>;
+/** One of a hire's contracts: its id, status and period. */
+export type ContractPeriod = ContractsOfHire["contracts"]["data"][number];
 
-export const hireContractQuery = query<HireContractData, { id: string }>(
+export const hireContractQuery = query<HireContractQuery, HireContractQueryVariables>(
   "HireContract",
   /* GraphQL */ `
     query HireContract($id: ID!) {
@@ -367,22 +275,6 @@ export const hireContractQuery = query<HireContractData, { id: string }>(
 
 // ---- list_invoices ---------------------------------------------------------------------------
 
-export interface InvoiceSummary {
-  id: string;
-  number: string | null;
-  date: string;
-  dueDate: string;
-  currency: string;
-  grossAmount: number;
-  netAmount: number;
-  grossOpenAmount: number;
-  isOverDue: boolean | null;
-  payerDisplayName: string;
-  payeeDisplayName: string;
-  transactionType: string;
-  company: { id: string; name: string };
-}
-
 const INVOICE_SUMMARY_FIELDS = `
   id
   number
@@ -402,22 +294,10 @@ const INVOICE_SUMMARY_FIELDS = `
   }
 `;
 
-export interface ListInvoicesData {
-  invoices: { paginatorInfo: PaginatorInfo; data: InvoiceSummary[] };
-}
+/** An invoice as list_invoices shows it. */
+export type InvoiceSummary = ListInvoicesQuery["invoices"]["data"][number];
 
-export interface ListInvoicesVariables extends Record<string, unknown> {
-  status?: string[];
-  transactionTypes?: string[];
-  search?: string;
-  currency?: string[];
-  accounts?: string[];
-  orderBy?: { column: string; order: string }[];
-  first: number;
-  page: number;
-}
-
-export const listInvoicesQuery = query<ListInvoicesData, ListInvoicesVariables>(
+export const listInvoicesQuery = query<ListInvoicesQuery, ListInvoicesQueryVariables>(
   "ListInvoices",
   /* GraphQL */ `
     query ListInvoices(
@@ -449,33 +329,7 @@ export const listInvoicesQuery = query<ListInvoicesData, ListInvoicesVariables>(
   `,
 );
 
-export interface InvoiceRow {
-  id: string;
-  customText: string | null;
-  worker: { id: string; name: string } | null;
-}
-
-export interface InvoiceByNumberData {
-  invoice:
-    | (InvoiceSummary & {
-        taxAmount: number;
-        markedPaidAt: string | null;
-        isFullyCredited: boolean;
-        externalIdentifier: string | null;
-        /** The invoice document itself; a URL that changes over time. */
-        pdfUrl: string;
-        rows: { paginatorInfo: PaginatorInfo; data: InvoiceRow[] };
-      })
-    | null;
-}
-
-export interface InvoiceByNumberVariables extends Record<string, unknown> {
-  number: string;
-  first: number;
-  page: number;
-}
-
-export const invoiceByNumberQuery = query<InvoiceByNumberData, InvoiceByNumberVariables>(
+export const invoiceByNumberQuery = query<InvoiceByNumberQuery, InvoiceByNumberQueryVariables>(
   "InvoiceByNumber",
   /* GraphQL */ `
     query InvoiceByNumber($number: String!, $first: Int!, $page: Int) {
@@ -504,25 +358,12 @@ export const invoiceByNumberQuery = query<InvoiceByNumberData, InvoiceByNumberVa
 
 // ---- submit_timesheets -----------------------------------------------------------------------
 
-export interface CheckedHire {
-  id: string;
-  status: string;
-  worker: { id: string; name: string };
-  company: { id: string; name: string };
-  /** The terms in force; null before a hire starts (and for an account that may not see it). */
-  activeContract: TimesheetTerms | null;
-  /** The newest contract: the period that counts when no contract is active (an ended hire). */
-  latestContract: TimesheetTerms | null;
-}
+/** One hire as CheckHires reads it (the generated type knows every alias; each is the same). */
+export type CheckedHire = NonNullable<CheckHiresQuery["h0"]>;
+/** A contract's period and the rate hours are paid at; the rate is null when hidden. */
+export type TimesheetTerms = NonNullable<CheckedHire["activeContract"]>;
 
-/** A contract's period and the rate hours are paid at. */
-export interface TimesheetTerms extends ContractPeriod {
-  currency: string;
-  /** Null when the platform hides rates from this account. */
-  rate: number | null;
-  rateType: string | null;
-}
-
+// The document is built for as many hires as a batch holds, so its own types are by alias:
 /** `h0`, `h1`, …: one alias per hire, in the order of the ids given. */
 export type CheckHiresData = Record<string, CheckedHire | null>;
 /** `id0`, `id1`, …: the hire ids, matching the aliases. */
@@ -585,19 +426,10 @@ export function checkHiresQuery(count: number): Operation<CheckHiresData, CheckH
   return operation;
 }
 
-export interface SubmitTimesheetsData {
-  createCustomTimesheet: {
-    providedRegistrations: number;
-    successfulRegistrations: number;
-    rejectedRegistrations: { externalId: string | null; reason: string; message: string }[];
-  };
-}
-
-export interface SubmitTimesheetsVariables extends Record<string, unknown> {
-  input: { schema: string; data: string };
-}
-
-export const submitTimesheetsMutation = mutation<SubmitTimesheetsData, SubmitTimesheetsVariables>(
+export const submitTimesheetsMutation = mutation<
+  SubmitTimesheetsMutation,
+  SubmitTimesheetsMutationVariables
+>(
   "SubmitTimesheets",
   /* GraphQL */ `
     mutation SubmitTimesheets($input: CreateCustomTimesheetInput!) {
@@ -619,30 +451,10 @@ export const submitTimesheetsMutation = mutation<SubmitTimesheetsData, SubmitTim
 
 // ---- terminate_hire --------------------------------------------------------------------------
 
-export interface HireForTerminationData {
-  hire: {
-    id: string;
-    status: string;
-    startDate: string | null;
-    endDate: string | null;
-    terminationDate: string | null;
-    canTerminateContract: boolean;
-    worker: { id: string; name: string };
-    company: { id: string; name: string };
-    activeContract: TerminationTerms | null;
-    latestContract: TerminationTerms | null;
-  } | null;
-}
-
-interface TerminationTerms {
-  id: string;
-  status: string;
-  jobName: string;
-  startDate: string | null;
-  endDate: string | null;
-}
-
-export const hireForTerminationQuery = query<HireForTerminationData, { id: string }>(
+export const hireForTerminationQuery = query<
+  HireForTerminationQuery,
+  HireForTerminationQueryVariables
+>(
   "HireForTermination",
   /* GraphQL */ `
     query HireForTermination($id: ID!) {

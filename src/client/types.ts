@@ -72,7 +72,7 @@ export interface PlatformClient {
    */
   request<TData, TVariables extends Record<string, unknown>>(
     operation: Operation<TData, TVariables>,
-    variables: TVariables,
+    variables: NoInfer<TVariables>,
     options?: RequestOptions,
   ): Promise<OperationResult<TData>>;
   /**
@@ -81,7 +81,7 @@ export interface PlatformClient {
    */
   run<TData, TVariables extends Record<string, unknown>>(
     operation: Operation<TData, TVariables>,
-    variables: TVariables,
+    variables: NoInfer<TVariables>,
     options?: RequestOptions,
   ): Promise<{ data: TData; restricted: RestrictedField[] }>;
   /** Raw introspection for the schema resources, also governed and retried. */

@@ -144,7 +144,7 @@ type User {
   email: String!
 }
 
-"Anything the caller can act as or on: companies, organisations, staffing agencies, workers."
+"Anything the caller can act as or on: companies, organisations, partners, staffing agencies, workers."
 interface Account {
   id: ID!
   name: String!
@@ -163,6 +163,15 @@ type Company implements Account {
 type Organisation implements Account {
   id: ID!
   name: String!
+  market: MarketCode!
+  avatar: URL
+}
+
+"A partner account; the sandbox has none, but the platform's accounts list may."
+type Partner implements Account {
+  id: ID!
+  name: String!
+  currency: String!
   market: MarketCode!
   avatar: URL
 }

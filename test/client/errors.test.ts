@@ -16,6 +16,7 @@ import {
   ValidationError,
   validationArguments,
 } from "../../src/client/index.js";
+import type { TerminateHireMutationVariables } from "../../src/client/operation-types.generated.js";
 import { terminateHireMutation, viewerQuery } from "../../src/client/operations.js";
 import type { Sandbox } from "../../src/sandbox/index.js";
 import {
@@ -62,8 +63,13 @@ async function failure(promise: Promise<unknown>): Promise<PlatformError> {
 
 const noRetry = { maxRetries: 0 };
 const ana = { id: "hire_001" };
-const terminate = (date: string, reason = "OTHER") => ({
-  input: { hire: "hire_001", reason, date },
+// The reason is a plain string: one test sends a reason the schema does not know, on purpose.
+const terminate = (date: string, reason = "OTHER"): TerminateHireMutationVariables => ({
+  input: {
+    hire: "hire_001",
+    reason: reason as TerminateHireMutationVariables["input"]["reason"],
+    date,
+  },
 });
 
 describe("platform answers", () => {

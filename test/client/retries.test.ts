@@ -10,6 +10,7 @@ import {
   UnexpectedResponseError,
   ValidationError,
 } from "../../src/client/index.js";
+import type { TerminateHireMutationVariables } from "../../src/client/operation-types.generated.js";
 import { terminateHireMutation, viewerQuery } from "../../src/client/operations.js";
 import type { Sandbox } from "../../src/sandbox/index.js";
 import { fastClient, hireStatusQuery, sandboxFor } from "./helpers.js";
@@ -36,7 +37,9 @@ async function failure(promise: Promise<unknown>): Promise<PlatformError> {
   throw new Error("expected the call to fail");
 }
 
-const terminateAna = { input: { hire: "hire_001", reason: "OTHER", date: "2099-01-01" } };
+const terminateAna: TerminateHireMutationVariables = {
+  input: { hire: "hire_001", reason: "OTHER", date: "2099-01-01" },
+};
 
 describe("retries of operations that are safe to repeat", () => {
   it("two failures then success: three requests and the data", async () => {

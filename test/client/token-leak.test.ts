@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPlatformClient, type PlatformError } from "../../src/client/index.js";
+import type {
+  ContractTerminationReason,
+  TerminateHireMutationVariables,
+} from "../../src/client/operation-types.generated.js";
 import { terminateHireMutation, viewerQuery } from "../../src/client/operations.js";
 import type { Logger, LogLevel } from "../../src/logger.js";
 import { type FaultKind, SANDBOX_TOKENS, type Sandbox } from "../../src/sandbox/index.js";
@@ -82,7 +86,9 @@ async function caught(promise: Promise<unknown>): Promise<unknown> {
   throw new Error("expected the call to fail");
 }
 
-const terminate = { input: { hire: "hire_001", reason: "OTHER", date: "1999-01-01" } };
+const terminate: TerminateHireMutationVariables = {
+  input: { hire: "hire_001", reason: "OTHER", date: "1999-01-01" },
+};
 
 describe("the token never appears", () => {
   const cases: [string, () => Promise<unknown>][] = [
@@ -93,7 +99,11 @@ describe("the token never appears", () => {
     ["parse failure", () => client().run(parseFailQuery, {})],
     [
       "bad user input",
-      () => client().run(terminateHireMutation, { input: { ...terminate.input, reason: TOKEN } }),
+      // A reason the schema does not know, on purpose: the platform's complaint must not echo it.
+      () =>
+        client().run(terminateHireMutation, {
+          input: { ...terminate.input, reason: TOKEN as ContractTerminationReason },
+        }),
     ],
     ["cancelled", () => client().run(viewerQuery, {}, { signal: AbortSignal.abort() })],
   ];

@@ -1,23 +1,14 @@
 // Who is signed in and which accounts the token may act for: list_accounts.
+import type {
+  ListAccountsQuery,
+  ListAccountsQueryVariables,
+} from "../operation-types.generated.js";
 import { query } from "../operations.js";
 
-/** `__typename` is the account type: Company, Organisation, Recruiter (staffing agency), Worker, Partner. */
-export interface AccountSummary {
-  __typename: string;
-  id: string;
-  name: string;
-  /** Companies and organisations only. */
-  market?: string;
-  /** Companies only: the company's preferred currency. */
-  currency?: string;
-}
+/** `__typename` is the account type: Company, Organisation, Partner, Recruiter (agency), Worker. */
+export type AccountSummary = ListAccountsQuery["accounts"][number];
 
-export interface ListAccountsData {
-  viewer: { id: string; name: string; email: string };
-  accounts: AccountSummary[];
-}
-
-export const listAccountsQuery = query<ListAccountsData, Record<string, never>>(
+export const listAccountsQuery = query<ListAccountsQuery, ListAccountsQueryVariables>(
   "ListAccounts",
   /* GraphQL */ `
     query ListAccounts {

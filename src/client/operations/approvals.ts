@@ -1,39 +1,18 @@
 // Approval requests on hires, for review_hire_approval: the ones awaiting action, one by id, and
 // the decision. Today only hires are approvable (the `Approvable` union has Hire alone).
+import type {
+  ActionApprovalMutation,
+  ActionApprovalMutationVariables,
+  ApprovalRequestQuery,
+  ApprovalRequestQueryVariables,
+  PendingApprovalsQuery,
+  PendingApprovalsQueryVariables,
+} from "../operation-types.generated.js";
 import { mutation, query } from "../operations.js";
-import { PAGINATOR_INFO_FIELDS, type PaginatorInfo } from "../pagination.js";
+import { PAGINATOR_INFO_FIELDS } from "../pagination.js";
 
-export interface ApprovalStateView {
-  state: string;
-  message: string | null;
-  createdAt: string | null;
-  actionedBy: { name: string };
-  approver: { userGroup: { name: string } };
-}
-
-export interface ApprovalHire {
-  id: string;
-  status: string;
-  startDate: string | null;
-  endDate: string | null;
-  currency: string;
-  /** Null when hidden from this caller (restricted) or unset. */
-  rate: number | null;
-  rateType: string | null;
-  worker: { id: string; name: string };
-  company: { id: string; name: string };
-  latestContract: { jobName: string };
-}
-
-export interface ApprovalRequest {
-  id: string;
-  viewerCanAction: boolean;
-  approval: { id: string; name: string; trigger: string };
-  /** Oldest first: the request, then each decision. */
-  approvalStates: ApprovalStateView[];
-  /** Null when the item is not a hire or not visible. */
-  approvable: ApprovalHire | null;
-}
+/** A request with its approval, its states (oldest first: the request, then each decision) and the hire. */
+export type ApprovalRequest = NonNullable<ApprovalRequestQuery["approvalApprovable"]>;
 
 const APPROVAL_FIELDS = `
   id
@@ -80,12 +59,8 @@ const APPROVAL_FIELDS = `
   }
 `;
 
-export interface PendingApprovalsData {
-  approvalApprovables: { paginatorInfo: PaginatorInfo; data: ApprovalRequest[] };
-}
-
 /** Requests still waiting for an approver, oldest first; `viewerCanAction` says whether for us. */
-export const pendingApprovalsQuery = query<PendingApprovalsData, { first: number }>(
+export const pendingApprovalsQuery = query<PendingApprovalsQuery, PendingApprovalsQueryVariables>(
   "PendingApprovals",
   /* GraphQL */ `
     query PendingApprovals($first: Int!) {
@@ -101,11 +76,7 @@ export const pendingApprovalsQuery = query<PendingApprovalsData, { first: number
   `,
 );
 
-export interface ApprovalRequestData {
-  approvalApprovable: ApprovalRequest | null;
-}
-
-export const approvalRequestQuery = query<ApprovalRequestData, { id: string }>(
+export const approvalRequestQuery = query<ApprovalRequestQuery, ApprovalRequestQueryVariables>(
   "ApprovalRequest",
   /* GraphQL */ `
     query ApprovalRequest($id: ID!) {
@@ -114,15 +85,10 @@ export const approvalRequestQuery = query<ApprovalRequestData, { id: string }>(
   `,
 );
 
-export interface ActionApprovalData {
-  actionApprovalApprovable: ApprovalRequest | null;
-}
-
-export interface ActionApprovalVariables extends Record<string, unknown> {
-  input: { id: string; status: "APPROVED" | "REJECTED"; reason?: string };
-}
-
-export const actionApprovalMutation = mutation<ActionApprovalData, ActionApprovalVariables>(
+export const actionApprovalMutation = mutation<
+  ActionApprovalMutation,
+  ActionApprovalMutationVariables
+>(
   "ActionApproval",
   /* GraphQL */ `
     mutation ActionApproval($input: ActionApprovalApprovableInput!) {

@@ -1,18 +1,21 @@
 // One hire's whole picture in one request (get_hire); creating a draft hire and cancelling one.
+import type {
+  CancelHireMutation,
+  CancelHireMutationVariables,
+  CreateDraftHireMutation,
+  CreateDraftHireMutationVariables,
+  DraftHireFieldsQuery,
+  DraftHireFieldsQueryVariables,
+  GetHireQuery,
+  GetHireQueryVariables,
+  HireForCancelQuery,
+  HireForCancelQueryVariables,
+  HirePaidRequestsQuery,
+  HirePaidRequestsQueryVariables,
+  HiresByExternalIdQuery,
+  HiresByExternalIdQueryVariables,
+} from "../operation-types.generated.js";
 import { mutation, query } from "../operations.js";
-
-/** A contract's terms as get_hire shows them. */
-export interface HireContractTerms {
-  id: string;
-  jobName: string;
-  startDate: string | null;
-  endDate: string | null;
-  currency: string;
-  rate: number | null;
-  rateType: string | null;
-  paymentTermMethod: string;
-  paymentTerm: number;
-}
 
 const TERMS_FIELDS = `
   id
@@ -26,70 +29,12 @@ const TERMS_FIELDS = `
   paymentTerm
 `;
 
-export interface HireCustomField {
-  id: string;
-  title: string;
-  appliesTo: string;
-  /** Values on every entity of this kind; keep those on the hire's contracts. */
-  customFieldValues: { displayValue: string | null; appliesTo: { id?: string } }[];
-}
-
-export interface HireDetails {
-  id: string;
-  number: string;
-  status: string;
-  createdAt: string;
-  startDate: string | null;
-  endDate: string | null;
-  terminationDate: string | null;
-  externalIdentifier: string | null;
-  purchaseOrderNumber: string | null;
-  /** The day the worker last submitted a payment request; null if never. */
-  lastPaymentRequestDate: string | null;
-  worker: { id: string; name: string; email: string | null };
-  company: {
-    id: string;
-    name: string;
-    customFields: { paginatorInfo: { total: number }; data: HireCustomField[] };
-  };
-  recruiter: { id: string; name: string } | null;
-  /** Accepted by all parties: the terms in force. */
-  activeContract: HireContractTerms | null;
-  /** Waiting for the other party to accept: not signed yet. */
-  draftContract: HireContractTerms | null;
-  pendingContractChanges: boolean;
-  contracts: {
-    paginatorInfo: { total: number };
-    data: {
-      id: string;
-      status: string;
-      startDate: string | null;
-      endDate: string | null;
-      currency: string;
-      rate: number | null;
-      rateType: string | null;
-    }[];
-  };
-  owners: { id: string; name: string; email: string }[];
-  compliances: {
-    name: string;
-    title: string;
-    actor: string;
-    applicable: boolean;
-    completed: boolean;
-  }[];
-}
-
+/** A hire with its worker, company, contracts, owners and compliances, as get_hire shows it. */
+export type HireDetails = NonNullable<GetHireQuery["hire"]>;
+/** A contract's terms as get_hire shows them. */
+export type HireContractTerms = NonNullable<HireDetails["activeContract"]>;
 /** One page of the hire's paid payment requests: only what a total per currency needs. */
-export interface PaidRequestsPage {
-  paginatorInfo: { total: number; lastPage: number };
-  data: { currency: string; netAmount: number }[];
-}
-
-export interface GetHireData {
-  hire: HireDetails | null;
-  paid: PaidRequestsPage;
-}
+export type PaidRequestsPage = GetHireQuery["paid"];
 
 /** Nested lists at most 25, as the platform's complexity advice says. */
 export const HIRE_LIST_LIMIT = 25;
@@ -111,7 +56,7 @@ const PAID_REQUESTS = `
   }
 `;
 
-export const getHireQuery = query<GetHireData, { id: string; paidPage: number }>(
+export const getHireQuery = query<GetHireQuery, GetHireQueryVariables>(
   "GetHire",
   /* GraphQL */ `
     query GetHire($id: ID!, $paidPage: Int) {
@@ -197,10 +142,7 @@ export const getHireQuery = query<GetHireData, { id: string; paidPage: number }>
 );
 
 /** The further pages of paid payment requests, for a hire with more than one page of them. */
-export const hirePaidRequestsQuery = query<
-  { paid: PaidRequestsPage },
-  { id: string; paidPage: number }
->(
+export const hirePaidRequestsQuery = query<HirePaidRequestsQuery, HirePaidRequestsQueryVariables>(
   "HirePaidRequests",
   /* GraphQL */ `
     query HirePaidRequests($id: ID!, $paidPage: Int) {
@@ -212,23 +154,7 @@ export const hirePaidRequestsQuery = query<
 // ---- create_draft_hire -------------------------------------------------------------------------
 
 /** A new draft hire as create_draft_hire reports it; the rate is the caller's own (may be hidden). */
-export interface DraftHire {
-  id: string;
-  status: string;
-  externalIdentifier: string | null;
-  startDate: string | null;
-  endDate: string | null;
-  worker: { id: string; name: string };
-  company: { id: string; name: string };
-  latestContract: {
-    id: string;
-    status: string;
-    jobName: string;
-    currency: string;
-    rateType: string | null;
-    purchaseOrderNumber: string | null;
-  };
-}
+export type DraftHire = CreateDraftHireMutation["createDraftHire"];
 
 const DRAFT_HIRE_FIELDS = `
   id
@@ -254,28 +180,11 @@ const DRAFT_HIRE_FIELDS = `
   }
 `;
 
-/** A talent pool contact as create_draft_hire needs it (trustedContact(id) answers more). */
-export interface PoolContact {
-  id: string;
-  status: string;
-  worker: { id: string; name: string };
-  company: { id: string; name: string };
-}
-
-export interface HireCustomFieldDefinition {
-  id: string;
-  slug: string | null;
-  title: string;
-  fieldType: string;
-  customFieldOptions: { id: string; value: string }[];
-}
-
-export interface DraftHireFieldsData {
-  customFields: { paginatorInfo: { total: number }; data: HireCustomFieldDefinition[] };
-}
+/** A custom field a draft hire can fill, with its options. */
+export type HireCustomFieldDefinition = DraftHireFieldsQuery["customFields"]["data"][number];
 
 /** A hire's custom fields are the company's contract fields. */
-export const draftHireFieldsQuery = query<DraftHireFieldsData, { company: string }>(
+export const draftHireFieldsQuery = query<DraftHireFieldsQuery, DraftHireFieldsQueryVariables>(
   "DraftHireFields",
   /* GraphQL */ `
     query DraftHireFields($company: ID!) {
@@ -298,30 +207,9 @@ export const draftHireFieldsQuery = query<DraftHireFieldsData, { company: string
   `,
 );
 
-/** One value of HireInput.customFieldValues: exactly one member set. */
-export type CustomFieldTypeValueInput =
-  | { singleSelect: { id: string; value: string } }
-  | { freeText: { id: string; value: string } }
-  | { multiSelect: { id: string; values: string[] } };
-
-export interface CreateDraftHireVariables extends Record<string, unknown> {
-  input: {
-    company: string;
-    name: string;
-    trustedContact?: string;
-    rate?: number;
-    rateType?: string;
-    startDate?: string;
-    endDate?: string;
-    purchaseOrderNumber?: string;
-    customFieldValues?: CustomFieldTypeValueInput[];
-    externalIdentifier: string;
-  };
-}
-
 export const createDraftHireMutation = mutation<
-  { createDraftHire: DraftHire },
-  CreateDraftHireVariables
+  CreateDraftHireMutation,
+  CreateDraftHireMutationVariables
 >(
   "CreateDraftHire",
   /* GraphQL */ `
@@ -336,8 +224,8 @@ export const createDraftHireMutation = mutation<
 );
 
 export const hiresByExternalIdQuery = query<
-  { hires: { data: DraftHire[] } },
-  { externalIdentifier: string }
+  HiresByExternalIdQuery,
+  HiresByExternalIdQueryVariables
 >(
   "HiresByExternalId",
   /* GraphQL */ `
@@ -353,26 +241,7 @@ export const hiresByExternalIdQuery = query<
 
 // ---- cancel_hire -------------------------------------------------------------------------------
 
-export interface HireForCancelData {
-  hire: {
-    id: string;
-    status: string;
-    startDate: string | null;
-    endDate: string | null;
-    canCancelContract: boolean;
-    worker: { id: string; name: string };
-    company: { id: string; name: string };
-    latestContract: {
-      id: string;
-      status: string;
-      jobName: string;
-      startDate: string | null;
-      endDate: string | null;
-    };
-  } | null;
-}
-
-export const hireForCancelQuery = query<HireForCancelData, { id: string }>(
+export const hireForCancelQuery = query<HireForCancelQuery, HireForCancelQueryVariables>(
   "HireForCancel",
   /* GraphQL */ `
     query HireForCancel($id: ID!) {
@@ -402,10 +271,7 @@ export const hireForCancelQuery = query<HireForCancelData, { id: string }>(
   `,
 );
 
-export const cancelHireMutation = mutation<
-  { cancelHire: { id: string; status: string } },
-  { input: { hire: string; message: string } }
->(
+export const cancelHireMutation = mutation<CancelHireMutation, CancelHireMutationVariables>(
   "CancelHire",
   /* GraphQL */ `
     mutation CancelHire($input: CancelHireInput!) {

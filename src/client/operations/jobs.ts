@@ -1,41 +1,39 @@
 // Jobs with their candidates and bids, for list_jobs. Counts come from the nested paginators' totals,
 // so a page of jobs with its counts is one request.
 
+import type {
+  AcceptBidMutation,
+  AcceptBidMutationVariables,
+  AcceptBidOutcomeQuery,
+  AcceptBidOutcomeQueryVariables,
+  BidForAcceptanceQuery,
+  BidForAcceptanceQueryVariables,
+  CandidateForUpdateQuery,
+  CandidateForUpdateQueryVariables,
+  CreateJobMutation,
+  CreateJobMutationVariables,
+  JobDetailsQuery,
+  JobDetailsQueryVariables,
+  JobForPostingQuery,
+  JobForPostingQueryVariables,
+  ListJobsQuery,
+  ListJobsQueryVariables,
+  PostJobContextQuery,
+  PostJobContextQueryVariables,
+  UpdateJobCandidateStatusMutation,
+  UpdateJobCandidateStatusMutationVariables,
+  UpdateJobCandidateStepMutation,
+  UpdateJobCandidateStepMutationVariables,
+  UpdateJobMutation,
+  UpdateJobMutationVariables,
+} from "../operation-types.generated.js";
 import { mutation, query } from "../operations.js";
-import { PAGINATOR_INFO_FIELDS, type PaginatorInfo } from "../pagination.js";
+import { PAGINATOR_INFO_FIELDS } from "../pagination.js";
 
-interface Total {
-  paginatorInfo: { total: number };
-}
+/** A job with its candidate and bid counts, as list_jobs shows a page of them. */
+export type JobSummary = ListJobsQuery["jobs"]["data"][number];
 
-export interface JobSummary {
-  id: string;
-  number: number;
-  name: string;
-  status: string | null;
-  startDate: string | null;
-  endDate: string | null;
-  publishedAt: string | null;
-  currency: string;
-  company: { id: string; name: string };
-  skills: { name: string }[];
-  jobCandidates: Total;
-  bids: Total;
-}
-
-export interface ListJobsData {
-  jobs: { paginatorInfo: PaginatorInfo; data: JobSummary[] };
-}
-
-export interface ListJobsVariables extends Record<string, unknown> {
-  search?: string;
-  statuses?: string[];
-  accounts?: string[];
-  first: number;
-  page: number;
-}
-
-export const listJobsQuery = query<ListJobsData, ListJobsVariables>(
+export const listJobsQuery = query<ListJobsQuery, ListJobsQueryVariables>(
   "ListJobs",
   /* GraphQL */ `
     query ListJobs(
@@ -86,43 +84,12 @@ export const listJobsQuery = query<ListJobsData, ListJobsVariables>(
   `,
 );
 
-export interface JobCandidateRow {
-  id: string;
-  step: string;
-  status: string;
-  statusReason: string | null;
-  isPreferred: boolean;
-  worker: { id: string; name: string; email: string | null };
-  bid: { id: string } | null;
-  hire: { id: string } | null;
-}
+/** One job with a page of its candidates and bids. */
+export type JobDetails = NonNullable<JobDetailsQuery["job"]>;
+export type JobCandidateRow = JobDetails["jobCandidates"]["data"][number];
+export type BidRow = JobDetails["bids"]["data"][number];
 
-export interface BidRow {
-  id: string;
-  status: string;
-  rate: number | null;
-  rateType: string | null;
-  currency: string;
-  worker: { id: string; name: string };
-  supplier: { id: string; name: string } | null;
-}
-
-export interface JobDetails extends Omit<JobSummary, "jobCandidates" | "bids"> {
-  description: string | null;
-  rateType: string | null;
-  rate: number | null;
-  minimumRate: number | null;
-  maximumRate: number | null;
-  locationPreference: string | null;
-  jobCandidates: { paginatorInfo: PaginatorInfo; data: JobCandidateRow[] };
-  bids: { paginatorInfo: PaginatorInfo; data: BidRow[] };
-}
-
-export interface JobDetailsData {
-  job: JobDetails | null;
-}
-
-export const jobDetailsQuery = query<JobDetailsData, { id: string; first: number; page: number }>(
+export const jobDetailsQuery = query<JobDetailsQuery, JobDetailsQueryVariables>(
   "JobDetails",
   /* GraphQL */ `
     query JobDetails($id: ID!, $first: Int!, $page: Int) {
@@ -194,18 +161,8 @@ export const jobDetailsQuery = query<JobDetailsData, { id: string; first: number
 
 // ---- post_job --------------------------------------------------------------------------------
 
-interface NamedRef {
-  id: string;
-  name: string;
-}
-
-export interface PostJobContextData {
-  accounts: Array<{ __typename: string; id: string; name: string }>;
-  jobs: { data: Array<{ id: string; name: string; status: string | null }> };
-}
-
 /** The company's name for the preview, and its newest jobs with the name (to tell ours apart). */
-export const postJobContextQuery = query<PostJobContextData, { company: string; name: string }>(
+export const postJobContextQuery = query<PostJobContextQuery, PostJobContextQueryVariables>(
   "PostJobContext",
   /* GraphQL */ `
     query PostJobContext($company: ID!, $name: String!) {
@@ -230,18 +187,8 @@ export const postJobContextQuery = query<PostJobContextData, { company: string; 
   `,
 );
 
-export interface PostedJob {
-  id: string;
-  number: number;
-  name: string;
-  status: string | null;
-  description: string | null;
-  publishedAt: string | null;
-  canBePublished: boolean;
-  viewerCanEdit: boolean;
-  company: NamedRef;
-  skills: { name: string }[];
-}
+/** A job as post_job creates, edits and publishes it. */
+export type PostedJob = CreateJobMutation["createJob"];
 
 const POSTED_JOB_FIELDS = `
   id
@@ -261,7 +208,7 @@ const POSTED_JOB_FIELDS = `
   }
 `;
 
-export const jobForPostingQuery = query<{ job: PostedJob | null }, { id: string }>(
+export const jobForPostingQuery = query<JobForPostingQuery, JobForPostingQueryVariables>(
   "JobForPosting",
   /* GraphQL */ `
     query JobForPosting($id: ID!) {
@@ -272,11 +219,7 @@ export const jobForPostingQuery = query<{ job: PostedJob | null }, { id: string 
   `,
 );
 
-export interface CreateJobVariables extends Record<string, unknown> {
-  input: { company: string; name: string; skills: string[] };
-}
-
-export const createJobMutation = mutation<{ createJob: PostedJob }, CreateJobVariables>(
+export const createJobMutation = mutation<CreateJobMutation, CreateJobMutationVariables>(
   "CreateJob",
   /* GraphQL */ `
     mutation CreateJob($input: CreateJobInput!) {
@@ -289,17 +232,7 @@ export const createJobMutation = mutation<{ createJob: PostedJob }, CreateJobVar
   false,
 );
 
-export interface UpdateJobVariables extends Record<string, unknown> {
-  input: {
-    id: string;
-    name?: string;
-    description?: string;
-    skills?: string[];
-    published?: boolean;
-  };
-}
-
-export const updateJobMutation = mutation<{ updateJob: PostedJob }, UpdateJobVariables>(
+export const updateJobMutation = mutation<UpdateJobMutation, UpdateJobMutationVariables>(
   "UpdateJob",
   /* GraphQL */ `
     mutation UpdateJob($input: UpdateJobInput!) {
@@ -314,29 +247,13 @@ export const updateJobMutation = mutation<{ updateJob: PostedJob }, UpdateJobVar
 
 // ---- manage_candidate ------------------------------------------------------------------------
 
-export interface CandidateBid {
-  id: string;
-  status: string;
-  rate: number | null;
-  rateType: string | null;
-  currency: string;
-}
-
-export interface CandidateForUpdate {
-  id: string;
-  step: string;
-  status: string;
-  statusReason: string | null;
-  viewerCanUpdateStatus: boolean;
-  worker: NamedRef;
-  job: { id: string; name: string; status: string | null; company: NamedRef };
-  bid: CandidateBid | null;
-  hire: { id: string } | null;
-}
+/** A candidate with its job, bid and hire: what manage_candidate decides from. */
+export type CandidateForUpdate = NonNullable<CandidateForUpdateQuery["jobCandidate"]>;
+export type CandidateBid = NonNullable<CandidateForUpdate["bid"]>;
 
 export const candidateForUpdateQuery = query<
-  { jobCandidate: CandidateForUpdate | null },
-  { id: string }
+  CandidateForUpdateQuery,
+  CandidateForUpdateQueryVariables
 >(
   "CandidateForUpdate",
   /* GraphQL */ `
@@ -375,13 +292,8 @@ export const candidateForUpdateQuery = query<
   `,
 );
 
-export interface UpdatedCandidate {
-  id: string;
-  step: string;
-  status: string;
-  statusReason: string | null;
-  bid: { id: string; status: string } | null;
-}
+/** A candidate after a step or status change. */
+export type UpdatedCandidate = UpdateJobCandidateStatusMutation["updateJobCandidateStatus"];
 
 const UPDATED_CANDIDATE_FIELDS = `
   id
@@ -395,8 +307,8 @@ const UPDATED_CANDIDATE_FIELDS = `
 `;
 
 export const updateJobCandidateStepMutation = mutation<
-  { updateJobCandidateStep: UpdatedCandidate },
-  { input: { jobCandidate: string; step: string } }
+  UpdateJobCandidateStepMutation,
+  UpdateJobCandidateStepMutationVariables
 >(
   "UpdateJobCandidateStep",
   /* GraphQL */ `
@@ -409,13 +321,9 @@ export const updateJobCandidateStepMutation = mutation<
   false,
 );
 
-export interface UpdateJobCandidateStatusVariables extends Record<string, unknown> {
-  input: { jobCandidate: string; status: string; statusReason?: string; statusComment?: string };
-}
-
 export const updateJobCandidateStatusMutation = mutation<
-  { updateJobCandidateStatus: UpdatedCandidate },
-  UpdateJobCandidateStatusVariables
+  UpdateJobCandidateStatusMutation,
+  UpdateJobCandidateStatusMutationVariables
 >(
   "UpdateJobCandidateStatus",
   /* GraphQL */ `
@@ -429,19 +337,9 @@ export const updateJobCandidateStatusMutation = mutation<
   false,
 );
 
-export interface BidForAcceptance extends CandidateBid {
-  worker: NamedRef;
-  supplier: NamedRef | null;
-  job: {
-    id: string;
-    name: string;
-    status: string | null;
-    viewerCanCreateHire: boolean;
-    company: NamedRef;
-  };
-}
+export type BidForAcceptance = NonNullable<BidForAcceptanceQuery["bid"]>;
 
-export const bidForAcceptanceQuery = query<{ bid: BidForAcceptance | null }, { id: string }>(
+export const bidForAcceptanceQuery = query<BidForAcceptanceQuery, BidForAcceptanceQueryVariables>(
   "BidForAcceptance",
   /* GraphQL */ `
     query BidForAcceptance($id: ID!) {
@@ -474,15 +372,11 @@ export const bidForAcceptanceQuery = query<{ bid: BidForAcceptance | null }, { i
   `,
 );
 
-export interface AcceptBidOutcome {
-  status: string;
-  worker: { id: string };
-  /** The hires made on the job: after an ambiguous acceptBid, the bid's hire is among them. */
-  job: { hires: { data: Array<{ id: string; status: string; worker: { id: string } }> } };
-}
+/** After an ambiguous acceptBid, the bid's hire is among its job's hires. */
+export type AcceptBidOutcome = NonNullable<AcceptBidOutcomeQuery["bid"]>;
 
 /** What acceptBid left behind: the bid's status and the hires on its job. */
-export const acceptBidOutcomeQuery = query<{ bid: AcceptBidOutcome | null }, { id: string }>(
+export const acceptBidOutcomeQuery = query<AcceptBidOutcomeQuery, AcceptBidOutcomeQueryVariables>(
   "AcceptBidOutcome",
   /* GraphQL */ `
     query AcceptBidOutcome($id: ID!) {
@@ -507,26 +401,11 @@ export const acceptBidOutcomeQuery = query<{ bid: AcceptBidOutcome | null }, { i
   `,
 );
 
-export interface AcceptedHire {
-  id: string;
-  status: string;
-  worker: NamedRef;
-  company: NamedRef;
-  latestContract: {
-    id: string;
-    status: string;
-    rate: number | null;
-    rateType: string | null;
-    currency: string;
-  } | null;
-}
+/** The hire acceptBid makes, with its draft contract. */
+export type AcceptedHire = AcceptBidMutation["acceptBid"];
 
-export interface AcceptBidVariables extends Record<string, unknown> {
-  /** jobTitle: the draft contract's title; without it the platform takes the job's title now. */
-  input: { bid: string; jobTitle?: string };
-}
-
-export const acceptBidMutation = mutation<{ acceptBid: AcceptedHire }, AcceptBidVariables>(
+// input.jobTitle is the draft contract's title; without it the platform takes the job's title now.
+export const acceptBidMutation = mutation<AcceptBidMutation, AcceptBidMutationVariables>(
   "AcceptBid",
   /* GraphQL */ `
     mutation AcceptBid($input: AcceptBidInput!) {

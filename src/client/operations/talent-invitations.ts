@@ -1,19 +1,27 @@
 // Inviting people into a company's talent pool, for invite_to_talent_pool: the look-ups before an
 // invitation (is the email already in the pool? may we re-invite?), the two mutations, and the
 // read-back of an invitation by the external identifier it was sent with.
+import type {
+  CanReInviteQuery,
+  CanReInviteQueryVariables,
+  CreateTrustedContactMutation,
+  CreateTrustedContactMutationVariables,
+  PoolContactsByEmailQuery,
+  PoolContactsByEmailQueryVariables,
+  PoolContactsByExternalIdQuery,
+  PoolContactsByExternalIdQueryVariables,
+  ReinviteTrustedContactMutation,
+  ReinviteTrustedContactMutationVariables,
+  TrustedContactQuery,
+  TrustedContactQueryVariables,
+} from "../operation-types.generated.js";
 import { mutation, query } from "../operations.js";
 
-export interface InvitedContact {
-  id: string;
-  status: string;
-  /** A date (YYYY-MM-DD): a re-invitation on a later day moves it. */
-  invitedAt: string;
-  /** Set by this server's invitations, to find the contact again after a lost answer. */
-  externalIdentifier: string | null;
-  company: { id: string; name: string };
-  worker: { id: string; name: string; email: string | null };
-  skills: { id: string; name: string }[];
-}
+/**
+ * A talent pool contact. invitedAt is a date (YYYY-MM-DD) a re-invitation on a later day moves;
+ * externalIdentifier is set by this server's invitations, to find the contact after a lost answer.
+ */
+export type InvitedContact = CreateTrustedContactMutation["createTrustedContact"];
 
 const CONTACT_FIELDS = `
   id
@@ -35,14 +43,10 @@ const CONTACT_FIELDS = `
   }
 `;
 
-export interface PoolContactsByEmailData {
-  trustedContacts: { data: InvitedContact[] };
-}
-
 /** Contacts of one company whose name or email contains `email`; the tool keeps exact matches. */
 export const poolContactsByEmailQuery = query<
-  PoolContactsByEmailData,
-  { company: string; email: string }
+  PoolContactsByEmailQuery,
+  PoolContactsByEmailQueryVariables
 >(
   "PoolContactsByEmail",
   /* GraphQL */ `
@@ -54,14 +58,10 @@ export const poolContactsByEmailQuery = query<
   `,
 );
 
-export interface PoolContactsByExternalIdData {
-  trustedContacts: { data: InvitedContact[] };
-}
-
 /** The contact an invitation created, by the external identifier it was sent with. */
 export const poolContactsByExternalIdQuery = query<
-  PoolContactsByExternalIdData,
-  { company: string; externalIdentifier: string }
+  PoolContactsByExternalIdQuery,
+  PoolContactsByExternalIdQueryVariables
 >(
   "PoolContactsByExternalId",
   /* GraphQL */ `
@@ -73,11 +73,7 @@ export const poolContactsByExternalIdQuery = query<
   `,
 );
 
-export interface TrustedContactData {
-  trustedContact: InvitedContact | null;
-}
-
-export const trustedContactQuery = query<TrustedContactData, { id: string }>(
+export const trustedContactQuery = query<TrustedContactQuery, TrustedContactQueryVariables>(
   "TrustedContact",
   /* GraphQL */ `
     query TrustedContact($id: ID!) {
@@ -86,12 +82,8 @@ export const trustedContactQuery = query<TrustedContactData, { id: string }>(
   `,
 );
 
-export interface CanReInviteData {
-  trustedContact: { id: string; viewerCanReInvite: boolean } | null;
-}
-
 /** Asked separately: the field needs the contact's company, known only after reading it. */
-export const canReInviteQuery = query<CanReInviteData, { id: string; account: string }>(
+export const canReInviteQuery = query<CanReInviteQuery, CanReInviteQueryVariables>(
   "CanReInvite",
   /* GraphQL */ `
     query CanReInvite($id: ID!, $account: ID!) {
@@ -103,27 +95,9 @@ export const canReInviteQuery = query<CanReInviteData, { id: string; account: st
   `,
 );
 
-export interface CreateTrustedContactVariables extends Record<string, unknown> {
-  input: {
-    company: string;
-    firstName: string;
-    lastName: string;
-    email: string;
-    country?: string;
-    links: string[];
-    attachments: string[];
-    skills: string[];
-    message?: string;
-    notifyWorker: boolean;
-    externalIdentifier: string;
-    origin: "INVITED";
-    originChannel: "DIRECT_INVITE";
-  };
-}
-
 export const createTrustedContactMutation = mutation<
-  { createTrustedContact: InvitedContact },
-  CreateTrustedContactVariables
+  CreateTrustedContactMutation,
+  CreateTrustedContactMutationVariables
 >(
   "CreateTrustedContact",
   /* GraphQL */ `
@@ -136,8 +110,8 @@ export const createTrustedContactMutation = mutation<
 );
 
 export const reinviteTrustedContactMutation = mutation<
-  { reinviteTrustedContact: InvitedContact },
-  { input: { id: string } }
+  ReinviteTrustedContactMutation,
+  ReinviteTrustedContactMutationVariables
 >(
   "ReinviteTrustedContact",
   /* GraphQL */ `

@@ -1,13 +1,15 @@
 // The talent pool: skill look-up and trusted contacts, for search_talent_pool.
 
+import type {
+  SearchTalentPoolQuery,
+  SearchTalentPoolQueryVariables,
+  SkillLookupQuery,
+} from "../operation-types.generated.js";
 import { query } from "../operations.js";
-import { PAGINATOR_INFO_FIELDS, type PaginatorInfo } from "../pagination.js";
+import { PAGINATOR_INFO_FIELDS } from "../pagination.js";
 import type { Operation } from "../types.js";
 
-export interface SkillRef {
-  id: string;
-  name: string;
-}
+export type SkillRef = SkillLookupQuery["s0"]["data"][number];
 
 /** Skill names one look-up resolves at most: one aliased `skills` field each. */
 export const MAX_SKILL_LOOKUPS = 10;
@@ -16,8 +18,10 @@ export const SKILL_MATCHES_PER_NAME = 25;
 export const skillAlias = (index: number) => `s${index}`;
 export const skillVariable = (index: number) => `q${index}`;
 
-/** Keyed by alias (`s0`, `s1`, …). */
-export type SkillLookupData = Record<string, { data: SkillRef[] }>;
+// The document is built for as many names as are given, so its own types are by alias:
+/** Keyed by alias (`s0`, `s1`, …); each is the same. */
+export type SkillLookupData = Record<string, SkillLookupQuery["s0"]>;
+/** `q0`, `q1`, …: the names, matching the aliases. */
 export type SkillLookupVariables = Record<string, string>;
 
 const skillLookups = new Map<number, Operation<SkillLookupData, SkillLookupVariables>>();
@@ -52,50 +56,13 @@ export function skillLookupQuery(count: number): Operation<SkillLookupData, Skil
   return operation;
 }
 
-export interface TalentContact {
-  id: string;
-  status: string;
-  invitedAt: string;
-  company: { id: string; name: string };
-  skills: SkillRef[];
-  worker: {
-    id: string;
-    name: string;
-    email: string | null;
-    jobTitle: string | null;
-    address: {
-      city: string | null;
-      country: { isoCode: string; name: string | null } | null;
-    } | null;
-    hires: { data: { id: string; status: string; company: { id: string } }[] };
-  };
-}
-
-export interface SearchTalentPoolData {
-  trustedContacts: { paginatorInfo: PaginatorInfo; data: TalentContact[] };
-}
-
-interface HireFilter {
-  status: string;
-  accounts?: string[];
-}
-
-export interface SearchTalentPoolVariables extends Record<string, unknown> {
-  accounts?: string[];
-  search?: string;
-  skills?: string[];
-  countries?: string[];
-  statuses?: string[];
-  hireStatus?: HireFilter;
-  hireHistory?: HireFilter;
-  first: number;
-  page: number;
-}
+/** A talent pool contact with the worker's place and hires, as search_talent_pool shows it. */
+export type TalentContact = SearchTalentPoolQuery["trustedContacts"]["data"][number];
 
 /** A worker's hires the answer reads to say whether the contact's company hired them. */
 export const WORKER_HIRES_READ = 25;
 
-export const searchTalentPoolQuery = query<SearchTalentPoolData, SearchTalentPoolVariables>(
+export const searchTalentPoolQuery = query<SearchTalentPoolQuery, SearchTalentPoolQueryVariables>(
   "SearchTalentPool",
   /* GraphQL */ `
     query SearchTalentPool(

@@ -60,8 +60,9 @@ export const listAccountsTool = defineTool({
       id: a.id,
       type: a.__typename.toUpperCase(),
       name: a.name,
-      market: a.market ?? null,
-      currency: a.currency ?? null,
+      // Only companies and organisations have a market, only companies a currency.
+      market: "market" in a ? a.market : null,
+      currency: "currency" in a ? a.currency : null,
     }));
     const accounts = args.type ? all.filter((a) => a.type === args.type) : all;
     const structured = {

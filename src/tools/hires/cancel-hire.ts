@@ -1,9 +1,6 @@
 import * as z from "zod";
-import {
-  cancelHireMutation,
-  type HireForCancelData,
-  hireForCancelQuery,
-} from "../../client/operations/hires.js";
+import type { HireForCancelQuery } from "../../client/operation-types.generated.js";
+import { cancelHireMutation, hireForCancelQuery } from "../../client/operations/hires.js";
 import { oneLine } from "../../client/platform-text.js";
 import {
   changedResult,
@@ -162,10 +159,7 @@ async function propose(ctx: ToolContext, args: CancelArgs): Promise<Proposal<Pre
   };
 }
 
-async function readHire(
-  ctx: ToolContext,
-  id: string,
-): Promise<NonNullable<HireForCancelData["hire"]> | null> {
+async function readHire(ctx: ToolContext, id: string): Promise<HireForCancelQuery["hire"]> {
   const { data } = await ctx.client.run(hireForCancelQuery, { id }, requestOptions(ctx));
   return data.hire;
 }

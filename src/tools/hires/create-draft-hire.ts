@@ -1,17 +1,21 @@
 import { randomUUID } from "node:crypto";
 import * as z from "zod";
 import { AuthorizationError } from "../../client/errors.js";
+import type {
+  CreateDraftHireMutationVariables,
+  CustomFieldTypeValueInput,
+} from "../../client/operation-types.generated.js";
 import {
-  type CreateDraftHireVariables,
-  type CustomFieldTypeValueInput,
   createDraftHireMutation,
   type DraftHire,
   draftHireFieldsQuery,
   type HireCustomFieldDefinition,
   hiresByExternalIdQuery,
-  type PoolContact,
 } from "../../client/operations/hires.js";
-import { trustedContactQuery } from "../../client/operations/talent-invitations.js";
+import {
+  type InvitedContact,
+  trustedContactQuery,
+} from "../../client/operations/talent-invitations.js";
 import { oneLine, quoted } from "../../client/platform-text.js";
 import { sendWrite, whole } from "../confirmation.js";
 import { defineTool, type ToolContext, ToolInputError } from "../define-tool.js";
@@ -110,7 +114,7 @@ export const createDraftHireTool = defineTool({
       : `draft hire ${whole(args.name)} at ${oneLine(args.company)}${contact ? ` for ${oneLine(contact.id)}` : ""}`;
     const check = `search_hires (externalIdentifiers [${whole(externalIdentifier)}])`;
 
-    const input: CreateDraftHireVariables["input"] = {
+    const input: CreateDraftHireMutationVariables["input"] = {
       company: args.company,
       name: args.name,
       externalIdentifier,
@@ -231,8 +235,8 @@ async function hiresWith(ctx: ToolContext, externalIdentifier: string): Promise<
 }
 
 /** The contact, if it is in the company's talent pool and visible to the account: one request. */
-async function findContact(ctx: ToolContext, company: string, id: string): Promise<PoolContact> {
-  let contact: PoolContact | null = null;
+async function findContact(ctx: ToolContext, company: string, id: string): Promise<InvitedContact> {
+  let contact: InvitedContact | null = null;
   try {
     contact = (await ctx.client.run(trustedContactQuery, { id }, requestOptions(ctx))).data
       .trustedContact;

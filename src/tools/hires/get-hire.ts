@@ -179,7 +179,12 @@ function toStructured(
   if (valuesOn !== null) {
     for (const field of hire.company.customFields.data) {
       for (const v of field.customFieldValues) {
-        if (v.appliesTo.id === valuesOn && v.displayValue !== null && v.displayValue !== "") {
+        if (
+          "id" in v.appliesTo &&
+          v.appliesTo.id === valuesOn &&
+          v.displayValue !== null &&
+          v.displayValue !== ""
+        ) {
           customFields.push({
             fieldId: field.id,
             title: field.title,

@@ -1,9 +1,9 @@
 import * as z from "zod";
-import {
-  type HireForTerminationData,
-  hireForTerminationQuery,
-  terminateHireMutation,
-} from "../../client/operations.js";
+import type {
+  ContractTerminationReason,
+  HireForTerminationQuery,
+} from "../../client/operation-types.generated.js";
+import { hireForTerminationQuery, terminateHireMutation } from "../../client/operations.js";
 import { oneLine } from "../../client/platform-text.js";
 import {
   changedResult,
@@ -35,7 +35,7 @@ export const TERMINATION_REASONS = [
   "DISSATISFACTION_WITH_QUALITY_OF_WORK",
   "CONFLICT_OF_INTEREST",
   "OTHER",
-] as const;
+] as const satisfies readonly ContractTerminationReason[];
 
 const previewOutput = z.object({
   worker: z.string(),
@@ -188,7 +188,7 @@ async function propose(ctx: ToolContext, args: TerminateArgs): Promise<Proposal<
 
 interface TerminateArgs {
   hireId: string;
-  reason: string;
+  reason: ContractTerminationReason;
   date: string;
   comments?: string;
   message?: string;
@@ -197,7 +197,7 @@ interface TerminateArgs {
 async function readHire(
   ctx: ToolContext,
   id: string,
-): Promise<NonNullable<HireForTerminationData["hire"]> | null> {
+): Promise<NonNullable<HireForTerminationQuery["hire"]> | null> {
   const { data } = await ctx.client.run(hireForTerminationQuery, { id }, requestOptions(ctx));
   return data.hire;
 }

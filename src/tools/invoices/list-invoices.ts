@@ -1,6 +1,6 @@
 import * as z from "zod";
+import type { InvoiceByNumberQuery } from "../../client/operation-types.generated.js";
 import {
-  type InvoiceByNumberData,
   type InvoiceSummary,
   invoiceByNumberQuery,
   listInvoicesQuery,
@@ -189,7 +189,7 @@ export const listInvoicesTool = defineTool({
 });
 
 function oneInvoice(
-  found: NonNullable<InvoiceByNumberData["invoice"]>,
+  found: NonNullable<InvoiceByNumberQuery["invoice"]>,
   today: string,
   hidden: string[],
 ) {

@@ -13,6 +13,10 @@ import {
   updateJobCandidateStatusMutation,
   updateJobCandidateStepMutation,
 } from "../../client/operations/jobs.js";
+import type {
+  JobCandidateHiringStep,
+  JobCandidateStatusReason,
+} from "../../client/operation-types.generated.js";
 import { oneLine } from "../../client/platform-text.js";
 import {
   changedResult,
@@ -40,7 +44,7 @@ export const MANUAL_STEPS = [
   "INTERVIEW_SCHEDULED",
   "INTERVIEW_COMPLETED",
   "COMPLETION_ON_HOLD",
-] as const;
+] as const satisfies readonly JobCandidateHiringStep[];
 
 /** JobCandidateStatusReason: why a candidate is not eligible any more. */
 export const REJECTION_REASONS = [
@@ -53,7 +57,7 @@ export const REJECTION_REASONS = [
   "OTHER_CANDIDATE_ACCEPTED",
   "ADDED_BY_MISTAKE",
   "EXISTING_APPLICATION_THROUGH_OTHER_CHANNELS",
-] as const;
+] as const satisfies readonly JobCandidateStatusReason[];
 
 const ACCEPT_CONSEQUENCE =
   "Accepting creates a hire and an obligation to pay; it cannot be undone.";
@@ -182,7 +186,7 @@ function checkArguments(args: {
   status?: string;
   reason?: string;
   bidId?: string;
-}): string | undefined {
+}): JobCandidateStatusReason | undefined {
   if (args.bidId !== undefined) {
     const extra = (["candidateId", "step", "status", "reason"] as const).filter(
       (k) => args[k] !== undefined,
@@ -213,8 +217,9 @@ function checkArguments(args: {
   if (args.status !== "NON_ELIGIBLE") {
     throw new ToolInputError("a reason goes only with status NON_ELIGIBLE", "reason");
   }
-  const reason = args.reason.trim().toUpperCase();
-  if (!(REJECTION_REASONS as readonly string[]).includes(reason)) {
+  const wanted = args.reason.trim().toUpperCase();
+  const reason = REJECTION_REASONS.find((known) => known === wanted);
+  if (!reason) {
     throw new ToolInputError(
       `${oneLine(args.reason, 60)} is not a reason the platform knows`,
       "reason",
@@ -323,7 +328,11 @@ function unknownResult(action: Action, candidate: CandidateOut, change: string, 
   };
 }
 
-async function moveStep(ctx: ToolContext, c: CandidateForUpdate, step: string): Promise<Result> {
+async function moveStep(
+  ctx: ToolContext,
+  c: CandidateForUpdate,
+  step: JobCandidateHiringStep,
+): Promise<Result> {
   const before = toCandidate(c);
   if (c.hire) {
     throw new ToolInputError(
@@ -394,7 +403,7 @@ async function setStatus(
   ctx: ToolContext,
   before: CandidateOut,
   status: "ELIGIBLE" | "NON_ELIGIBLE",
-  reason: string | undefined,
+  reason: JobCandidateStatusReason | undefined,
 ): Promise<Result> {
   const after = await writeCandidate(
     ctx,
@@ -452,7 +461,7 @@ async function setStatus(
 async function reject(
   ctx: ToolContext,
   c: CandidateForUpdate,
-  reason: string | undefined,
+  reason: JobCandidateStatusReason | undefined,
   call: Record<string, unknown>,
   token: string | undefined,
 ): Promise<Result> {

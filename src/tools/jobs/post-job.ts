@@ -1,10 +1,10 @@
 import * as z from "zod";
+import type { UpdateJobInput } from "../../client/operation-types.generated.js";
 import {
   createJobMutation,
   jobForPostingQuery,
   type PostedJob,
   postJobContextQuery,
-  type UpdateJobVariables,
   updateJobMutation,
 } from "../../client/operations/jobs.js";
 import { oneLine } from "../../client/platform-text.js";
@@ -332,7 +332,7 @@ async function createJob(
 }
 
 /** The publishing updateJob: it carries the previewed content, so exactly that is published. */
-const publishing = (id: string, p: Preview): UpdateJobVariables["input"] => ({
+const publishing = (id: string, p: Preview): UpdateJobInput => ({
   id,
   name: p.name,
   skills: p.skills,
@@ -354,12 +354,12 @@ function draftResult(job: JobOut, note?: string): Result {
 }
 
 /** Whether a job read back shows every change of the update made. */
-function shows(state: PostedJob | null, changes: UpdateJobVariables["input"]): boolean {
+function shows(state: PostedJob | null, changes: UpdateJobInput): boolean {
   if (!state) return false;
   if (changes.published) return state.publishedAt !== null;
   if (changes.name !== undefined && state.name !== changes.name) return false;
   if (changes.description !== undefined && state.description !== changes.description) return false;
-  if (changes.skills !== undefined) {
+  if (changes.skills) {
     const now = new Set(state.skills.map((s) => s.name.toLowerCase()));
     if (!changes.skills.every((s) => now.has(s.toLowerCase()))) return false;
   }
@@ -370,7 +370,7 @@ function shows(state: PostedJob | null, changes: UpdateJobVariables["input"]): b
 async function finish(
   ctx: ToolContext,
   job: PostedJob,
-  changes: UpdateJobVariables["input"],
+  changes: UpdateJobInput,
   how: { created: boolean; dropped?: string; preview?: Preview; targets: readonly string[] },
 ): Promise<Result> {
   const publish = changes.published === true;
@@ -441,7 +441,7 @@ async function finish(
 function sendUpdate(
   ctx: ToolContext,
   id: string,
-  changes: UpdateJobVariables["input"],
+  changes: UpdateJobInput,
   targets: readonly string[],
 ) {
   return sendWrite(ctx, {
@@ -494,7 +494,7 @@ async function readDraft(ctx: ToolContext, args: Args, jobId: string): Promise<P
 
 async function editDraft(ctx: ToolContext, args: Args, jobId: string): Promise<Result> {
   const job = await readDraft(ctx, args, jobId);
-  const changes: UpdateJobVariables["input"] = { id: job.id };
+  const changes: UpdateJobInput = { id: job.id };
   if (args.name !== undefined) changes.name = args.name;
   if (args.skills !== undefined) changes.skills = args.skills;
   if (args.description !== undefined) changes.description = args.description;

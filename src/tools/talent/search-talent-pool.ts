@@ -1,7 +1,7 @@
 import * as z from "zod";
+import type { SearchTalentPoolQueryVariables } from "../../client/operation-types.generated.js";
 import {
   MAX_SKILL_LOOKUPS,
-  type SearchTalentPoolVariables,
   type SkillRef,
   searchTalentPoolQuery,
   skillAlias,
@@ -123,7 +123,7 @@ export const searchTalentPoolTool = defineTool({
       };
     }
 
-    const variables: SearchTalentPoolVariables = {
+    const variables: SearchTalentPoolQueryVariables = {
       search: args.search,
       skills: skills.matched.length > 0 ? [...new Set(skills.matched.map((s) => s.id))] : undefined,
       countries,

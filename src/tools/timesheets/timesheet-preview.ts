@@ -98,7 +98,7 @@ interface Found {
 
 /** Hours count against the terms in force: the active contract, or the last one once it ended. */
 function termsOf(hire: CheckedHire): Found {
-  const terms = hire.activeContract ?? (hire.latestContract as TimesheetTerms);
+  const terms = hire.activeContract ?? hire.latestContract;
   return { hire, terms, which: hire.activeContract ? "active" : "latest" };
 }
 

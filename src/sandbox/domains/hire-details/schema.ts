@@ -67,8 +67,8 @@ type CustomFieldSettings {
   validation: [CustomFieldValidationRules!]!
 }
 
-"What a custom field value applies to; the sandbox holds values on contracts only."
-union SupportsCustomFieldValue = Contract
+"What a custom field value applies to (the platform's members but CompanyRecruiter); the sandbox holds values on contracts only."
+union SupportsCustomFieldValue = Job | Contract | TrustedContact
 
 type CustomField {
   id: ID!
