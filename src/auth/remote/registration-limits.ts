@@ -53,33 +53,28 @@ export function registrationLimits(
     async (req: Request, res: Response, next: NextFunction) => {
       try {
         const address = addressKey(req.ip ?? req.socket.remoteAddress ?? "unknown");
-        const perAddress = await state.claimWindowSlot(
-          `oauth-register:address:${address}`,
-          limits.perAddressPerHour,
-          HOUR,
-        );
-        if (perAddress > 0) {
-          res.set("retry-after", String(Math.ceil(perAddress / 1000)));
-          return refuse(
-            res,
-            429,
-            "too_many_requests",
-            `This address registered ${limits.perAddressPerHour} clients in the last hour, the most allowed. Reuse a registration, or use a Client ID Metadata Document.`,
-          );
-        }
-        const total = await state.claimWindowSlot(
-          "oauth-register:all",
-          limits.totalPerDay,
-          24 * HOUR,
-        );
-        if (total > 0) {
-          res.set("retry-after", String(Math.ceil(total / 1000)));
-          return refuse(
-            res,
-            429,
-            "too_many_requests",
-            "This server takes no more new registrations today. Clients that registered before, and clients with a Client ID Metadata Document, can still sign in.",
-          );
+        const counts = [
+          {
+            key: `oauth-register:address:${address}`,
+            limit: limits.perAddressPerHour,
+            windowMs: HOUR,
+            refusal: `This address registered ${limits.perAddressPerHour} clients in the last hour, the most allowed. Reuse a registration, or use a Client ID Metadata Document.`,
+          },
+          {
+            key: "oauth-register:all",
+            limit: limits.totalPerDay,
+            windowMs: 24 * HOUR,
+            refusal:
+              "This server takes no more new registrations today. Clients that registered before, and clients with a Client ID Metadata Document, can still sign in.",
+          },
+        ];
+        // In this order: an address over its share uses up nothing of the total.
+        for (const count of counts) {
+          const wait = await state.claimWindowSlot(count.key, count.limit, count.windowMs);
+          if (wait > 0) {
+            res.set("retry-after", String(Math.ceil(wait / 1000)));
+            return refuse(res, 429, "too_many_requests", count.refusal);
+          }
         }
         next();
       } catch (error) {
