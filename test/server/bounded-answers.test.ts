@@ -8,7 +8,6 @@ import { ResponseTooLargeError, ValidationError } from "../../src/client/errors.
 import { SANDBOX_NOTICE } from "../../src/server.js";
 import { cutAtLine, fitAnswer, smallAndClean } from "../../src/tools/answer-budget.js";
 import { defineTool } from "../../src/tools/define-tool.js";
-import type { AnyToolDefinition } from "../../src/tools/registry.js";
 import { toToolErrorResult } from "../../src/tools/tool-error.js";
 import { type BigAnswerServer, bigAnswerServer, peakRss } from "../helpers/big-answer.js";
 import { type Harness, type HarnessOptions, startHarness } from "../helpers/mcp-harness.js";
@@ -120,7 +119,7 @@ const refuses = defineTool({
   },
 });
 
-const testTools = [many, strict, refuses] as unknown as AnyToolDefinition[];
+const testTools = [many, strict, refuses];
 
 const NOTE =
   /^\[Answer cut at [\d.]+ KB of [\d.]+ (KB|MB)( \(([^)]*)\))?: ask for fewer results \(first\), a later page, or a narrower filter\.\]$/;
