@@ -32,7 +32,6 @@ import {
   systemClock,
   type ToolContext,
 } from "./tools/define-tool.js";
-import { toolLoaders } from "./tools/loaders.js";
 
 export interface SandboxInfo {
   /** One line per sandbox token: who it acts as, for the instructions. */
@@ -170,10 +169,15 @@ interface RegisterOptions {
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
-/** How a tool's definition is found: among the given ones, or loaded on its first call. */
+/**
+ * How a tool's definition is found: among the given ones, or in the registry, which loads with the
+ * first call rather than at start (the catalog lists the tools without it). All tools load at once:
+ * a chunk per tool would make no start faster.
+ */
 function loaderFor(tools: readonly AnyTool[] | undefined) {
-  if (tools) return async (name: string) => tools.find((tool) => tool.name === name);
-  return async (name: string) => toolLoaders[name]?.();
+  const all = async (): Promise<readonly AnyTool[]> =>
+    tools ?? (await import("./tools/registry.js")).tools;
+  return async (name: string) => (await all()).find((tool) => tool.name === name);
 }
 
 /**
