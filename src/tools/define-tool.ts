@@ -97,6 +97,16 @@ interface ToolInfo {
   toolset: Toolset;
   /** Its line in the server instructions: what it is for and how it fits with the others. */
   instruction: string;
+  /** Its row in the README's tool table (npm run generate:tools writes it); never sent to clients. */
+  readme: {
+    /** What a person asks it, or what it does. */
+    does: string;
+    /**
+     * For a tool that changes something: what and whether it can be undone, such as "yes, cannot
+     * be undone" (default "yes"). A read-only tool's row says "no" by itself.
+     */
+    changes?: string;
+  };
 }
 
 export interface ToolDefinition<TInput extends z.ZodRawShape, TOutput extends z.ZodRawShape>

@@ -25,7 +25,8 @@ export type AnyToolDefinition = AnyTool;
 
 /**
  * Every tool, in the order `tools/list` gives them: the one list of tools. The catalog the bundle
- * embeds is built from it.
+ * embeds is built from it, and `npm run generate:tools` writes the README's tool table and
+ * manifest.json's tools from it (docs/adding-tools.md).
  */
 export const tools = [
   searchHiresTool,

@@ -61,6 +61,7 @@ type ManyStructured = { items: z.infer<typeof itemOutput>[]; total: number; note
 const many = defineTool({
   name: "many",
   instruction: "Test tool.",
+  readme: { does: "Test tool." },
   title: "Many",
   description: "Returns as many items as asked for.",
   toolset: "hires",
@@ -89,6 +90,7 @@ const many = defineTool({
 const strict = defineTool({
   name: "strict",
   instruction: "Test tool.",
+  readme: { does: "Test tool." },
   title: "Strict",
   description: "Returns one long code that must stay whole.",
   toolset: "hires",
@@ -104,6 +106,7 @@ const strict = defineTool({
 const refuses = defineTool({
   name: "refuses",
   instruction: "Test tool.",
+  readme: { does: "Test tool." },
   title: "Refuses",
   description: "Fails with a long validation error.",
   toolset: "hires",

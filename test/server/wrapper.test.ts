@@ -27,6 +27,7 @@ const probe = defineTool({
   description: "Reports what the wrapper gave it.",
   toolset: "hires",
   instruction: "Test tool.",
+  readme: { does: "Test tool." },
   inputSchema: { mode: z.enum(["ok", "progress", "elicit", "auth", "leak"]) },
   outputSchema: { mode: z.string(), answer: z.string().optional() },
   annotations: {

@@ -14,6 +14,7 @@ function fakeTool(
     title: name,
     description: name,
     instruction: name,
+    readme: { does: name },
     inputSchema: {},
     outputSchema: { ok: z.boolean() },
     annotations: {
