@@ -172,7 +172,7 @@ type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 /**
  * How a tool's definition is found: among the given ones, or in the registry, which loads with the
  * first call rather than at start (the catalog lists the tools without it). All tools load at once:
- * a chunk per tool would make no start faster.
+ * a chunk per tool would only make that first call faster, never a start.
  */
 function loaderFor(tools: readonly AnyTool[] | undefined) {
   const all = async (): Promise<readonly AnyTool[]> =>
