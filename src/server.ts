@@ -26,13 +26,12 @@ import type { StateStore } from "./state/store.js";
 import type * as AnswerBudget from "./tools/answer-budget.js";
 import { type CatalogEntry, embeddedCatalog, selectEntries } from "./tools/catalog.js";
 import {
+  type AnyTool,
   type Clock,
   type ElicitResult,
   systemClock,
   type ToolContext,
 } from "./tools/define-tool.js";
-import { toolLoaders } from "./tools/loaders.js";
-import type { AnyToolDefinition } from "./tools/registry.js";
 
 export interface SandboxInfo {
   /** One line per sandbox token: who it acts as, for the instructions. */
@@ -45,7 +44,7 @@ export interface ServerDeps {
   /** Present when the platform is the embedded sandbox. */
   sandbox?: SandboxInfo;
   /** Exactly these tools, already loaded, with `catalog: catalogOf(tools)` (tests of the wrapper). */
-  tools?: readonly AnyToolDefinition[];
+  tools?: readonly AnyTool[];
   /**
    * Every tool's catalog entry, filtered here by `config.toolsets` and `config.readOnly`; tools load
    * on their first call. Defaults to the catalog the bundle embeds (see loadCatalog).
@@ -170,10 +169,15 @@ interface RegisterOptions {
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
-/** How a tool's definition is found: among the given ones, or loaded on its first call. */
-function loaderFor(tools: readonly AnyToolDefinition[] | undefined) {
-  if (tools) return async (name: string) => tools.find((tool) => tool.name === name);
-  return async (name: string) => toolLoaders[name]?.();
+/**
+ * How a tool's definition is found: among the given ones, or in the registry, which loads with the
+ * first call rather than at start (the catalog lists the tools without it). All tools load at once:
+ * a chunk per tool would only make that first call faster, never a start.
+ */
+function loaderFor(tools: readonly AnyTool[] | undefined) {
+  const all = async (): Promise<readonly AnyTool[]> =>
+    tools ?? (await import("./tools/registry.js")).tools;
+  return async (name: string) => (await all()).find((tool) => tool.name === name);
 }
 
 /**
@@ -185,7 +189,7 @@ function loaderFor(tools: readonly AnyToolDefinition[] | undefined) {
 function registerTools(
   server: Server,
   entries: readonly CatalogEntry[],
-  load: (name: string) => Promise<AnyToolDefinition | undefined>,
+  load: (name: string) => Promise<AnyTool | undefined>,
   options: RegisterOptions,
 ): void {
   const listed = { tools: entries.map((entry) => entry.listEntry) };
@@ -213,10 +217,10 @@ function registerTools(
 }
 
 // One pair per tool definition for the process: stateless HTTP builds a server per request.
-const validators = new WeakMap<AnyToolDefinition, { input: z.ZodType; output: () => z.ZodType }>();
+const validators = new WeakMap<AnyTool, { input: z.ZodType; output: () => z.ZodType }>();
 
 /** A tool's argument validator, and its result validator built on the first answer. */
-function validatorsOf(tool: AnyToolDefinition) {
+function validatorsOf(tool: AnyTool) {
   let entry = validators.get(tool);
   if (!entry) {
     let output: z.ZodType | undefined;
@@ -249,7 +253,7 @@ function issuesText(error: z.ZodError): string {
 /** The one wrapper every tool goes through: context in, text + structured content or an error out. */
 function toolRunner(
   server: Server,
-  tool: AnyToolDefinition,
+  tool: AnyTool,
   options: RegisterOptions,
   answerBudget: typeof AnswerBudget,
 ): ToolRunner {
@@ -282,7 +286,7 @@ function toolRunner(
       elicit: elicitorFor(server, formValidator, extra, logger),
     };
     try {
-      const output = await tool.handler(args as never, context);
+      const output = await tool.handler(args, context);
       logger.debug(`${tool.name} answered`, { ms: Date.now() - started });
       // Nothing a tool returns may carry the token: text and structured content are redacted.
       const text = logger.redact(notice ? `${notice}\n${output.text}` : output.text);

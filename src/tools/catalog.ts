@@ -38,7 +38,7 @@ export async function loadCatalog(): Promise<CatalogEntry[]> {
     import("./registry.js"),
     import("./tool-list.js"),
   ]);
-  return catalogOf(Object.values(tools));
+  return catalogOf(tools);
 }
 
 /** Whether this configuration exposes a tool: one of the chosen toolsets, and a read with --read-only. */

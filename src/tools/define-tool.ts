@@ -86,18 +86,33 @@ export interface ToolOutput<TStructured> {
   isError?: boolean;
 }
 
-export interface ToolDefinition<TInput extends z.ZodRawShape, TOutput extends z.ZodRawShape> {
+/** What every tool declares besides its schemas and handler. */
+interface ToolInfo {
   name: string;
   title: string;
   /** Summary, "Use when", "Do not use for" (naming the other tool), what it returns, examples. */
   description: string;
-  inputSchema: TInput;
-  outputSchema: TOutput;
   annotations: ToolAnnotations;
   /** Which toolset it belongs to, for filtering. */
   toolset: Toolset;
   /** Its line in the server instructions: what it is for and how it fits with the others. */
   instruction: string;
+  /** Its row in the README's tool table (npm run generate:tools writes it); never sent to clients. */
+  readme: {
+    /** What a person asks it, or what it does. */
+    does: string;
+    /**
+     * For a tool that changes something: what and whether it can be undone, such as "yes, cannot
+     * be undone" (default "yes"). A read-only tool's row says "no" by itself.
+     */
+    changes?: string;
+  };
+}
+
+export interface ToolDefinition<TInput extends z.ZodRawShape, TOutput extends z.ZodRawShape>
+  extends ToolInfo {
+  inputSchema: TInput;
+  outputSchema: TOutput;
   /**
    * Throws a PlatformError (from src/client) or a ToolInputError for bad arguments; the server
    * turns either into an error result in one place (src/tools/tool-error.ts).
@@ -106,6 +121,17 @@ export interface ToolDefinition<TInput extends z.ZodRawShape, TOutput extends z.
     args: z.infer<z.ZodObject<TInput>>,
     context: ToolContext,
   ): Promise<ToolOutput<z.infer<z.ZodObject<TOutput>>>>;
+}
+
+/**
+ * Any tool, as the registry and the server hold it. The server passes `handler` only arguments
+ * that passed the tool's own `inputSchema`; declared as a method, `handler` lets a tool typed for
+ * its own arguments be one of these without a cast.
+ */
+export interface AnyTool extends ToolInfo {
+  inputSchema: z.ZodRawShape;
+  outputSchema: z.ZodRawShape;
+  handler(args: unknown, context: ToolContext): Promise<ToolOutput<unknown>>;
 }
 
 export function defineTool<TInput extends z.ZodRawShape, TOutput extends z.ZodRawShape>(

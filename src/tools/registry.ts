@@ -1,9 +1,8 @@
-import type * as z from "zod";
 import type { Config } from "../config.js";
 import { listAccountsTool } from "./accounts/list-accounts.js";
 import { exposes } from "./catalog.js";
 import { getContractTool } from "./contracts/get-contract.js";
-import type { ToolDefinition } from "./define-tool.js";
+import type { AnyTool } from "./define-tool.js";
 import { cancelHireTool } from "./hires/cancel-hire.js";
 import { createDraftHireTool } from "./hires/create-draft-hire.js";
 import { getHireTool } from "./hires/get-hire.js";
@@ -21,30 +20,34 @@ import { searchTalentPoolTool } from "./talent/search-talent-pool.js";
 import { listPaymentRequestsTool } from "./timesheets/list-payment-requests.js";
 import { submitTimesheetsTool } from "./timesheets/submit-timesheets.js";
 
-/** Any tool, whatever its schemas; `handler` is a method, so specific tools are assignable. */
-export type AnyToolDefinition = ToolDefinition<z.ZodRawShape, z.ZodRawShape>;
+/** @deprecated Use AnyTool from define-tool.js; this name stays for test/helpers/mcp-harness.ts. */
+export type AnyToolDefinition = AnyTool;
 
-// Keys are the tool names the assistant sees (a test checks they equal each tool's `name`).
-export const tools: Record<string, AnyToolDefinition> = {
-  search_hires: searchHiresTool as unknown as AnyToolDefinition,
-  get_hire: getHireTool as unknown as AnyToolDefinition,
-  list_accounts: listAccountsTool as unknown as AnyToolDefinition,
-  get_contract: getContractTool as unknown as AnyToolDefinition,
-  list_invoices: listInvoicesTool as unknown as AnyToolDefinition,
-  submit_timesheets: submitTimesheetsTool as unknown as AnyToolDefinition,
-  list_payment_requests: listPaymentRequestsTool as unknown as AnyToolDefinition,
-  terminate_hire: terminateHireTool as unknown as AnyToolDefinition,
-  create_draft_hire: createDraftHireTool as unknown as AnyToolDefinition,
-  cancel_hire: cancelHireTool as unknown as AnyToolDefinition,
-  review_hire_approval: reviewHireApprovalTool as unknown as AnyToolDefinition,
-  search_talent_pool: searchTalentPoolTool as unknown as AnyToolDefinition,
-  invite_to_talent_pool: inviteToTalentPoolTool as unknown as AnyToolDefinition,
-  list_jobs: listJobsTool as unknown as AnyToolDefinition,
-  post_job: postJobTool as unknown as AnyToolDefinition,
-  manage_candidate: manageCandidateTool as unknown as AnyToolDefinition,
-  describe_schema: describeSchemaTool as unknown as AnyToolDefinition,
-  query_platform: queryPlatformTool as unknown as AnyToolDefinition,
-};
+/**
+ * Every tool, in the order `tools/list` gives them: the one list of tools. The catalog the bundle
+ * embeds is built from it, and `npm run generate:tools` writes the README's tool table and
+ * manifest.json's tools from it (docs/adding-tools.md).
+ */
+export const tools = [
+  searchHiresTool,
+  getHireTool,
+  listAccountsTool,
+  getContractTool,
+  listInvoicesTool,
+  submitTimesheetsTool,
+  listPaymentRequestsTool,
+  terminateHireTool,
+  createDraftHireTool,
+  cancelHireTool,
+  reviewHireApprovalTool,
+  searchTalentPoolTool,
+  inviteToTalentPoolTool,
+  listJobsTool,
+  postJobTool,
+  manageCandidateTool,
+  describeSchemaTool,
+  queryPlatformTool,
+] satisfies readonly AnyTool[];
 
 /**
  * The tools this configuration exposes: those of the chosen toolsets, and with `--read-only` only
@@ -52,9 +55,9 @@ export const tools: Record<string, AnyToolDefinition> = {
  */
 export function selectTools(
   config: Pick<Config, "readOnly" | "toolsets">,
-  all: Record<string, AnyToolDefinition> = tools,
-): AnyToolDefinition[] {
-  return Object.values(all).filter((tool) =>
+  all: readonly AnyTool[] = tools,
+): AnyTool[] {
+  return all.filter((tool) =>
     exposes(config, { toolset: tool.toolset, readOnly: tool.annotations.readOnlyHint }),
   );
 }

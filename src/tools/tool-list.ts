@@ -1,12 +1,12 @@
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import * as z from "zod";
 import type { CatalogEntry } from "./catalog.js";
-import type { AnyToolDefinition } from "./registry.js";
+import type { AnyTool } from "./define-tool.js";
 
 type JsonSchema = Record<string, unknown>;
 
 // One entry per tool definition for the whole process: every HTTP session lists the same tools.
-const entries = new WeakMap<AnyToolDefinition, Tool>();
+const entries = new WeakMap<AnyTool, Tool>();
 
 /**
  * The `tools/list` entries, each converted once on first listing. The SDK would convert the zod
@@ -15,7 +15,7 @@ const entries = new WeakMap<AnyToolDefinition, Tool>();
  * bounds on every integer. Dropping them takes ~2.6 KB (~650 tokens) off a list the assistant pays
  * for in every conversation. Tool results are still checked against the full zod output schema.
  */
-export function buildToolList(tools: readonly AnyToolDefinition[]): Tool[] {
+export function buildToolList(tools: readonly AnyTool[]): Tool[] {
   return tools.map((tool) => {
     let entry = entries.get(tool);
     if (!entry) {
@@ -26,7 +26,7 @@ export function buildToolList(tools: readonly AnyToolDefinition[]): Tool[] {
   });
 }
 
-function toListEntry(tool: AnyToolDefinition): Tool {
+function toListEntry(tool: AnyTool): Tool {
   return {
     name: tool.name,
     title: tool.title,
@@ -114,7 +114,7 @@ function outline(schema: JsonSchema, depth: number): JsonSchema {
 }
 
 /** Catalog entries of tool definitions already loaded. */
-export function catalogOf(tools: readonly AnyToolDefinition[]): CatalogEntry[] {
+export function catalogOf(tools: readonly AnyTool[]): CatalogEntry[] {
   const listed = buildToolList(tools);
   return tools.map((tool, i) => ({
     name: tool.name,

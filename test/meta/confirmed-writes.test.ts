@@ -58,7 +58,7 @@ const mutations = (h: Harness) =>
 const harness = useHarness();
 
 describe("changes that cannot be undone, move money or email someone", () => {
-  const writes = Object.values(tools).filter((t) => !t.annotations.readOnlyHint);
+  const writes = tools.filter((t) => !t.annotations.readOnlyHint);
 
   it("are the confirmed tools, each with its acts listed here", () => {
     const needing = writes
@@ -67,7 +67,8 @@ describe("changes that cannot be undone, move money or email someone", () => {
       .sort();
     expect(needing).toEqual(Object.keys(ACTS).sort());
     for (const name of needing) {
-      expect(Object.keys(tools[name]?.inputSchema ?? {}), name).toContain("confirmationToken");
+      const tool = tools.find((t) => t.name === name);
+      expect(Object.keys(tool?.inputSchema ?? {}), name).toContain("confirmationToken");
     }
   });
 

@@ -1,24 +1,45 @@
-// A start lists tools from the catalog the bundle carries, built from the registry at build time,
-// and loads a tool only when it is first called. These checks keep the two from drifting apart.
-import { existsSync, readFileSync } from "node:fs";
-import { describe, expect, it } from "vitest";
-import { toolLoaders } from "../../src/tools/loaders.js";
+// A start of the built server lists tools from the catalog the bundle carries, built from the
+// registry at build time, and loads the tools only with the first call. This checks that what it
+// lists is what the registry gives now.
+import { existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tools } from "../../src/tools/registry.js";
-import { catalogOf } from "../../src/tools/tool-list.js";
+import { listToolsAsClientSees } from "./tool-surface.js";
 
-describe("the tool catalog", () => {
-  it("has a loader for every registered tool, which loads that very definition", async () => {
-    expect(Object.keys(toolLoaders).sort()).toEqual(Object.keys(tools).sort());
-    for (const [name, load] of Object.entries(toolLoaders)) {
-      expect(await load(), name).toBe(tools[name]);
-    }
+const cli = path.resolve(process.cwd(), "dist/cli.js");
+let client: Client;
+
+beforeAll(async () => {
+  if (!existsSync(cli)) throw new Error("dist/cli.js is missing: run `npm run build` first.");
+  const dir = mkdtempSync(path.join(tmpdir(), "workforce-catalog-"));
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [cli, "--sandbox"],
+    env: { PATH: process.env.PATH ?? "", WORKFORCE_CONFIG_DIR: dir },
+    cwd: dir,
+    stderr: "ignore",
+  });
+  client = new Client({ name: "tool-catalog", version: "0" });
+  await client.connect(transport);
+});
+
+afterAll(async () => {
+  await client?.close();
+});
+
+describe("the built server (run `npm run build` after changing a tool)", () => {
+  it("lists every tool exactly as the registry gives it now", async () => {
+    const listed: Tool[] = (await client.listTools()).tools;
+    expect(listed).toEqual(await listToolsAsClientSees());
   });
 
-  it("built into dist/ matches what the zod schemas give now", () => {
-    const file = "dist/tool-catalog.json";
-    if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first.`);
-    const built = JSON.parse(readFileSync(file, "utf8"));
-    // Through JSON, as the bundle embeds it.
-    expect(built).toEqual(JSON.parse(JSON.stringify(catalogOf(Object.values(tools)))));
+  it("tells the assistant what each tool is for", () => {
+    const instructions = client.getInstructions() ?? "";
+    for (const tool of tools) expect(instructions, tool.name).toContain(`- ${tool.instruction}`);
   });
 });

@@ -54,12 +54,3 @@ export function snapshotOf(tool: Tool): Record<string, unknown> {
     annotations: tool.annotations ?? null,
   };
 }
-
-/**
- * The manifest's `tools` entries: the name and the description's first line (its one-sentence
- * summary). The full text is what the server sends; the bundle listing only needs the gist.
- */
-export function manifestEntryOf(tool: Tool): { name: string; description: string } {
-  const firstLine = (tool.description ?? "").trim().split("\n")[0] ?? "";
-  return { name: tool.name, description: firstLine.trim() };
-}

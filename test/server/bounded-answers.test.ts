@@ -8,7 +8,6 @@ import { ResponseTooLargeError, ValidationError } from "../../src/client/errors.
 import { SANDBOX_NOTICE } from "../../src/server.js";
 import { cutAtLine, fitAnswer, smallAndClean } from "../../src/tools/answer-budget.js";
 import { defineTool } from "../../src/tools/define-tool.js";
-import type { AnyToolDefinition } from "../../src/tools/registry.js";
 import { toToolErrorResult } from "../../src/tools/tool-error.js";
 import { type BigAnswerServer, bigAnswerServer, peakRss } from "../helpers/big-answer.js";
 import { type Harness, type HarnessOptions, startHarness } from "../helpers/mcp-harness.js";
@@ -62,6 +61,7 @@ type ManyStructured = { items: z.infer<typeof itemOutput>[]; total: number; note
 const many = defineTool({
   name: "many",
   instruction: "Test tool.",
+  readme: { does: "Test tool." },
   title: "Many",
   description: "Returns as many items as asked for.",
   toolset: "hires",
@@ -90,6 +90,7 @@ const many = defineTool({
 const strict = defineTool({
   name: "strict",
   instruction: "Test tool.",
+  readme: { does: "Test tool." },
   title: "Strict",
   description: "Returns one long code that must stay whole.",
   toolset: "hires",
@@ -105,6 +106,7 @@ const strict = defineTool({
 const refuses = defineTool({
   name: "refuses",
   instruction: "Test tool.",
+  readme: { does: "Test tool." },
   title: "Refuses",
   description: "Fails with a long validation error.",
   toolset: "hires",
@@ -120,7 +122,7 @@ const refuses = defineTool({
   },
 });
 
-const testTools = [many, strict, refuses] as unknown as AnyToolDefinition[];
+const testTools = [many, strict, refuses];
 
 const NOTE =
   /^\[Answer cut at [\d.]+ KB of [\d.]+ (KB|MB)( \(([^)]*)\))?: ask for fewer results \(first\), a later page, or a narrower filter\.\]$/;

@@ -13,8 +13,8 @@ import type { PlatformClient } from "../../src/client/types.js";
 import { parseConfig } from "../../src/config.js";
 import { createLogger, type Logger } from "../../src/logger.js";
 import { createServer, SANDBOX_NOTICE, type SandboxInfo } from "../../src/server.js";
-import { defineTool, type ToolContext } from "../../src/tools/define-tool.js";
-import { type AnyToolDefinition, selectTools } from "../../src/tools/registry.js";
+import { type AnyTool, defineTool, type ToolContext } from "../../src/tools/define-tool.js";
+import { selectTools } from "../../src/tools/registry.js";
 import { catalogOf } from "../../src/tools/tool-list.js";
 
 const TOKEN = "wf_pat_wrapper_test_secret_0123456789";
@@ -27,6 +27,7 @@ const probe = defineTool({
   description: "Reports what the wrapper gave it.",
   toolset: "hires",
   instruction: "Test tool.",
+  readme: { does: "Test tool." },
   inputSchema: { mode: z.enum(["ok", "progress", "elicit", "auth", "leak"]) },
   outputSchema: { mode: z.string(), answer: z.string().optional() },
   annotations: {
@@ -87,7 +88,7 @@ afterEach(async () => {
 
 async function setup(
   options: {
-    tools?: AnyToolDefinition[];
+    tools?: AnyTool[];
     readOnly?: boolean;
     sandbox?: SandboxInfo;
     capabilities?: ClientCapabilities;
@@ -99,7 +100,7 @@ async function setup(
   });
   logger.addSecret(TOKEN);
   const config = { ...parseConfig(["--sandbox"], {}), readOnly: options.readOnly ?? false };
-  const tools = options.tools ?? selectTools(config, { probe, writer });
+  const tools = options.tools ?? selectTools(config, [probe, writer]);
   const workforce = createServer(config, {
     client: unusedClient,
     logger,

@@ -1,19 +1,20 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ConfigError, parseConfig } from "../../src/config.js";
-import { defineTool, type ToolDefinition } from "../../src/tools/define-tool.js";
-import { type AnyToolDefinition, selectTools } from "../../src/tools/registry.js";
+import { type AnyTool, defineTool, type ToolDefinition } from "../../src/tools/define-tool.js";
+import { selectTools } from "../../src/tools/registry.js";
 
 function fakeTool(
   name: string,
   toolset: ToolDefinition<z.ZodRawShape, z.ZodRawShape>["toolset"],
   readOnly: boolean,
-): AnyToolDefinition {
+): AnyTool {
   return defineTool({
     name,
     title: name,
     description: name,
     instruction: name,
+    readme: { does: name },
     inputSchema: {},
     outputSchema: { ok: z.boolean() },
     annotations: {
@@ -24,14 +25,14 @@ function fakeTool(
     },
     toolset,
     handler: async () => ({ structured: { ok: true }, text: "ok" }),
-  }) as AnyToolDefinition;
+  });
 }
 
-const all = {
-  find_things: fakeTool("find_things", "hires", true),
-  read_money: fakeTool("read_money", "invoices", true),
-  log_hours: fakeTool("log_hours", "timesheets", false),
-};
+const all = [
+  fakeTool("find_things", "hires", true),
+  fakeTool("read_money", "invoices", true),
+  fakeTool("log_hours", "timesheets", false),
+];
 const names = (argv: string[], env: NodeJS.ProcessEnv = {}) =>
   selectTools(parseConfig(argv, env), all).map((t) => t.name);
 

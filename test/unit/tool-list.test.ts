@@ -8,6 +8,7 @@ const probe = defineTool({
   title: "Probe",
   toolset: "hires",
   instruction: "Test tool.",
+  readme: { does: "Test tool." },
   description: "Probe.",
   annotations: {
     readOnlyHint: true,

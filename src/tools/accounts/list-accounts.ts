@@ -31,6 +31,9 @@ export const listAccountsTool = defineTool({
   toolset: "accounts",
   instruction:
     "list_accounts says who is signed in and which accounts (companies, organisations, staffing agencies) the token works in; company ids from it are what other tools take as accounts or company.",
+  readme: {
+    does: '"Which companies can I work in?", "who am I?"',
+  },
   description: [
     "Who is signed in, and the accounts you can work in: companies, organisations, staffing agencies, workers.",
     "Use when: which companies can I work in, who am I, or to find a company id.",

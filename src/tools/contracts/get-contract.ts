@@ -43,6 +43,9 @@ export const getContractTool = defineTool({
   toolset: "contracts",
   instruction:
     "get_contract takes a hire id (for its active contract, the terms in force) or a contract id, and shows the terms, the contract document, attachments and any unsigned change.",
+  readme: {
+    does: "A contract's terms, payment terms, the contract document (`pdfUrl`) and attachments",
+  },
   description: [
     "One contract: job, dates, rate, payment terms, PO number, the contract document and attachments. With hireId: the hire's active contract, the terms in force.",
     "Use when: Ana's contract terms, the payment term of ctr_002, send me the signed contract.",

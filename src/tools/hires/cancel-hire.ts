@@ -46,6 +46,10 @@ export const cancelHireTool = defineTool({
   toolset: "hires",
   instruction:
     "cancel_hire cancels a hire that has not started, with a message to the worker. It needs the person's explicit confirmation and cannot be undone.",
+  readme: {
+    does: "Cancels a hire that has not started; the worker gets your message (preview, then the person confirms)",
+    changes: "yes, cannot be undone",
+  },
   description: [
     "Cancel a hire that has not started (DRAFT, OFFERED or READY). IRREVERSIBLE; the worker gets your message.",
     "Use when: the person explicitly asks to cancel a hire before it starts.",

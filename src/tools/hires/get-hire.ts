@@ -83,6 +83,9 @@ export const getHireTool = defineTool({
   toolset: "hires",
   instruction:
     "get_hire takes a hire id and gives its whole picture in one call: current terms, an unsigned change, past contracts, owners, compliance gaps, custom fields and what has been paid.",
+  readme: {
+    does: "One hire's whole picture: terms, unsigned change, past contracts, owners, compliance gaps, custom fields, total paid",
+  },
   description: [
     "One hire in full: worker, company, dates, the terms in force and any unsigned change, past contracts, owners, compliance gaps, custom fields, total paid, last payment request.",
     "Use when: everything about Ana's hire, who owns it, what is missing on it, how much we paid.",

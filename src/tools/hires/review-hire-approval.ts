@@ -78,6 +78,10 @@ export const reviewHireApprovalTool = defineTool({
   toolset: "hires",
   instruction:
     "review_hire_approval lists the hires waiting for your approval and approves or rejects one; both need the person's confirmation, and rejecting cancels the hire.",
+  readme: {
+    does: "Lists hires waiting for your approval; approves, or rejects (which cancels the hire), each after confirmation",
+    changes: "yes, cannot be withdrawn",
+  },
   description: [
     "Approve or reject a hire waiting for your approval; without approvalId, list those awaiting you (ids, hire, worker, company).",
     'Use when: "approve Amara\'s hire". Do not use for: cancelling a hire yourself (cancel_hire).',

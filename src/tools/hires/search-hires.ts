@@ -75,6 +75,9 @@ export const searchHiresTool = defineTool({
   toolset: "hires",
   instruction:
     "search_hires finds hires (a worker engaged by a company) by name, status, company, worker or dates. Start here: it returns the hire, worker and contract ids the other tools take. The active contract holds the terms in force; a draft is not signed yet.",
+  readme: {
+    does: '"Who is active at Nordlys?", "hires starting next month", "who has not logged hours this month?"; the terms in force and any unsigned change',
+  },
   description: [
     "Find hires (a worker engaged by a company) by name, status, company, worker, dates or missing hours.",
     "Use when: who is active at Nordlys, Ana's rate, who starts next month, who has not logged hours.",

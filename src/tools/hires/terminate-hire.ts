@@ -65,6 +65,10 @@ export const terminateHireTool = defineTool({
   toolset: "hires",
   instruction:
     "terminate_hire ends a hire on a date with a reason. It needs the person's explicit confirmation and cannot be undone.",
+  readme: {
+    does: "Ends an active hire on a date (preview, then the person confirms)",
+    changes: "yes, cannot be undone",
+  },
   description: [
     "End an active hire early. IRREVERSIBLE; the worker is told.",
     "Use when: the person explicitly asks to terminate a worker's active hire on a date, with a reason.",

@@ -69,6 +69,9 @@ export const listInvoicesTool = defineTool({
   toolset: "invoices",
   instruction:
     "list_invoices lists invoices with filters, or shows one by its number with its rows and PDF. Amounts come per currency; never add amounts of different currencies together.",
+  readme: {
+    does: "Invoices and credit notes, open amounts, totals per currency; one invoice's rows and PDF",
+  },
   description: [
     "List invoices and credit notes with open amounts and totals per currency; or one invoice by number, with rows and PDF.",
     "Use when: what do we owe in EUR, which invoices are overdue, show INV-2026-0042.",

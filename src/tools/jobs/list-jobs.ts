@@ -91,6 +91,9 @@ export const listJobsTool = defineTool({
   toolset: "jobs",
   instruction:
     "list_jobs lists jobs with their candidate and bid counts; with a jobId it shows that job's candidates and bids, whose ids the other job tools take.",
+  readme: {
+    does: "Jobs with candidate and bid counts; one job's candidates and bids",
+  },
   description: [
     "List jobs with candidate and bid counts, or one job (jobId) with its candidates and bids and their ids.",
     "Use when: which open jobs have no candidates, how many bids on the backend job, who applied to job_002.",

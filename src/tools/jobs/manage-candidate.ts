@@ -125,6 +125,9 @@ export const manageCandidateTool = defineTool({
   toolset: "jobs",
   instruction:
     "manage_candidate moves a job candidate to a step or sets their status; rejecting (NON_ELIGIBLE) and accepting a bid (a hire) need the person's confirmation.",
+  readme: {
+    does: "Moves a candidate to a step or sets a status; rejecting, and accepting a bid (which creates a hire), after confirmation",
+  },
   description: [
     "Move a job candidate, set their status, or accept a bid.",
     "Use when: deciding on a candidate or bid. Do not use for: finding ids (list_jobs).",

@@ -90,6 +90,10 @@ export const postJobTool = defineTool({
   toolset: "jobs",
   instruction:
     "post_job creates a draft job at once, and publishes one only after the person confirms a preview (publishing cannot be undone).",
+  readme: {
+    does: "Creates a draft job; publishes it after confirmation",
+    changes: "yes; publishing cannot be undone",
+  },
   description: [
     "Create a draft job (only your company sees it), or publish one: freelancers see it; this cannot be undone.",
     "Use when: asked to create, post or publish a job. Do not use for: finding jobs (list_jobs).",

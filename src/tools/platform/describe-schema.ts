@@ -51,6 +51,9 @@ export const describeSchemaTool = defineTool({
   toolset: "platform",
   instruction:
     "describe_schema searches the platform's whole API (queries, types, fields) or shows one type's fields, so query_platform can ask for the right ones.",
+  readme: {
+    does: "What the API offers for a topic, and the exact names to query",
+  },
   description: [
     "Search the platform's GraphQL API by words, or show one type with its fields, arguments and enum values.",
     "Use when: before query_platform, to find the query and exact names for a topic, or what an enum value means.",

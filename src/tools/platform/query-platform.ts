@@ -24,6 +24,9 @@ export const queryPlatformTool = defineTool({
   toolset: "platform",
   instruction:
     "query_platform runs one read-only GraphQL query for what no other tool covers; find the query and its fields with describe_schema first.",
+  readme: {
+    does: "Any other read (projects, custom fields, webhooks, …), checked before it is sent: no mutations, bounded cost, no secret fields",
+  },
   description: [
     "Run one read-only GraphQL query for data no other tool covers (projects, custom fields, milestones, webhooks, staffing agencies).",
     "Use when: describe_schema showed the query and fields you need.",

@@ -83,6 +83,10 @@ export const inviteToTalentPoolTool = defineTool({
   toolset: "talent",
   instruction:
     "invite_to_talent_pool emails a freelancer an invitation into a company's talent pool, or re-sends one to a contact who has not answered; it needs the person's confirmation.",
+  readme: {
+    does: "Invites a freelancer by email, or re-invites one who has not answered (after confirmation)",
+    changes: "yes, an email cannot be unsent",
+  },
   description: [
     "Invite a freelancer by email into a company's talent pool, or re-invite a contact who has not answered (contactId).",
     'Use when: "invite jane@example.com". Do not use for: finding contacts (search_talent_pool).',

@@ -68,6 +68,9 @@ export const searchTalentPoolTool = defineTool({
   toolset: "talent",
   instruction:
     "search_talent_pool finds trusted contacts (the talent pool: workers a company can hire directly) by skill, country, status and whether they were hired.",
+  readme: {
+    does: '"React people in Denmark we have not hired yet"',
+  },
   description: [
     "Search the talent pool: the trusted contacts a company can hire directly, with skills, status and hire history.",
     "Use when: React people in Denmark we have not hired yet, who in our pool knows Python.",

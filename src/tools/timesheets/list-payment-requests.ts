@@ -71,6 +71,9 @@ export const listPaymentRequestsTool = defineTool({
   toolset: "timesheets",
   instruction:
     "list_payment_requests shows the hours and money workers submitted (payment requests) by hire, company, status or work period, with daily hours on request. It only reads: the API cannot approve them.",
+  readme: {
+    does: '"What hours did Ana log last week?", "unapproved payment requests", spend per period',
+  },
   description: [
     "List payment requests: hours or money workers submit per period, with totals per currency. Read only: the API cannot approve them.",
     "Use when: hours Ana logged last week, unapproved payment requests, spend with Harbor & Pine this quarter.",

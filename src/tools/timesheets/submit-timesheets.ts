@@ -112,6 +112,10 @@ export const submitTimesheetsTool = defineTool({
   toolset: "timesheets",
   instruction:
     "submit_timesheets registers hours; accepted ones become payment requests that may be approved and paid automatically, so it moves money. It previews hours and money per hire and day and needs the person's confirmation; days already logged are refused unless the person includes them.",
+  readme: {
+    does: "Registers hours: previews hours and money per hire and day at the contract's rate, flags days already logged (refused unless the person includes them), then the person confirms; accepted rows become payment requests",
+    changes: "yes, money moves",
+  },
   description: [
     "Register hours worked, one row per hire and day, up to 1,000 rows a call.",
     "MONEY MOVES: accepted rows become payment requests, which may be approved and paid automatically.",
