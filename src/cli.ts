@@ -6,12 +6,8 @@ import { readSignInIndex } from "./auth/store.js";
 import { type Config, ConfigError, type DotenvSource, parseConfig, USAGE } from "./config.js";
 import { createLogger } from "./logger.js";
 
-// The bundle writes the version in at build time; unbundled (tsc output), package.json says it.
-declare const __WORKFORCE_VERSION__: string | undefined;
-const version =
-  typeof __WORKFORCE_VERSION__ === "string"
-    ? __WORKFORCE_VERSION__
-    : (createRequire(import.meta.url)("../package.json") as { version: string }).version;
+// dist/cli.js, bundled or not, sits one folder below package.json.
+const { version } = createRequire(import.meta.url)("../package.json") as { version: string };
 
 async function main(): Promise<void> {
   let config: Config;

@@ -13,8 +13,6 @@ import {
   type ServerRequest,
   SetLevelRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import type { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv-provider.js";
-import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import * as z from "zod";
 import type { SchemaSource } from "./client/schema/introspection.js";
 import type { PlatformClient } from "./client/types.js";
@@ -85,13 +83,11 @@ export function createServer(config: Config, deps: ServerDeps): WorkforceServer 
   const catalog = deps.catalog ?? embeddedCatalog();
   if (!catalog) throw new Error("createServer needs a tool catalog (see loadCatalog).");
   const entries = deps.tools ? catalog : selectEntries(catalog, config);
-  const formValidator = lazySchemaValidator();
   const server = new Server(
     { name: "workforce-mcp", title: "Workforce platform", version: deps.version ?? "0.0.0" },
     {
       capabilities: { logging: {}, tools: {}, resources: {}, completions: {} },
       instructions: buildInstructions(entries, config, deps.sandbox),
-      jsonSchemaValidator: formValidator,
     },
   );
   const store = deps.store ?? createMemoryStore();
@@ -100,7 +96,7 @@ export function createServer(config: Config, deps: ServerDeps): WorkforceServer 
   // One introspection cache for the resources and the tools that read the schema.
   const schemaSource = deps.schemaSource ?? lazySchemaSource(client);
 
-  const options = { config, deps, store, identity, notice, schemaSource, formValidator };
+  const options = { config, deps, store, identity, notice, schemaSource };
   registerTools(server, entries, loaderFor(deps.tools), options);
   registerResources(server, { logger, schemaSource });
 
@@ -113,33 +109,6 @@ export function createServer(config: Config, deps: ServerDeps): WorkforceServer 
       closed = true;
       removeSink();
       await server.close();
-    },
-  };
-}
-
-/**
- * The SDK's own validator (ajv), loaded before the first form: only an answer to a confirmation
- * form needs it, and loading ajv at every start costs several milliseconds. The bundle leaves the
- * SDK's default out (scripts/bundle.mjs), so this is the only way ajv arrives.
- */
-interface LazySchemaValidator extends jsonSchemaValidator {
-  /** Loads ajv; the SDK checks a form's answer synchronously, so await this before asking. */
-  ready(): Promise<void>;
-}
-
-function lazySchemaValidator(): LazySchemaValidator {
-  let ajv: AjvJsonSchemaValidator | undefined;
-  return {
-    async ready() {
-      if (ajv) return;
-      const { AjvJsonSchemaValidator } = await import(
-        "@modelcontextprotocol/sdk/validation/ajv-provider.js"
-      );
-      ajv ??= new AjvJsonSchemaValidator();
-    },
-    getValidator(schema) {
-      if (!ajv) throw new Error("The form validator was used before it was loaded.");
-      return ajv.getValidator(schema);
     },
   };
 }
@@ -164,7 +133,6 @@ interface RegisterOptions {
   identity: string;
   notice: string | undefined;
   schemaSource: SchemaSource;
-  formValidator: LazySchemaValidator;
 }
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -257,7 +225,7 @@ function toolRunner(
   options: RegisterOptions,
   answerBudget: typeof AnswerBudget,
 ): ToolRunner {
-  const { config, deps, store, identity, notice, schemaSource, formValidator } = options;
+  const { config, deps, store, identity, notice, schemaSource } = options;
   const { logger } = deps;
   const { input: inputValidator, output: outputValidator } = validatorsOf(tool);
   const callback = async (
@@ -283,7 +251,7 @@ function toolRunner(
       identity,
       clock: deps.clock ?? systemClock,
       reportProgress: progressReporter(extra, logger),
-      elicit: elicitorFor(server, formValidator, extra, logger),
+      elicit: elicitorFor(server, extra, logger),
     };
     try {
       const output = await tool.handler(args, context);
@@ -368,17 +336,11 @@ function progressReporter(extra: Extra, logger: Logger): ToolContext["reportProg
   };
 }
 
-function elicitorFor(
-  server: Server,
-  formValidator: LazySchemaValidator,
-  extra: Extra,
-  logger: Logger,
-): ToolContext["elicit"] {
+function elicitorFor(server: Server, extra: Extra, logger: Logger): ToolContext["elicit"] {
   const elicitation = server.getClientCapabilities()?.elicitation;
   // The SDK reads an empty capability as form mode; a URL-only client cannot show our forms.
   if (!elicitation || (!elicitation.form && elicitation.url)) return undefined;
   return async (message, requestedSchema): Promise<ElicitResult> => {
-    await formValidator.ready();
     try {
       const result = await server.elicitInput(
         {

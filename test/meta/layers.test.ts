@@ -19,6 +19,7 @@ const LAYER: Record<string, number> = {
   client: 4,
   state: 5,
   "config.ts": 5,
+  config: 5,
   "logger.ts": 5,
 };
 
