@@ -14,15 +14,7 @@ import {
   type HttpSession,
   SessionRegistry,
 } from "../../src/transports/http-sessions.js";
-import {
-  freePort,
-  httpConfig,
-  initialize,
-  messages,
-  openSession,
-  quietLogger,
-  raw,
-} from "./http-helpers.js";
+import { httpConfig, initialize, messages, openSession, quietLogger, raw } from "./http-helpers.js";
 
 const cli = path.resolve(process.cwd(), "dist/cli.js");
 const tick = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -437,11 +429,10 @@ describe("HTTP empty JSON-RPC batch", () => {
   });
 });
 
-/** Starts the built binary with --http on a free port; resolves once it listens. */
+/** Starts the built binary with --http on a port the OS picks; resolves with the address it prints. */
 async function startBinary(env: Record<string, string>) {
   if (!existsSync(cli)) throw new Error("dist/cli.js is missing: run `npm run build` first.");
-  const port = await freePort();
-  const child = spawn(process.execPath, [cli, "--http", "--port", String(port)], {
+  const child = spawn(process.execPath, [cli, "--http", "--port", "0"], {
     cwd: mkdtempSync(path.join(tmpdir(), "workforce-mcp-http-")),
     env: { PATH: process.env.PATH ?? "", ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -454,12 +445,13 @@ async function startBinary(env: Record<string, string>) {
   child.stderr?.on("data", (c: Buffer) => {
     stderr += c.toString("utf8");
   });
-  await new Promise<void>((resolve, reject) => {
+  const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no start: ${stderr}`)), 10_000);
     child.stderr?.on("data", () => {
-      if (stderr.includes("listening on")) {
+      const listening = /listening on (http:\/\/\S+?)\/mcp\b/.exec(stderr);
+      if (listening) {
         clearTimeout(timer);
-        resolve();
+        resolve(listening[1] as string);
       }
     });
     child.once("exit", (code) => {
@@ -469,7 +461,7 @@ async function startBinary(env: Record<string, string>) {
   });
   return {
     child,
-    url: `http://127.0.0.1:${port}`,
+    url,
     stderr: () => stderr,
     stdout: () => stdout,
     stop: () => stopChild(child),
