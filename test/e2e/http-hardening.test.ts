@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createLogger } from "../../src/logger.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { type HttpServerHandle, startHttpServer } from "../../src/transports/http.js";
@@ -38,7 +38,6 @@ function openSseStream(baseUrl: string, headers: Record<string, string>) {
           status: res.statusCode ?? 0,
           close: async () => {
             req.destroy();
-            await tick(50);
           },
         });
       },
@@ -239,25 +238,31 @@ describe("MCP security best practices (session DoS): HTTP session cap and idle e
     } finally {
       await Promise.all(streams.map((s) => s.close()));
     }
-    // Once a stream closes its session may make room.
-    await openSession(server.url);
+    // Once a stream closes (as soon as the server has seen it close) its session may make room.
+    await vi.waitFor(() => openSession(server.url), { timeout: 10_000, interval: 10 });
   });
 });
 
 describe("HTTP idle sweep", () => {
   it("ends an idle session on its timer, without waiting for the cap", async () => {
+    // Fake time: the sweep's interval and the idle clock move only when the test moves them.
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval", "Date"] });
     const server = await startHttpServer(httpConfig({ useSandbox: true }), quietLogger(), "9.9.9", {
       sessionIdleMs: 200,
     });
     try {
       const session = await openSession(server.url);
-      expect((await raw(`${server.url}/mcp`, { body: toolsList(), headers: session })).status).toBe(
-        200,
-      );
-      await tick(700);
-      const res = await raw(`${server.url}/mcp`, { body: toolsList(), headers: session });
-      expect(res.status).toBe(404);
+      const list = async () =>
+        (await raw(`${server.url}/mcp`, { body: toolsList(), headers: session })).status;
+      expect(await list()).toBe(200);
+      // Idle for less than its time: the sweeps so far leave it.
+      vi.advanceTimersByTime(150);
+      expect(await list()).toBe(200);
+      // Idle for longer: a sweep has ended it.
+      vi.advanceTimersByTime(300);
+      expect(await list()).toBe(404);
     } finally {
+      vi.useRealTimers();
       await server.close();
     }
   });
