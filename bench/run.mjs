@@ -5,7 +5,7 @@
 // writes bench/results.json, and exits non-zero when a figure misses its target.
 // Rate limits are out of the way: the sandbox's limit is off and WORKFORCE_RATE_LIMIT is its maximum.
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { createServer as createHttpServer } from "node:http";
 import { cpus, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
@@ -15,7 +15,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { Kind, parse, print, visit } from "graphql";
 import { startSandbox } from "../dist/sandbox/index.js";
-import { freePort } from "../scripts/lib/serve-http.mjs";
+import { oversizedAnswer, procStatus, sessionFlood, startHttpBinary } from "./ceilings.mjs";
 
 const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
 const PEER = fileURLToPath(new URL("../node_modules/mcp-graphql/dist/index.js", import.meta.url));
@@ -41,12 +41,6 @@ const ms = (start) => Number(now() - start) / 1e6;
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 const mb = (bytes) => `${(bytes / 2 ** 20).toFixed(0)} MB`;
 const ratio = (a, b) => `${(a / b).toFixed(2)}×`;
-
-function procStatus(pid) {
-  const text = readFileSync(`/proc/${pid}/status`, "utf8");
-  const field = (name) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, "m").exec(text)?.[1]) * 1024;
-  return { rss: field("VmRSS"), peak: field("VmHWM") };
-}
 
 const sandbox = await startSandbox({ rateLimitPerMinute: 0 });
 const apiUrl = sandbox.url.replace(/\/+$/, "").replace(/\/graphql$/, "");
@@ -124,8 +118,8 @@ async function captureSearchRequest() {
     res.writeHead(upstream.status, { "content-type": "application/json" });
     res.end(await upstream.text());
   });
-  const port = await freePort();
-  await new Promise((resolve) => proxy.listen(port, "127.0.0.1", resolve));
+  await new Promise((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+  const { port } = proxy.address();
   const { client } = await connect({
     ...ours,
     env: { ...ours.env, WORKFORCE_API_URL: `http://127.0.0.1:${port}` },
@@ -377,36 +371,15 @@ try {
   });
 
   // Concurrency over Streamable HTTP (the peer serves stdio only).
-  const port = await freePort();
-  const http = spawn(
-    process.execPath,
-    [CLI, "--http", "--host", "127.0.0.1", "--port", String(port)],
-    {
-      env: ours.env,
-      stdio: ["ignore", "ignore", "pipe"],
-    },
-  );
-  let httpStderr = "";
-  http.stderr.on("data", (chunk) => {
-    httpStderr += chunk;
-  });
+  const http = await startHttpBinary(CLI, ours.env);
   try {
-    for (let i = 0; ; i++) {
-      try {
-        if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) break;
-      } catch {}
-      if (i > 100) throw new Error(`HTTP server did not start:\n${httpStderr}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
     const latencies = [];
     let errors = 0;
     const started = now();
     await Promise.all(
       Array.from({ length: SESSIONS }, async () => {
         const session = new Client({ name: "bench", version: "0.0.0" });
-        await session.connect(
-          new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)),
-        );
+        await session.connect(new StreamableHTTPClientTransport(new URL(`${http.url}/mcp`)));
         for (let i = 0; i < CALLS_PER_SESSION; i++) {
           const start = now();
           try {
@@ -428,8 +401,28 @@ try {
       `${SESSIONS} clients × ${CALLS_PER_SESSION} calls at once, ${((latencies.length / wall) * 1000).toFixed(0)} calls/s`,
     );
   } finally {
-    http.kill();
+    await http.stop();
   }
+
+  // Memory under abuse: figures that were timed assertions in the tests (see bench/ceilings.mjs).
+  const flood = await sessionFlood(CLI, baseEnv);
+  row(
+    "initialize flood, memory",
+    `RSS ${mb(flood.before)} before, ${mb(flood.halfway)} halfway, ${mb(flood.after)} after (peak ${mb(flood.peak)}); ${flood.created} of ${flood.total} answered 200`,
+    "after ≤ halfway + 60 MB, ≤ 200 MB",
+    flood.other === 0 &&
+      flood.after <= flood.halfway + 60 * 2 ** 20 &&
+      flood.after <= 200 * 2 ** 20,
+    `HTTP, ${flood.total} initialize 16 at a time, WORKFORCE_MAX_SESSIONS=${flood.maxSessions}`,
+  );
+  const big = await oversizedAnswer(CLI, baseEnv);
+  row(
+    "oversized answer, memory",
+    `peak ${mb(big.peak)}, ${mb(big.peak - big.before)} over ${mb(big.before)} before${big.peakReset ? "" : " (peak since start: /proc clear_refs refused)"}; platform wrote ${mb(big.written)}`,
+    "refused; peak ≤ 200 MB, ≤ 30 MB over",
+    big.refused && big.peak <= 200 * 2 ** 20 && big.peak - big.before <= 30 * 2 ** 20,
+    `search_hires, ${mb(big.totalBytes)} chunked answer, 5 MB limit`,
+  );
 } finally {
   await sandbox.close();
 }

@@ -15,7 +15,12 @@ export function tempConfigDir(): string {
   return path.join(mkdtempSync(path.join(tmpdir(), "workforce-mcp-auth-")), "config");
 }
 
-/** A port free right now, for a redirect URL (registered before the listener starts). */
+/**
+ * A port free right now, for a redirect URL: it is registered with the platform before the login's
+ * listener starts, and a login refuses port 0 (no fixed address to register), so the port must be
+ * known in advance. Racy in principle (another process may take it before the login listens); the
+ * rest of the tests listen on port 0 instead.
+ */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();

@@ -1,5 +1,5 @@
 import { appendFileSync } from "node:fs";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   AuthenticationError,
   AuthorizationError,
@@ -19,6 +19,7 @@ import {
 import type { TerminateHireMutationVariables } from "../../src/client/operation-types.generated.js";
 import { terminateHireMutation, viewerQuery } from "../../src/client/operations.js";
 import type { Sandbox } from "../../src/sandbox/index.js";
+import { until } from "../helpers/until.js";
 import {
   closedPort,
   fastClient,
@@ -37,6 +38,7 @@ beforeAll(async () => {
   sandbox = await sandboxFor();
 });
 afterEach(() => {
+  vi.useRealTimers();
   sandbox.faults.clear();
   sandbox.reset();
   sandbox.setRateLimit(0);
@@ -208,26 +210,36 @@ describe("platform answers", () => {
   });
 
   it("timeout: a slow answer past timeoutMs", async () => {
-    sandbox.faults.inject("slow", { count: 1, delayMs: 1_000 });
-    const started = Date.now();
-    const error = await failure(
+    // Fake timers: the time-out fires when the clock reaches it, however loaded the machine.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    sandbox.faults.inject("slow", { count: 1, delayMs: 60_000 });
+    let settled = false;
+    const pending = failure(
       fastClient(sandbox, { ...noRetry, timeoutMs: 100 }).run(viewerQuery, {}),
-    );
+    ).finally(() => {
+      settled = true;
+    });
+    await until(() => sandbox.countRequests("Viewer") === 1, "the request arrived");
+    await vi.advanceTimersByTimeAsync(99);
+    expect(settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    const error = await pending;
     expect(error).toBeInstanceOf(TimeoutError);
     expect(error.message).toMatch(/within 100 ms/);
-    expect(Date.now() - started).toBeLessThan(800);
   });
 
   it("cancelled: aborting mid-request rejects promptly", async () => {
-    sandbox.faults.inject("slow", { count: 1, delayMs: 3_000 });
+    // The sandbox's delay is a fake timer that never fires: only the abort can end the call.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    sandbox.faults.inject("slow", { count: 1, delayMs: 60_000 });
     const controller = new AbortController();
-    const started = Date.now();
-    setTimeout(() => controller.abort(), 50);
-    const error = await failure(
+    const pending = failure(
       fastClient(sandbox).run(viewerQuery, {}, { signal: controller.signal }),
     );
+    await until(() => sandbox.countRequests("Viewer") === 1, "the request arrived");
+    controller.abort();
+    const error = await pending;
     expect(error).toBeInstanceOf(CancelledError);
-    expect(Date.now() - started).toBeLessThan(1_000);
     expect(sandbox.countRequests("Viewer")).toBe(1);
   });
 

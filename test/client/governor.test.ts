@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { governorKey } from "../../src/client/governor.js";
 import {
   CancelledError,
@@ -8,6 +8,7 @@ import {
 } from "../../src/client/index.js";
 import { viewerQuery } from "../../src/client/operations.js";
 import type { Sandbox } from "../../src/sandbox/index.js";
+import { until } from "../helpers/until.js";
 import { fastClient, sandboxFor } from "./helpers.js";
 
 // Small budgets over short windows stand in for 60 a minute.
@@ -27,11 +28,20 @@ function busiestWindow(times: number[], length: number): number {
 }
 
 describe("RateGovernor", () => {
+  // Fake time: the governor's timers and clock move only when the test moves them.
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+  const fakeNow = () => Date.now();
+
   it("a burst of three times the budget never exceeds it in any window, in FIFO order", async () => {
-    const governor = new RateGovernor(5, WINDOW);
+    const governor = new RateGovernor(5, WINDOW, fakeNow);
     const order: number[] = [];
     const times: number[] = [];
-    await Promise.all(
+    const all = Promise.all(
       Array.from({ length: 15 }, (_, i) =>
         governor.acquire().then((release) => {
           order.push(i);
@@ -40,40 +50,47 @@ describe("RateGovernor", () => {
         }),
       ),
     );
+    await vi.runAllTimersAsync();
+    await all;
     expect(order).toEqual(Array.from({ length: 15 }, (_, i) => i));
     expect(busiestWindow(times, WINDOW)).toBe(5);
-    // Three windows' worth: the last five wait two full windows.
-    expect((times[14] as number) - (times[0] as number)).toBeGreaterThanOrEqual(2 * WINDOW - 5);
+    // Three windows' worth: the last five wait two full windows, and no longer.
+    expect((times[14] as number) - (times[0] as number)).toBe(2 * WINDOW);
   });
 
   it("tells a caller that must wait how long, once, when it is over a second", async () => {
-    const governor = new RateGovernor(1, 1_500);
+    const governor = new RateGovernor(1, 1_500, fakeNow);
     (await governor.acquire())();
+    vi.advanceTimersByTime(200);
     const waits: number[] = [];
     const controller = new AbortController();
     const queued = governor.acquire({ signal: controller.signal, onWait: (ms) => waits.push(ms) });
-    expect(waits).toHaveLength(1);
-    expect(waits[0]).toBeGreaterThan(1_000);
-    expect(waits[0]).toBeLessThanOrEqual(1_500);
+    expect(waits).toEqual([1_300]);
     controller.abort();
     await expect(queued).rejects.toBeInstanceOf(CancelledError);
   });
 
   it("does not report short waits", async () => {
-    const governor = new RateGovernor(1, 100);
+    const governor = new RateGovernor(1, 100, fakeNow);
     (await governor.acquire())();
     const waits: number[] = [];
-    await governor.acquire({ onWait: (ms) => waits.push(ms) });
+    const granted = governor.acquire({ onWait: (ms) => waits.push(ms) });
+    await vi.advanceTimersByTimeAsync(100);
+    await granted;
     expect(waits).toEqual([]);
   });
 
   it("a caller aborted while queued is rejected and its slot goes to the next", async () => {
-    const governor = new RateGovernor(1, WINDOW);
+    const governor = new RateGovernor(1, WINDOW, fakeNow);
     (await governor.acquire())();
     const controller = new AbortController();
     const started = Date.now();
     const aborted = governor.acquire({ signal: controller.signal, operation: "SearchHires" });
-    const next = governor.acquire();
+    let grantedAt: number | undefined;
+    const next = governor.acquire().then((release) => {
+      grantedAt = Date.now();
+      return release;
+    });
     controller.abort();
     const error = await aborted.then(
       () => undefined,
@@ -81,14 +98,15 @@ describe("RateGovernor", () => {
     );
     expect(error).toBeInstanceOf(CancelledError);
     expect((error as Error).message).toMatch(/SearchHires was cancelled while waiting.*not sent/);
+    await vi.advanceTimersByTimeAsync(WINDOW);
     await next;
     // One window, not two: the aborted caller's turn was not kept.
-    expect(Date.now() - started).toBeLessThan(2 * WINDOW - 50);
+    expect(grantedAt).toBe(started + WINDOW);
     expect(governor.queued).toBe(0);
   });
 
   it("an already aborted signal is rejected without taking a slot", async () => {
-    const governor = new RateGovernor(1, WINDOW);
+    const governor = new RateGovernor(1, WINDOW, fakeNow);
     await expect(governor.acquire({ signal: AbortSignal.abort() })).rejects.toBeInstanceOf(
       CancelledError,
     );
@@ -150,7 +168,7 @@ describe("sharing by token", () => {
       {},
       { signal: controller.signal, onWait: (ms) => waits.push(ms) },
     );
-    await new Promise((r) => setTimeout(r, 20));
+    await until(() => waits.length > 0, "the third call was queued");
     expect(waits).toHaveLength(1);
     controller.abort();
     await expect(third).rejects.toBeInstanceOf(CancelledError);
@@ -180,19 +198,28 @@ describe("sharing by token", () => {
 });
 
 describe("slots held while in flight", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it("a slow request keeps its slot until one window after its answer", async () => {
-    const governor = new RateGovernor(1, 100);
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+    const governor = new RateGovernor(1, 100, () => Date.now());
     const release = await governor.acquire();
-    let granted = false;
+    let grantedAt: number | undefined;
     const next = governor.acquire().then((r) => {
-      granted = true;
+      grantedAt = Date.now();
       return r;
     });
-    await new Promise((r) => setTimeout(r, 250));
-    expect(granted).toBe(false);
+    // In flight for a long while: nothing frees the slot, however much time passes.
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(grantedAt).toBeUndefined();
     const releasedAt = Date.now();
     release();
+    await vi.advanceTimersByTimeAsync(99);
+    expect(grantedAt).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(1);
     (await next)();
-    expect(Date.now() - releasedAt).toBeGreaterThanOrEqual(95);
+    expect(grantedAt).toBe(releasedAt + 100);
   });
 });

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   CancelledError,
   isOutcomeUnknown,
@@ -12,7 +12,9 @@ import {
 } from "../../src/client/index.js";
 import type { TerminateHireMutationVariables } from "../../src/client/operation-types.generated.js";
 import { terminateHireMutation, viewerQuery } from "../../src/client/operations.js";
+import { createLogger } from "../../src/logger.js";
 import type { Sandbox } from "../../src/sandbox/index.js";
+import { until } from "../helpers/until.js";
 import { fastClient, hireStatusQuery, sandboxFor } from "./helpers.js";
 
 let sandbox: Sandbox;
@@ -20,6 +22,8 @@ beforeAll(async () => {
   sandbox = await sandboxFor();
 });
 afterEach(() => {
+  vi.useRealTimers();
+  vi.restoreAllMocks();
   sandbox.faults.clear();
   sandbox.reset();
   sandbox.setRateLimit(0);
@@ -69,8 +73,20 @@ describe("retries of operations that are safe to repeat", () => {
   });
 
   it("a time-out is retried", async () => {
-    sandbox.faults.inject("slow", { count: 1, delayMs: 500, operationName: "Viewer" });
-    const { data } = await fastClient(sandbox, { timeoutMs: 100 }).run(viewerQuery, {});
+    // Fake timers: the first attempt times out when the test says so, the second never does, however
+    // slow the machine. The first request is held by the sandbox (its delay is a fake timer too).
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    sandbox.faults.inject("slow", { count: 1, delayMs: 60_000, operationName: "Viewer" });
+    const pending = fastClient(sandbox, { timeoutMs: 100 }).run(viewerQuery, {});
+    await until(() => sandbox.countRequests("Viewer") === 1, "the first request arrived");
+    vi.advanceTimersByTime(100);
+    // The back-off (2 to 4 ms), a millisecond at a time, until the second request arrives.
+    await until(
+      () => sandbox.countRequests("Viewer") === 2,
+      "the retry arrived",
+      () => vi.advanceTimersByTime(1),
+    );
+    const { data } = await pending;
     expect(data.viewer.id).toBe("usr_001");
     expect(sandbox.countRequests("Viewer")).toBe(2);
   });
@@ -86,21 +102,31 @@ describe("retries of operations that are safe to repeat", () => {
     expect(sandbox.countRequests("TestHireStatus")).toBe(1);
   });
 
-  it("backs off base, 2×base, 4×base plus up to base of jitter", async () => {
-    sandbox.faults.inject("internal-error", { count: 3, operationName: "Viewer" });
-    const started = Date.now();
-    await fastClient(sandbox, { retryBaseMs: 40 }).run(viewerQuery, {});
-    const elapsed = Date.now() - started;
-    // 40 + 80 + 160 = 280 at least; jitter adds at most 3 × 40.
-    expect(elapsed).toBeGreaterThanOrEqual(280);
-    expect(elapsed).toBeLessThan(280 + 120 + 250);
-    const times = sandbox.requests.filter((r) => r.operationName === "Viewer").map((r) => r.at);
-    expect(times).toHaveLength(4);
-    const gaps = times.slice(1).map((t, i) => t - (times[i] as number));
-    expect(gaps[0]).toBeGreaterThanOrEqual(35);
-    expect(gaps[1]).toBeGreaterThanOrEqual(75);
-    expect(gaps[2]).toBeGreaterThanOrEqual(155);
-  });
+  it.each([
+    [0, [40, 80, 160]],
+    [0.999, [80, 120, 200]],
+  ])(
+    "backs off base, 2×base, 4×base plus up to base of jitter (random %s)",
+    async (random, delays) => {
+      // The jitter fixed at its two ends; the delays read from the client's debug log, and the gaps
+      // between the requests the sandbox saw checked against them (a timer never fires early).
+      vi.spyOn(Math, "random").mockReturnValue(random);
+      const logger = createLogger("debug", () => {});
+      const scheduled: unknown[] = [];
+      logger.addSink((_level, message, data) => {
+        if (message === "platform request will be retried") scheduled.push(data?.delayMs);
+      });
+      sandbox.faults.inject("internal-error", { count: 3, operationName: "Viewer" });
+      await fastClient(sandbox, { retryBaseMs: 40, logger }).run(viewerQuery, {});
+      expect(scheduled).toEqual(delays);
+      const times = sandbox.requests.filter((r) => r.operationName === "Viewer").map((r) => r.at);
+      expect(times).toHaveLength(4);
+      const gaps = times.slice(1).map((t, i) => t - (times[i] as number));
+      gaps.forEach((gap, i) => {
+        expect(gap).toBeGreaterThanOrEqual((delays[i] as number) - 2);
+      });
+    },
+  );
 
   it("introspection is retried like a query", async () => {
     sandbox.faults.inject("internal-error", { count: 1, operationName: "IntrospectionQuery" });
@@ -112,9 +138,12 @@ describe("retries of operations that are safe to repeat", () => {
   it("aborting during the back-off wait cancels without another request", async () => {
     sandbox.faults.inject("internal-error", { count: 4, operationName: "Viewer" });
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 100);
+    // Aborted the moment the retry is scheduled, i.e. during the (hour-long) back-off wait.
+    const logger = createLogger("debug", (line) => {
+      if (line.includes("will be retried")) controller.abort();
+    });
     const error = await failure(
-      fastClient(sandbox, { retryBaseMs: 1_000 }).run(
+      fastClient(sandbox, { retryBaseMs: 3_600_000, logger }).run(
         viewerQuery,
         {},
         { signal: controller.signal },
@@ -178,10 +207,13 @@ describe("a write that is not safe to repeat (terminateHire)", () => {
   it("cancelled after sending: outcome unknown", async () => {
     sandbox.faults.inject("slow", { count: 1, delayMs: 2_000, operationName: "TerminateHire" });
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 50);
-    const error = await failure(
+    const pending = failure(
       fastClient(sandbox).run(terminateHireMutation, terminateAna, { signal: controller.signal }),
     );
+    // Cancelled once the platform has the request, not after a guessed time.
+    await until(() => sandbox.countRequests("TerminateHire") === 1, "the request arrived");
+    controller.abort();
+    const error = await pending;
     expect(error).toBeInstanceOf(CancelledError);
     expect(isOutcomeUnknown(error)).toBe(true);
   });

@@ -10,7 +10,7 @@ import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { createMemoryStore } from "../../src/state/memory-store.js";
 import type { StateStore } from "../../src/state/store.js";
 import { type HttpServerHandle, startHttpServer } from "../../src/transports/http.js";
-import { freePort, httpConfig, initialize, openSession, raw } from "./http-helpers.js";
+import { httpConfig, initialize, openSession, raw, startOnFreePort } from "./http-helpers.js";
 import { mcpClient, viewerName } from "./remote-auth-helpers.js";
 
 const CHECKS = 5;
@@ -174,33 +174,35 @@ describe("MCP security best practices (token passthrough): X-Workforce-Token bes
   let now = 0;
   beforeAll(async () => {
     sandbox = await startSandbox({ rateLimitPerMinute: 0 });
-    const port = await freePort();
-    const publicUrl = `http://127.0.0.1:${port}`;
-    const upstream = sandbox.oauth.registerClient({
-      name: "team server (test)",
-      redirectUri: `${publicUrl}/oauth/callback`,
+    // Its public address (the OAuth callback) is registered before it starts: a port in advance.
+    server = await startOnFreePort((port) => {
+      const publicUrl = `http://127.0.0.1:${port}`;
+      const upstream = sandbox.oauth.registerClient({
+        name: "team server (test)",
+        redirectUri: `${publicUrl}/oauth/callback`,
+      });
+      const config = {
+        ...parseConfig(["--http", "--port", String(port), "--auth", "oauth"], {
+          WORKFORCE_API_URL: sandbox.url,
+          WORKFORCE_CLIENT_ID: upstream.id,
+          WORKFORCE_CLIENT_SECRET: upstream.secret,
+          WORKFORCE_PUBLIC_URL: publicUrl,
+          WORKFORCE_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
+          WORKFORCE_TOKEN_PASSTHROUGH: "1",
+        }),
+        retryBaseMs: 1,
+      };
+      return startHttpServer(
+        config,
+        createLogger("warning", () => {}),
+        "9.9.9",
+        {
+          now: () => now,
+          stateStore: createMemoryStore(() => now),
+          tokenChecksPerWindow: CHECKS,
+        },
+      );
     });
-    const config = {
-      ...parseConfig(["--http", "--port", String(port), "--auth", "oauth"], {
-        WORKFORCE_API_URL: sandbox.url,
-        WORKFORCE_CLIENT_ID: upstream.id,
-        WORKFORCE_CLIENT_SECRET: upstream.secret,
-        WORKFORCE_PUBLIC_URL: publicUrl,
-        WORKFORCE_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
-        WORKFORCE_TOKEN_PASSTHROUGH: "1",
-      }),
-      retryBaseMs: 1,
-    };
-    server = await startHttpServer(
-      config,
-      createLogger("warning", () => {}),
-      "9.9.9",
-      {
-        now: () => now,
-        stateStore: createMemoryStore(() => now),
-        tokenChecksPerWindow: CHECKS,
-      },
-    );
   });
   afterAll(async () => {
     await server?.close();

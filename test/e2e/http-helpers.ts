@@ -97,7 +97,12 @@ export async function openSession(
   return session;
 }
 
-/** A port that was free a moment ago, for a child process to listen on. */
+/**
+ * A port that was free a moment ago. Racy: another process may take it before it is used. Servers
+ * listen on port 0 and report their address instead; this is only for an address that must be
+ * known before the server starts (an OAuth redirect or public URL registered in advance), through
+ * startOnFreePort, or for an address nothing is meant to listen on.
+ */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
@@ -108,4 +113,20 @@ export function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
+}
+
+/**
+ * Starts a server whose own address must be known before it starts (its OAuth redirect or public
+ * URL is registered first): on a port that was free a moment ago, and on another when something took
+ * that one in between (EADDRINUSE), so the race freePort has cannot fail a test.
+ */
+export async function startOnFreePort<T>(start: (port: number) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    try {
+      return await start(port);
+    } catch (error) {
+      if (attempt >= 5 || (error as NodeJS.ErrnoException).code !== "EADDRINUSE") throw error;
+    }
+  }
 }

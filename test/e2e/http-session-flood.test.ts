@@ -3,8 +3,6 @@
 // 404 and initialises again, as the MCP spec allows), one identity holds at most a share of the
 // cap, and a fresh client still initialises and lists tools right after the flood.
 import { Agent } from "node:http";
-import { setFlagsFromString } from "node:v8";
-import { runInNewContext } from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger } from "../../src/logger.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
@@ -16,13 +14,6 @@ const FLOOD = 5_000;
 const CAP = 100;
 const CONCURRENCY = 16;
 const toolsList = { jsonrpc: "2.0", id: 2, method: "tools/list" };
-
-setFlagsFromString("--expose-gc");
-const gc = runInNewContext("gc") as () => void;
-const heapMb = () => {
-  gc();
-  return process.memoryUsage().heapUsed / 1024 / 1024;
-};
 
 /** Sends `count` initialize requests, CONCURRENCY at a time; returns how many got each status. */
 async function flood(url: string, count: number, headers: Record<string, string> = {}) {
@@ -54,13 +45,10 @@ describe("MCP security best practices (session hijacking/DoS): an initialize flo
     );
     try {
       const first = await openSession(server.url);
-      // Warm up to the cap, so the measurement compares a full table with a full table.
-      await flood(server.url, CAP);
-      const heapAtCap = heapMb();
+      // Memory through such a flood is a figure of `npm run bench` (bench/ceilings.mjs).
       const started = performance.now();
       const statuses = await flood(server.url, FLOOD);
       const seconds = (performance.now() - started) / 1000;
-      const heapAfter = heapMb();
 
       const client = await mcpClient(server.url, {});
       let tools = 0;
@@ -71,14 +59,9 @@ describe("MCP security best practices (session hijacking/DoS): an initialize flo
       }
       // The first session was ended long ago to make room: its client is told to start again.
       const gone = await raw(`${server.url}/mcp`, { body: toolsList, headers: first });
-      console.log(
-        `flood: ${FLOOD} initialize (${FLOOD / CAP}× the cap of ${CAP}) in ${seconds.toFixed(1)} s, statuses ${JSON.stringify(statuses)}; heap after GC ${heapAtCap.toFixed(1)} MB at the cap, ${heapAfter.toFixed(1)} MB after; then a fresh client listed ${tools} tools`,
-      );
       expect(statuses).toEqual({ 200: FLOOD });
       expect(tools).toBeGreaterThan(0);
       expect(gone.status).toBe(404);
-      // A session costs about 60 KB: 5,000 kept would be ~300 MB; the table stays at the cap.
-      expect(heapAfter - heapAtCap).toBeLessThan(15);
       const evictions = lines.filter((l) => /idle MCP session to make room/.test(l));
       expect(evictions.length).toBeGreaterThan(0);
       expect(evictions.length).toBeLessThanOrEqual(Math.ceil(seconds) + 2);

@@ -66,6 +66,8 @@ function waitForOutput(
 
 beforeAll(async () => {
   if (!existsSync(cli)) throw new Error("dist/cli.js is missing: run `npm run build` first.");
+  // Registered with the sandbox before `login` listens on it: the port must be known in advance
+  // (see freePort in ../auth/helpers.ts).
   const redirectUri = `http://127.0.0.1:${await freePort()}/callback`;
   sandbox = spawn(
     process.execPath,

@@ -14,7 +14,7 @@ import { createMemoryStore } from "../../src/state/memory-store.js";
 import type { StateStore } from "../../src/state/store.js";
 import { type HttpServerHandle, startHttpServer } from "../../src/transports/http.js";
 import { Browser, capturingLogger } from "../auth/helpers.js";
-import { freePort, initialize, raw } from "./http-helpers.js";
+import { initialize, raw, startOnFreePort } from "./http-helpers.js";
 
 /** Where the scripted MCP client says it listens; the test reads the redirect, never follows it. */
 export const CLIENT_REDIRECT = "http://127.0.0.1:9/callback";
@@ -109,34 +109,39 @@ export async function startTeamServer(
   sandbox: Sandbox,
   { shared, replicaOf, stateless, passthrough, clientMetadata }: TeamServerOptions = {},
 ): Promise<TeamServer> {
-  const port = await freePort();
-  // A replica has the same public address (its load balancer's) and OAuth client as the first.
-  const publicUrl = replicaOf?.publicUrl ?? `http://127.0.0.1:${port}`;
-  const upstream =
-    replicaOf?.upstream ??
-    sandbox.oauth.registerClient({
-      name: "team server (test)",
-      redirectUri: `${publicUrl}/oauth/callback`,
-    });
-  const args = ["--http", "--port", String(port), "--auth", "oauth"];
-  const config = {
-    ...parseConfig(stateless ? [...args, "--stateless"] : args, {
-      WORKFORCE_API_URL: sandbox.url,
-      WORKFORCE_CLIENT_ID: upstream.id,
-      WORKFORCE_CLIENT_SECRET: upstream.secret,
-      WORKFORCE_PUBLIC_URL: publicUrl,
-      WORKFORCE_ENCRYPTION_KEY: KEY,
-      ...(passthrough ? { WORKFORCE_TOKEN_PASSTHROUGH: "1" } : {}),
-    }),
-    retryBaseMs: 1,
-  };
   const { logger, lines } = capturingLogger();
   logger.addSecret(KEY);
   const recorded = shared ?? recordingStore();
-  const handle = await startHttpServer(config, logger, "9.9.9", {
-    stateStore: recorded.store,
-    clientMetadata,
-  });
+  // The first server's public address is registered with the platform (its OAuth callback) before
+  // it starts, so it needs its port in advance; a replica shares the first one's address and OAuth
+  // client, and listens wherever the OS puts it (port 0).
+  const start = async (port: number) => {
+    const publicUrl = replicaOf?.publicUrl ?? `http://127.0.0.1:${port}`;
+    const upstream =
+      replicaOf?.upstream ??
+      sandbox.oauth.registerClient({
+        name: "team server (test)",
+        redirectUri: `${publicUrl}/oauth/callback`,
+      });
+    const args = ["--http", "--port", String(port), "--auth", "oauth"];
+    const config = {
+      ...parseConfig(stateless ? [...args, "--stateless"] : args, {
+        WORKFORCE_API_URL: sandbox.url,
+        WORKFORCE_CLIENT_ID: upstream.id,
+        WORKFORCE_CLIENT_SECRET: upstream.secret,
+        WORKFORCE_PUBLIC_URL: publicUrl,
+        WORKFORCE_ENCRYPTION_KEY: KEY,
+        ...(passthrough ? { WORKFORCE_TOKEN_PASSTHROUGH: "1" } : {}),
+      }),
+      retryBaseMs: 1,
+    };
+    const handle = await startHttpServer(config, logger, "9.9.9", {
+      stateStore: recorded.store,
+      clientMetadata,
+    });
+    return { handle, publicUrl, upstream };
+  };
+  const { handle, publicUrl, upstream } = replicaOf ? await start(0) : await startOnFreePort(start);
   return {
     handle,
     publicUrl: replicaOf ? handle.url : publicUrl,

@@ -1,4 +1,4 @@
-// A platform stand-in that answers with a very large body, and a resident-memory probe.
+// A platform stand-in that answers with a very large body.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 
@@ -71,22 +71,4 @@ export async function bigAnswerServer(options: {
         server.close(() => resolve());
       }),
   };
-}
-
-/** Samples resident memory every 5 ms while `work` runs. */
-export async function peakRss<T>(
-  work: () => Promise<T>,
-): Promise<{ result: T; before: number; peak: number; after: number }> {
-  const before = process.memoryUsage().rss;
-  let peak = before;
-  const timer = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss);
-  }, 5);
-  try {
-    const result = await work();
-    const after = process.memoryUsage().rss;
-    return { result, before, peak: Math.max(peak, after), after };
-  } finally {
-    clearInterval(timer);
-  }
 }

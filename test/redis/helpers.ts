@@ -25,7 +25,10 @@ export interface RedisServer {
 }
 
 export async function startRedis(password?: string): Promise<RedisServer> {
-  const port = await freePort();
+  // redis-server cannot be told to pick a port (--port 0 turns TCP off), and the server's
+  // WORKFORCE_REDIS_URL takes a TCP address: a port free a moment ago, and another one if something
+  // took it before redis-server listened (see the first start below).
+  let port = await freePort();
   let child: ChildProcess | undefined;
   const clients: Redis[] = [];
 
@@ -73,7 +76,15 @@ export async function startRedis(password?: string): Promise<RedisServer> {
     });
   }
 
-  await start();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await start();
+      break;
+    } catch (error) {
+      if (attempt >= 5 || !/Address already in use/i.test(String(error))) throw error;
+      port = await freePort();
+    }
+  }
   const auth = password ? `:${encodeURIComponent(password)}@` : "";
   return {
     url: `redis://${auth}127.0.0.1:${port}`,

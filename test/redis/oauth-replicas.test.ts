@@ -74,6 +74,8 @@ beforeAll(async () => {
   if (REDIS_MISSING) return;
   redis = await startRedis();
   sandbox = await startSandbox({ rateLimitPerMinute: 0 });
+  // The load balancer's address: registered with the platform before any replica starts, and never
+  // listened on (on() routes every step to a replica), so a port free a moment ago will do.
   publicUrl = `http://127.0.0.1:${await freePort()}`;
   // The server's own OAuth client at the platform: one for all replicas, with the public callback.
   upstream = sandbox.oauth.registerClient({

@@ -1,4 +1,4 @@
-// Runs the real CLI from dist (`npm test` builds first) and talks to the sandbox it starts.
+// Runs the real CLI from dist (test/global-setup.ts rebuilds it when src/ changed) and talks to the sandbox it starts.
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";

@@ -9,7 +9,7 @@ import { SANDBOX_NOTICE } from "../../src/server.js";
 import { cutAtLine, fitAnswer, smallAndClean } from "../../src/tools/answer-budget.js";
 import { defineTool } from "../../src/tools/define-tool.js";
 import { toToolErrorResult } from "../../src/tools/tool-error.js";
-import { type BigAnswerServer, bigAnswerServer, peakRss } from "../helpers/big-answer.js";
+import { type BigAnswerServer, bigAnswerServer } from "../helpers/big-answer.js";
 import { type Harness, type HarnessOptions, startHarness } from "../helpers/mcp-harness.js";
 
 const MB = 1024 * 1024;
@@ -134,16 +134,12 @@ describe("WORKFORCE_MAX_RESPONSE_BYTES: a 50 MB platform answer", () => {
     server = undefined;
   });
 
-  it("search_hires gives a readable error and memory stays flat (chunked, no Content-Length)", async () => {
+  // The memory such an answer costs is a figure of `npm run bench` (bench/ceilings.mjs).
+  it("search_hires gives a readable error and stops reading (chunked, no Content-Length)", async () => {
     server = await bigAnswerServer({ totalBytes: 50 * MB, contentLength: false });
     const h = await harness({ config: { apiUrl: server.url } });
     expect(h.config.maxResponseBytes).toBe(5 * MB);
-    const { result, before, peak, after } = await peakRss(() =>
-      h.client.callTool({ name: "search_hires", arguments: { search: "Ana" } }),
-    );
-    console.log(
-      `search_hires, 50 MB chunked answer: RSS ${(before / MB).toFixed(1)} MB before, peak ${(peak / MB).toFixed(1)} MB, after ${(after / MB).toFixed(1)} MB; server wrote ${(server.written / MB).toFixed(1)} MB`,
-    );
+    const result = await h.client.callTool({ name: "search_hires", arguments: { search: "Ana" } });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toBe(
       [
@@ -155,8 +151,6 @@ describe("WORKFORCE_MAX_RESPONSE_BYTES: a 50 MB platform answer", () => {
     );
     expect(server.hits).toBe(1);
     expect(server.written).toBeLessThan(25 * MB);
-    expect(peak).toBeLessThan(200 * MB);
-    expect(peak - before).toBeLessThan(30 * MB);
   });
 
   it("with a Content-Length over the limit, the error names the announced size", async () => {

@@ -1,0 +1,214 @@
+// Memory under abuse, measured on the built server (dist/cli.js) as a separate process: these were
+// timed assertions in the tests (test/e2e/http-hardening.test.ts, test/e2e/http-session-flood.test.ts,
+// test/client/response-size.test.ts, test/server/bounded-answers.test.ts), where the figures
+// depend on the machine and on when V8 collects; the tests keep the behaviour (every initialize
+// answered, the oversized answer refused and the connection dropped), bench/run.mjs the figures.
+import { spawn } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { Agent, createServer, request } from "node:http";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+
+const MB = 2 ** 20;
+
+/** Resident memory and its high-water mark of a process, in bytes (Linux /proc). */
+export function procStatus(pid) {
+  const text = readFileSync(`/proc/${pid}/status`, "utf8");
+  const field = (name) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, "m").exec(text)?.[1]) * 1024;
+  return { rss: field("VmRSS"), peak: field("VmHWM") };
+}
+
+/** Resets the high-water mark to the current RSS; false where the kernel does not allow it. */
+function resetPeak(pid) {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, "5");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** `node dist/cli.js --http --port 0`; resolves with the child and the address it prints. */
+export async function startHttpBinary(cli, env) {
+  const child = spawn(process.execPath, [cli, "--http", "--host", "127.0.0.1", "--port", "0"], {
+    env,
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let stderr = "";
+  const url = await new Promise((resolve, reject) => {
+    child.stderr.on("data", (chunk) => {
+      stderr += chunk;
+      const listening = /listening on (http:\/\/\S+?)\/mcp\b/.exec(stderr);
+      if (listening) resolve(listening[1]);
+    });
+    child.once("exit", (code) => reject(new Error(`HTTP server exited ${code}:\n${stderr}`)));
+  });
+  const stop = () =>
+    new Promise((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.once("exit", resolve);
+      child.kill();
+    });
+  return { child, url, stop };
+}
+
+const initialize = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: {
+    protocolVersion: "2025-06-18",
+    capabilities: {},
+    clientInfo: { name: "bench-flood", version: "0" },
+  },
+});
+
+function post(url, body, agent) {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      {
+        method: "POST",
+        agent,
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+        },
+      },
+      (res) => {
+        res.resume();
+        res.on("end", () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+/**
+ * An initialize flood of 15× WORKFORCE_MAX_SESSIONS against the embedded-sandbox HTTP server: the
+ * oldest idle sessions are ended to make room, so the second half (which ends as many sessions as
+ * it opens) must not grow resident memory with them. Without the cap a session costs ~60 KB.
+ */
+export async function sessionFlood(cli, baseEnv) {
+  const maxSessions = 200;
+  const total = 3_000;
+  const concurrency = 16;
+  const server = await startHttpBinary(cli, {
+    ...baseEnv,
+    WORKFORCE_MAX_SESSIONS: String(maxSessions),
+  });
+  const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
+  try {
+    const pid = server.child.pid;
+    const before = procStatus(pid).rss;
+    let sent = 0;
+    let created = 0;
+    let other = 0;
+    let halfway;
+    const worker = async () => {
+      while (sent < total) {
+        sent++;
+        const status = await post(`${server.url}/mcp`, initialize, agent);
+        if (status === 200) {
+          created++;
+          if (created === total / 2) halfway = procStatus(pid).rss;
+        } else other++;
+      }
+    };
+    await Promise.all(Array.from({ length: concurrency }, worker));
+    const { rss: after, peak } = procStatus(pid);
+    return { maxSessions, total, created, other, before, halfway, after, peak };
+  } finally {
+    agent.destroy();
+    await server.stop();
+  }
+}
+
+/**
+ * A platform stand-in whose answers are `totalBytes` of JSON, chunked (no Content-Length), except
+ * the first: a small error, so that a first call loads the tool's code before anything is measured.
+ */
+async function bigAnswerServer(totalBytes) {
+  const head = Buffer.from('{"data":{"blob":"');
+  const tail = Buffer.from('"}}');
+  const filler = Buffer.alloc(64 * 1024, 0x61);
+  const state = { written: 0, hits: 0 };
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      res.on("error", () => {});
+      if (++state.hits === 1) {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end('{"data":null,"errors":[{"message":"warming up"}]}');
+        return;
+      }
+      res.writeHead(200, { "content-type": "application/json" });
+      let left = totalBytes - head.length - tail.length;
+      const send = (chunk) => {
+        state.written += chunk.length;
+        return res.write(chunk);
+      };
+      const pump = () => {
+        while (left > 0) {
+          if (res.destroyed) return;
+          const piece = left >= filler.length ? filler : filler.subarray(0, left);
+          left -= piece.length;
+          if (!send(piece)) {
+            res.once("drain", pump);
+            return;
+          }
+        }
+        res.end(tail);
+      };
+      send(head);
+      pump();
+    });
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${server.address().port}`,
+    get written() {
+      return state.written;
+    },
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/**
+ * search_hires against a platform that answers 50 MB (the default limit is 5 MB): the server stops
+ * reading at the limit, so its memory peak during the call stays far below the answer's size.
+ */
+export async function oversizedAnswer(cli, baseEnv) {
+  const totalBytes = 50 * MB;
+  const platform = await bigAnswerServer(totalBytes);
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [cli],
+    env: { ...baseEnv, WORKFORCE_API_URL: platform.url, WORKFORCE_TOKEN: "bench-token" },
+    stderr: "ignore",
+  });
+  const client = new Client({ name: "bench", version: "0.0.0" });
+  try {
+    await client.connect(transport);
+    // Warm: the tool's code loaded and a first (small) failure handled before measuring.
+    await client.callTool({ name: "search_hires", arguments: { search: "Ana" } });
+    const pid = transport.pid;
+    const before = procStatus(pid).rss;
+    const peakReset = resetPeak(pid);
+    const result = await client.callTool({ name: "search_hires", arguments: { search: "Ana" } });
+    const { peak } = procStatus(pid);
+    const refused = result.isError === true && /larger than 5 MB/.test(JSON.stringify(result));
+    return { totalBytes, before, peak, peakReset, refused, written: platform.written };
+  } finally {
+    await client.close();
+    await platform.close();
+  }
+}
+
+export const mb = (bytes) => `${(bytes / MB).toFixed(0)} MB`;
+export { MB };
