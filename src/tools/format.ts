@@ -1,4 +1,4 @@
-// Small helpers the five platform tools share: argument schemas, request options, rendering.
+// Small helpers the tools share: argument schemas, request options, rendering.
 import * as z from "zod";
 import { describePage, type PageInfo, type PaginatorInfo, readPage } from "../client/pagination.js";
 import { oneLine } from "../client/platform-text.js";
@@ -88,7 +88,7 @@ export function hiddenLine(fields: string[]): string | undefined {
   return `Hidden for your account: ${fields.map((f) => oneLine(f)).join(", ")}.`;
 }
 
-// One formatter for the process: toLocaleString builds a new one on every call, ~0.1 ms each.
+// One formatter for the process: toLocaleString would build a new one on every call.
 const twoDecimals = new Intl.NumberFormat("en-US", {
   minimumFractionDigits: 2,
   maximumFractionDigits: 2,

@@ -32,7 +32,7 @@ export const MAX_REFERENCE_LENGTH = 500;
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ??
   addFormatsModule) as unknown as (ajv: Ajv2020) => Ajv2020;
 
-// Compiled on first use: compiling the 2020-12 meta-schema costs ~50 ms, too much for every start.
+// Compiled on first use: compiling the 2020-12 meta-schema would slow every start noticeably.
 let compiledRegistration: ValidateFunction | undefined;
 function registrationValidator(): ValidateFunction {
   if (!compiledRegistration) {
