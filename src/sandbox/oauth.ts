@@ -10,6 +10,8 @@
 // own clock, which tests move forward. Nothing here logs a token, code or secret.
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { readCookie, setCookie } from "../web/cookies.js";
+import { escapeHtml, redirectWith, sendPage } from "../web/pages.js";
 import { IDENTITIES, type IdentityKey } from "./context.js";
 
 const MINUTE = 60_000;
@@ -137,13 +139,6 @@ function sameSecret(a: string, b: string): boolean {
   return timingSafeEqual(sha256(a), sha256(b));
 }
 
-export function escapeHtml(text: string): string {
-  return text.replace(
-    /[&<>"']/g,
-    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c,
-  );
-}
-
 export function createSandboxOAuth(options: {
   clock: SandboxClock;
   redirectUri: string;
@@ -247,7 +242,7 @@ export function createSandboxOAuth(options: {
     }
     const state = q.get("state") ?? undefined;
     const back = (params: Record<string, string>) =>
-      redirect(res, redirectUri, { ...params, ...(state === undefined ? {} : { state }) });
+      redirectWith(res, redirectUri, { ...params, ...(state === undefined ? {} : { state }) });
     if (q.get("response_type") !== "code") {
       return back({
         error: "unsupported_response_type",
@@ -324,7 +319,7 @@ export function createSandboxOAuth(options: {
     const registered = clients.get(request.clientId);
     const state = request.state;
     const back = (params: Record<string, string>) =>
-      redirect(res, request.redirectUri, {
+      redirectWith(res, request.redirectUri, {
         ...params,
         ...(state === undefined ? {} : { state }),
       });
@@ -353,10 +348,14 @@ export function createSandboxOAuth(options: {
     const sessionId = random("");
     sessions.set(sessionId, identity);
     consents.add(`${identity}|${registered.id}`);
-    res.setHeader(
-      "set-cookie",
-      `${SESSION_COOKIE}=${sessionId}; Path=/oauth; HttpOnly; SameSite=Lax; Max-Age=86400`,
-    );
+    setCookie(res, {
+      name: SESSION_COOKIE,
+      value: sessionId,
+      path: "/oauth",
+      httpOnly: true,
+      sameSite: "lax",
+      maxAge: 86400,
+    });
     back({ code: issueCode(registered.id, request.redirectUri, identity, request.codeChallenge) });
   }
 
@@ -380,12 +379,8 @@ export function createSandboxOAuth(options: {
   }
 
   function sessionIdentity(req: IncomingMessage): IdentityKey | undefined {
-    const cookies = (req.headers.cookie ?? "").split(";").map((c) => c.trim());
-    for (const cookie of cookies) {
-      const [name, value] = cookie.split("=", 2);
-      if (name === SESSION_COOKIE && value) return sessions.get(value);
-    }
-    return undefined;
+    const sessionId = readCookie(req, SESSION_COOKIE);
+    return sessionId ? sessions.get(sessionId) : undefined;
   }
 
   // ---- /oauth/token -----------------------------------------------------------------------
@@ -582,40 +577,6 @@ function consentForm(
     "</form>",
     "<p><small>Sandbox: sample data only; nothing here is real.</small></p>",
   ].join("\n");
-}
-
-function sendPage(res: ServerResponse, status: number, title: string, body: string): void {
-  const html = `<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
-<title>${escapeHtml(title)}</title>
-<style>body{font-family:system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem;line-height:1.4}label{display:block;margin:.6rem 0}button{padding:.4rem 1.2rem;margin-right:.5rem}fieldset{border:1px solid #ccc}</style>
-</head><body><h1>${escapeHtml(title)}</h1>
-${body}
-</body></html>`;
-  res.writeHead(status, {
-    "content-type": "text/html; charset=utf-8",
-    "content-length": Buffer.byteLength(html),
-    "cache-control": "no-store",
-    "referrer-policy": "no-referrer",
-    "x-frame-options": "DENY",
-    "x-content-type-options": "nosniff",
-    // No form-action: browsers apply it to the redirect that follows the form, to another port.
-    "content-security-policy":
-      "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
-  });
-  res.end(html);
-}
-
-function redirect(res: ServerResponse, target: string, params: Record<string, string>): void {
-  const url = new URL(target);
-  for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
-  res.writeHead(302, {
-    location: url.href,
-    "cache-control": "no-store",
-    "referrer-policy": "no-referrer",
-    "content-length": 0,
-  });
-  res.end();
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {

@@ -52,7 +52,7 @@ import {
   isClientIdMetadataUrl,
 } from "./client-metadata.js";
 import type { PlatformGrant, PlatformGrants } from "./grants.js";
-import { escapeHtml, redirectWith, sendPage } from "./pages.js";
+import { escapeHtml, redirectWith, sendPage } from "../../web/pages.js";
 import { checkClientMetadata } from "./redirect-uris.js";
 import { digestKey, type SealedStore } from "./sealed-store.js";
 
