@@ -8,9 +8,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createPlatformClient } from "../client/client.js";
 import { isPlatformError } from "../client/errors.js";
-import { viewerQuery } from "../client/operations.js";
+import { viewerQuery } from "../client/operations/index.js";
 import { oneLine } from "../client/platform-text.js";
 import type { Logger } from "../logger.js";
+import { escapeHtml, sendPage } from "../web/pages.js";
 import {
   authorizationRequest,
   exchangeCode,
@@ -18,7 +19,6 @@ import {
   TokenEndpointError,
   validateCallback,
 } from "./oauth-client.js";
-import { escapeHtml, sendPage } from "../web/pages.js";
 import { SIGN_IN_PERIOD_MS, type SignInStore, type StoredSignIn } from "./store.js";
 
 export const LOGIN_TIMEOUT_MS = 5 * 60_000;

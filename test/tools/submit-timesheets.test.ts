@@ -3,7 +3,7 @@
 // and the honest outcome of a write whose answer was lost.
 import { describe, expect, it } from "vitest";
 import { PlatformFailureError } from "../../src/client/errors.js";
-import { CHECK_HIRES_BATCH_SIZE } from "../../src/client/operations.js";
+import { CHECK_HIRES_BATCH_SIZE } from "../../src/client/operations/index.js";
 import type { PlatformClient } from "../../src/client/types.js";
 import { SANDBOX_FIXTURES } from "../../src/sandbox/index.js";
 import { createSeed } from "../../src/sandbox/seed.js";

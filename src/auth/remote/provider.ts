@@ -32,9 +32,10 @@ import type {
 import type { Request, Response } from "express";
 import { createPlatformClient } from "../../client/client.js";
 import { AuthenticationError, isPlatformError } from "../../client/errors.js";
-import { viewerQuery } from "../../client/operations.js";
+import { viewerQuery } from "../../client/operations/index.js";
 import type { Logger } from "../../logger.js";
 import { SharedStateUnavailableError } from "../../state/store.js";
+import { escapeHtml, redirectWith, sendPage } from "../../web/pages.js";
 import {
   authorizationRequest,
   exchangeCode,
@@ -52,7 +53,6 @@ import {
   isClientIdMetadataUrl,
 } from "./client-metadata.js";
 import type { PlatformGrant, PlatformGrants } from "./grants.js";
-import { escapeHtml, redirectWith, sendPage } from "../../web/pages.js";
 import { checkClientMetadata } from "./redirect-uris.js";
 import { digestKey, type SealedStore } from "./sealed-store.js";
 
