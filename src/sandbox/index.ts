@@ -41,12 +41,17 @@ import {
   type SandboxOAuth,
 } from "./oauth/index.js";
 import { createSandboxSchema } from "./resolvers.js";
-import { createSeed, SANDBOX_TOKENS, type SandboxData, type TimesheetRecord } from "./seed.js";
+import {
+  createSeed,
+  SANDBOX_TOKENS,
+  type SandboxData,
+  type TimesheetRecord,
+} from "./seed/index.js";
 
 export type { OAuthClientInfo, SandboxClock, SandboxOAuth } from "./oauth/index.js";
 export { SANDBOX_OAUTH_CLIENT } from "./oauth/index.js";
-export type { SandboxData } from "./seed.js";
-export { SANDBOX_FIXTURES, SANDBOX_TOKENS } from "./seed.js";
+export type { SandboxData } from "./seed/index.js";
+export { SANDBOX_FIXTURES, SANDBOX_TOKENS } from "./seed/index.js";
 
 export interface SandboxOptions {
   port?: number;
