@@ -19,7 +19,8 @@ import {
   TokenEndpointError,
   validateCallback,
 } from "./oauth-client.js";
-import { SIGN_IN_PERIOD_MS, type SignInStore, type StoredSignIn } from "./store.js";
+import { signedInPair } from "./renewal.js";
+import type { SignInStore, StoredSignIn } from "./store.js";
 
 export const LOGIN_TIMEOUT_MS = 5 * 60_000;
 
@@ -189,13 +190,7 @@ async function complete(
     clientId: settings.clientId,
     clientSecret: settings.clientSecret,
     redirectUri: settings.redirectUri,
-    tokenType: tokens.tokenType,
-    accessToken: tokens.accessToken,
-    refreshToken: tokens.refreshToken,
-    accessTokenIssuedAt: started,
-    accessTokenExpiresAt: started + tokens.expiresInMs,
-    signedInAt: started,
-    renewBy: started + SIGN_IN_PERIOD_MS,
+    ...signedInPair(tokens, started),
     identity,
   };
   await deps.store.update((signIns) => {

@@ -6,8 +6,13 @@
 // replicas are kept from spending the same refresh token twice, is the caller's PairKeeper.
 import { AuthenticationError, NetworkError } from "../client/errors.js";
 import type { Logger } from "../logger.js";
-import { type OAuthClientSettings, refreshGrant, TokenEndpointError } from "./oauth-client.js";
-import { DAY_MS } from "./store.js";
+import {
+  type OAuthClientSettings,
+  refreshGrant,
+  type TokenAnswer,
+  TokenEndpointError,
+} from "./oauth-client.js";
+import { DAY_MS, SIGN_IN_PERIOD_MS } from "./store.js";
 
 /** Renew when less than this is left (or half the token's lifetime, when that is shorter). */
 export const RENEW_MARGIN_MS = DAY_MS;
@@ -25,6 +30,19 @@ export interface TokenPair {
   refreshedAt?: number;
   /** Set when the platform refused to renew it: only signing in again helps. */
   ended?: { at: number; reason: string };
+}
+
+/** A new sign-in's pair, from the platform's answer to the authorization code at `now`. */
+export function signedInPair(answer: TokenAnswer, now: number): TokenPair {
+  return {
+    tokenType: answer.tokenType,
+    accessToken: answer.accessToken,
+    refreshToken: answer.refreshToken,
+    accessTokenIssuedAt: now,
+    accessTokenExpiresAt: now + answer.expiresInMs,
+    signedInAt: now,
+    renewBy: now + SIGN_IN_PERIOD_MS,
+  };
 }
 
 /** The times of an access token, in epoch milliseconds. */
