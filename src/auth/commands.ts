@@ -2,7 +2,7 @@
 // a code or the client secret; every line also goes through the logger's redactor.
 import { createPlatformClient } from "../client/client.js";
 import { isPlatformError } from "../client/errors.js";
-import { viewerQuery } from "../client/operations.js";
+import { viewerQuery } from "../client/operations/index.js";
 import type { TokenSource } from "../client/types.js";
 import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";

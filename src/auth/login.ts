@@ -8,9 +8,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createPlatformClient } from "../client/client.js";
 import { isPlatformError } from "../client/errors.js";
-import { viewerQuery } from "../client/operations.js";
+import { viewerQuery } from "../client/operations/index.js";
 import { oneLine } from "../client/platform-text.js";
 import type { Logger } from "../logger.js";
+import { escapeHtml, sendPage } from "../web/pages.js";
 import {
   authorizationRequest,
   exchangeCode,
@@ -18,8 +19,8 @@ import {
   TokenEndpointError,
   validateCallback,
 } from "./oauth-client.js";
-import { escapeHtml } from "./remote/pages.js";
-import { SIGN_IN_PERIOD_MS, type SignInStore, type StoredSignIn } from "./store.js";
+import { signedInPair } from "./renewal.js";
+import type { SignInStore, StoredSignIn } from "./store.js";
 
 export const LOGIN_TIMEOUT_MS = 5 * 60_000;
 
@@ -189,13 +190,7 @@ async function complete(
     clientId: settings.clientId,
     clientSecret: settings.clientSecret,
     redirectUri: settings.redirectUri,
-    tokenType: tokens.tokenType,
-    accessToken: tokens.accessToken,
-    refreshToken: tokens.refreshToken,
-    accessTokenIssuedAt: started,
-    accessTokenExpiresAt: started + tokens.expiresInMs,
-    signedInAt: started,
-    renewBy: started + SIGN_IN_PERIOD_MS,
+    ...signedInPair(tokens, started),
     identity,
   };
   await deps.store.update((signIns) => {
@@ -326,16 +321,7 @@ function stray(res: ServerResponse, over: boolean): void {
 }
 
 function page(res: ServerResponse, status: number, title: string, text: string): void {
-  const html = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title><style>body{font-family:system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem}</style></head><body><h1 id="result">${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p></body></html>`;
-  res.writeHead(status, {
-    "content-type": "text/html; charset=utf-8",
-    "content-length": Buffer.byteLength(html),
-    "cache-control": "no-store",
-    "referrer-policy": "no-referrer",
-    "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'",
-    connection: "close",
-  });
-  res.end(html);
+  sendPage(res, status, title, `<p>${escapeHtml(text)}</p>`, { connection: "close" });
 }
 
 function describeDuration(ms: number): string {

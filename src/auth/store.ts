@@ -10,6 +10,7 @@ import { lstatSync, mkdirSync, readFileSync, type Stats, statSync } from "node:f
 import { open, rename, unlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { SignInIndex } from "../config.js";
+import type { TokenPair } from "./renewal.js";
 
 export const SIGN_IN_FILE = "sign-ins.json";
 export const DAY_MS = 24 * 60 * 60 * 1000;
@@ -24,7 +25,8 @@ export interface SignInIdentity {
   email: string;
 }
 
-export interface StoredSignIn {
+/** A sign-in: the platform's token pair, and the OAuth client that renews it. */
+export interface StoredSignIn extends TokenPair {
   /** The GraphQL API's base URL this sign-in is for (the key). */
   apiUrl: string;
   /** Where it was obtained and is renewed; never taken from later configuration. */
@@ -32,19 +34,7 @@ export interface StoredSignIn {
   clientId: string;
   clientSecret: string;
   redirectUri: string;
-  tokenType: string;
-  accessToken: string;
-  refreshToken?: string;
-  /** Epoch milliseconds. */
-  accessTokenIssuedAt: number;
-  accessTokenExpiresAt: number;
-  /** When the person approved it; renewing works until renewBy (90 days later). */
-  signedInAt: number;
-  renewBy: number;
-  refreshedAt?: number;
   identity: SignInIdentity;
-  /** Set when the platform refused to renew it: only `login` helps. */
-  ended?: { at: number; reason: string };
 }
 
 interface StoreFile {

@@ -25,7 +25,7 @@ export interface TokenSource {
   refreshAfterUnauthenticated?(rejected: string): Promise<string | undefined>;
 }
 
-/** A named GraphQL operation. Every document the project sends is one of these, in operations.ts. */
+/** A named GraphQL operation: every document the project sends is one, in src/client/operations/. */
 export interface Operation<
   TData,
   TVariables extends Record<string, unknown> = Record<string, unknown>,

@@ -1,6 +1,6 @@
 // Who is asking and what every resolver receives: the sandbox's identities and request context.
 import type { GraphQLFieldResolver } from "graphql";
-import type { SandboxData } from "./seed.js";
+import type { SandboxData } from "./seed/index.js";
 
 export type IdentityKey = "full" | "limited";
 

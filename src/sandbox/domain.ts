@@ -1,5 +1,5 @@
 import type { ResolverMap } from "./context.js";
-import type { SandboxData } from "./seed.js";
+import type { SandboxData } from "./seed/index.js";
 
 /**
  * One area of the platform in the sandbox (payment requests, talent pool, jobs, ...): its slice of

@@ -24,6 +24,7 @@ import {
   validate,
 } from "graphql";
 import { DEFAULTS } from "../config.js";
+import { readBody } from "../web/body.js";
 import { IDENTITIES, type IdentityKey, type RequestContext } from "./context.js";
 import { todayUtc } from "./dates.js";
 import {
@@ -38,14 +39,19 @@ import {
   createSandboxOAuth,
   type SandboxClock,
   type SandboxOAuth,
-} from "./oauth.js";
+} from "./oauth/index.js";
 import { createSandboxSchema } from "./resolvers.js";
-import { createSeed, SANDBOX_TOKENS, type SandboxData, type TimesheetRecord } from "./seed.js";
+import {
+  createSeed,
+  SANDBOX_TOKENS,
+  type SandboxData,
+  type TimesheetRecord,
+} from "./seed/index.js";
 
-export type { OAuthClientInfo, SandboxClock, SandboxOAuth } from "./oauth.js";
-export { SANDBOX_OAUTH_CLIENT } from "./oauth.js";
-export type { SandboxData } from "./seed.js";
-export { SANDBOX_FIXTURES, SANDBOX_TOKENS } from "./seed.js";
+export type { OAuthClientInfo, SandboxClock, SandboxOAuth } from "./oauth/index.js";
+export { SANDBOX_OAUTH_CLIENT } from "./oauth/index.js";
+export type { SandboxData } from "./seed/index.js";
+export { SANDBOX_FIXTURES, SANDBOX_TOKENS } from "./seed/index.js";
 
 export interface SandboxOptions {
   port?: number;
@@ -149,24 +155,6 @@ function tokenIdentity(header: string | undefined, oauth: SandboxOAuth): Identit
   if (m[1] === SANDBOX_TOKENS.limited) return "limited";
   // Access tokens issued by /oauth/token act as the identity that approved them.
   return oauth.identityFor(m[1]);
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        reject(new HttpFailure(413, "Request body is too large."));
-        req.destroy();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    req.on("error", reject);
-  });
 }
 
 interface GraphQLParams {
@@ -330,7 +318,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         if (contentType !== "application/json") {
           throw new HttpFailure(400, "The Content-Type header must be application/json.");
         }
-        const text = await readBody(req);
+        const text = await readBody(
+          req,
+          MAX_BODY_BYTES,
+          () => new HttpFailure(413, "Request body is too large."),
+        );
         let body: unknown;
         try {
           body = JSON.parse(text);

@@ -11,7 +11,7 @@ import type {
   HireRecord,
   HireStatus,
   WorkerRecord,
-} from "./seed.js";
+} from "./seed/index.js";
 
 export const MAX_PAGE_SIZE = 100;
 const DEFAULT_PAGE_SIZE = 10;

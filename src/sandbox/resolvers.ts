@@ -38,8 +38,8 @@ import type {
   InvoiceRecord,
   TimesheetRecord,
   WorkerRecord,
-} from "./seed.js";
-import { PLATFORM_ENTITY_NAME } from "./seed.js";
+} from "./seed/index.js";
+import { PLATFORM_ENTITY_NAME } from "./seed/index.js";
 
 // ---------- queries ----------
 

@@ -15,7 +15,7 @@ import type { Logger } from "../logger.js";
 import { createServer } from "../server.js";
 import type { StateStore } from "../state/store.js";
 import type { CatalogEntry } from "../tools/catalog.js";
-import type { Platform } from "./embedded-sandbox.js";
+import type { Platform } from "./platform.js";
 import { createSessionLogger } from "./session-logger.js";
 
 export interface StatelessContext {

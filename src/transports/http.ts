@@ -16,9 +16,9 @@ import { createServer } from "../server.js";
 import { createStateStore } from "../state/index.js";
 import type { StateStore } from "../state/store.js";
 import { loadCatalog } from "../tools/catalog.js";
-import { openPlatform } from "./embedded-sandbox.js";
 import { type HttpSession, SessionRegistry } from "./http-sessions.js";
 import { type StatelessContext, serveStatelessRequest } from "./http-stateless.js";
+import { openPlatform } from "./platform.js";
 import {
   clientAddress,
   createRemoteAuth,

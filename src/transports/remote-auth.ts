@@ -27,7 +27,7 @@ import type { TokenSource } from "../client/types.js";
 import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
 import type { StateStore } from "../state/store.js";
-import type { Platform } from "./embedded-sandbox.js";
+import type { Platform } from "./platform.js";
 import { sha256 } from "./sha256.js";
 
 /** The header for a personal access token instead of signing in (scripts, tests). */

@@ -4,7 +4,7 @@ import type { Logger } from "../logger.js";
 import { createServer } from "../server.js";
 import { createStateStore } from "../state/index.js";
 import { loadCatalog } from "../tools/catalog.js";
-import { openPlatform } from "./embedded-sandbox.js";
+import { openPlatform } from "./platform.js";
 import { INVALID_REQUEST, MAX_STDIO_MESSAGE_BYTES, StdinLineGuard } from "./stdio-guard.js";
 
 /** Serves one client on stdin/stdout. stdout carries the protocol and nothing else. */

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openSignIn, type SignInTokenSource } from "../../src/auth/token-source.js";
 import { createPlatformClient } from "../../src/client/client.js";
 import { AuthenticationError } from "../../src/client/errors.js";
-import { viewerQuery } from "../../src/client/operations.js";
+import { viewerQuery } from "../../src/client/operations/index.js";
 import type { Operation, TokenSource } from "../../src/client/types.js";
 import type { Logger } from "../../src/logger.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";

@@ -17,7 +17,7 @@ import {
   validationArguments,
 } from "../../src/client/index.js";
 import type { TerminateHireMutationVariables } from "../../src/client/operation-types.generated.js";
-import { terminateHireMutation, viewerQuery } from "../../src/client/operations.js";
+import { terminateHireMutation, viewerQuery } from "../../src/client/operations/index.js";
 import type { Sandbox } from "../../src/sandbox/index.js";
 import { until } from "../helpers/until.js";
 import {

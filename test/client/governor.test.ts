@@ -6,7 +6,7 @@ import {
   RateGovernor,
   resetGovernors,
 } from "../../src/client/index.js";
-import { viewerQuery } from "../../src/client/operations.js";
+import { viewerQuery } from "../../src/client/operations/index.js";
 import type { Sandbox } from "../../src/sandbox/index.js";
 import { until } from "../helpers/until.js";
 import { fastClient, sandboxFor } from "./helpers.js";

@@ -10,13 +10,13 @@ import {
 import { describe, expect, it } from "vitest";
 import { documentFor } from "../../src/client/documents.js";
 import { introspectionOperation } from "../../src/client/index.js";
-import { allOperations as operations } from "../../src/client/operations/index.js";
 import {
   CHECK_HIRES_BATCH_SIZE,
   checkHireAlias,
   checkHiresQuery,
   checkHireVariable,
-} from "../../src/client/operations.js";
+  allOperations as operations,
+} from "../../src/client/operations/index.js";
 import type { Operation } from "../../src/client/types.js";
 import { sandboxTypeDefs } from "../../src/sandbox/schema.js";
 import { readReference } from "../helpers/reference.js";

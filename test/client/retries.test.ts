@@ -11,7 +11,7 @@ import {
   ValidationError,
 } from "../../src/client/index.js";
 import type { TerminateHireMutationVariables } from "../../src/client/operation-types.generated.js";
-import { terminateHireMutation, viewerQuery } from "../../src/client/operations.js";
+import { terminateHireMutation, viewerQuery } from "../../src/client/operations/index.js";
 import { createLogger } from "../../src/logger.js";
 import type { Sandbox } from "../../src/sandbox/index.js";
 import { until } from "../helpers/until.js";

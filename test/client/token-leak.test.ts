@@ -4,7 +4,7 @@ import type {
   ContractTerminationReason,
   TerminateHireMutationVariables,
 } from "../../src/client/operation-types.generated.js";
-import { terminateHireMutation, viewerQuery } from "../../src/client/operations.js";
+import { terminateHireMutation, viewerQuery } from "../../src/client/operations/index.js";
 import type { Logger, LogLevel } from "../../src/logger.js";
 import { type FaultKind, SANDBOX_TOKENS, type Sandbox } from "../../src/sandbox/index.js";
 import {

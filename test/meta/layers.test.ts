@@ -1,6 +1,7 @@
 // The layout reads top-down: cli → transports → server → tools and resources (and auth) → client →
-// state, config and logger. Nothing imports upward, and tools and resources never import each other; a
-// module both need lives below them. The sandbox is a program of its own beside the server.
+// state, config, logger and web (the sign-in pages). Nothing imports upward, and tools and
+// resources never import each other; a module both need lives below them. The sandbox is a
+// program of its own beside the server.
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -21,6 +22,8 @@ const LAYER: Record<string, number> = {
   "config.ts": 5,
   config: 5,
   "logger.ts": 5,
+  // HTML pages, redirects and cookies of the sign-in pages (the team server's and the sandbox's).
+  web: 5,
 };
 
 function* sourceFiles(dir: string): Generator<string> {

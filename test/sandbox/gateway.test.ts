@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
-import { gql, onlyError, TODAY } from "./helpers.js";
 import { until } from "../helpers/until.js";
+import { gql, onlyError, TODAY } from "./helpers.js";
 
 let sandbox: Sandbox;
 

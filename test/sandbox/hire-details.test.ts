@@ -7,7 +7,7 @@ import {
   hireDetailsOf,
 } from "../../src/sandbox/domains/hire-details/seed.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
-import { createSeed } from "../../src/sandbox/seed.js";
+import { createSeed } from "../../src/sandbox/seed/index.js";
 import { gql, onlyError, TODAY } from "./helpers.js";
 
 let sandbox: Sandbox;

@@ -1,7 +1,7 @@
 // Jobs, job candidates and bids in the sandbox: filters, counts, links and who may see what.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
-import { createSeed } from "../../src/sandbox/seed.js";
+import { createSeed } from "../../src/sandbox/seed/index.js";
 import { gql, onlyError, TODAY } from "./helpers.js";
 
 let sandbox: Sandbox;

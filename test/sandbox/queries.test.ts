@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SANDBOX_FIXTURES, type Sandbox, startSandbox } from "../../src/sandbox/index.js";
-import { createSeed } from "../../src/sandbox/seed.js";
+import { createSeed } from "../../src/sandbox/seed/index.js";
 import { gql, onlyError, TODAY } from "./helpers.js";
 
 let sandbox: Sandbox;

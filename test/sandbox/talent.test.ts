@@ -1,7 +1,7 @@
 // The talent pool in the sandbox: skills, trusted contacts, their filters and who may see them.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
-import { createSeed } from "../../src/sandbox/seed.js";
+import { createSeed } from "../../src/sandbox/seed/index.js";
 import { gql, onlyError, TODAY } from "./helpers.js";
 
 let sandbox: Sandbox;

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { webhooksOf } from "../../src/sandbox/domains/webhooks/seed.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
-import { createSeed } from "../../src/sandbox/seed.js";
+import { createSeed } from "../../src/sandbox/seed/index.js";
 import { gql, onlyError, TODAY } from "./helpers.js";
 
 let sandbox: Sandbox;

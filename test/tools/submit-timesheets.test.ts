@@ -3,10 +3,10 @@
 // and the honest outcome of a write whose answer was lost.
 import { describe, expect, it } from "vitest";
 import { PlatformFailureError } from "../../src/client/errors.js";
-import { CHECK_HIRES_BATCH_SIZE } from "../../src/client/operations.js";
+import { CHECK_HIRES_BATCH_SIZE } from "../../src/client/operations/index.js";
 import type { PlatformClient } from "../../src/client/types.js";
 import { SANDBOX_FIXTURES } from "../../src/sandbox/index.js";
-import { createSeed } from "../../src/sandbox/seed.js";
+import { createSeed } from "../../src/sandbox/seed/index.js";
 import { MAX_META_BYTES, MAX_META_DEPTH } from "../../src/tools/timesheets/submit-timesheets.js";
 import type { Harness } from "../helpers/mcp-harness.js";
 import { callTool, textOf, useHarness } from "../helpers/tool-calls.js";

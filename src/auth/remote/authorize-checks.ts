@@ -9,7 +9,7 @@ import { OAuthError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import { redirectUriMatches } from "@modelcontextprotocol/sdk/server/auth/handlers/authorize.js";
 import type { OAuthClientInformationFull } from "@modelcontextprotocol/sdk/shared/auth.js";
 import express, { type NextFunction, type Request, type Response } from "express";
-import { escapeHtml, sendPage } from "./pages.js";
+import { escapeHtml, sendPage } from "../../web/pages.js";
 
 /** Set on res.locals for the provider: whether the request named its redirect URL itself. */
 export interface AuthorizeLocals {

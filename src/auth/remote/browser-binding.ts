@@ -4,8 +4,8 @@
 // browser brings the cookie back, so a link copied from one browser does nothing in another (MCP
 // security best practices, "OAuth state parameter validation"; RFC 9700 §4.7.1).
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import { parseCookie, stringifySetCookie } from "cookie";
 import type { Request, Response } from "express";
+import { readCookie, setCookie } from "../../web/cookies.js";
 
 export interface BrowserBinding {
   /** The path of the step that reads the cookie back (the cookie is sent nowhere else). */
@@ -23,26 +23,23 @@ export function bindingName(prefix: string, id: string): string {
   return `${prefix}${createHash("sha256").update(id).digest("base64url").slice(0, 12)}`;
 }
 
-function setCookie(res: Response, binding: BrowserBinding, value: string, maxAgeMs: number) {
-  res.append(
-    "set-cookie",
-    stringifySetCookie({
-      name: binding.name,
-      value,
-      path: binding.path,
-      httpOnly: true,
-      // Lax: the cookie comes along on the top-level navigation back from the platform.
-      sameSite: "lax",
-      secure: new URL(binding.publicUrl).protocol === "https:",
-      maxAge: Math.floor(maxAgeMs / 1000),
-    }),
-  );
+function setBinding(res: Response, binding: BrowserBinding, value: string, maxAgeMs: number) {
+  setCookie(res, {
+    name: binding.name,
+    value,
+    path: binding.path,
+    httpOnly: true,
+    // Lax: the cookie comes along on the top-level navigation back from the platform.
+    sameSite: "lax",
+    secure: new URL(binding.publicUrl).protocol === "https:",
+    maxAge: Math.floor(maxAgeMs / 1000),
+  });
 }
 
 /** Sets the cookie on the answer; returns the digest to keep with the step's record. */
 export function bindBrowser(res: Response, binding: BrowserBinding, maxAgeMs: number): string {
   const secret = randomBytes(32).toString("base64url");
-  setCookie(res, binding, secret, maxAgeMs);
+  setBinding(res, binding, secret, maxAgeMs);
   return digest(secret);
 }
 
@@ -56,8 +53,8 @@ export function sameBrowser(
   binding: BrowserBinding,
   kept: string,
 ): boolean {
-  const secret = parseCookie(req.header("cookie") ?? "")[binding.name];
-  setCookie(res, binding, "", 0);
+  const secret = readCookie(req, binding.name);
+  setBinding(res, binding, "", 0);
   if (!secret) return false;
   const seen = Buffer.from(digest(secret));
   const expected = Buffer.from(kept);

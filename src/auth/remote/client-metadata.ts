@@ -7,7 +7,6 @@
 // (draft §6.6). A document is used only when its client_id is the URL, as a plain string
 // (draft §4.1), it has no secret (public clients only here), and module redirect-uris takes it.
 import { lookup as dnsLookup } from "node:dns/promises";
-import type { IncomingMessage } from "node:http";
 import { request } from "node:https";
 import { BlockList, isIP, type LookupFunction } from "node:net";
 import { MIMEType } from "node:util";
@@ -19,6 +18,7 @@ import {
   type OAuthClientInformationFull,
   OAuthClientInformationFullSchema,
 } from "@modelcontextprotocol/sdk/shared/auth.js";
+import { readCapped } from "../../web/body.js";
 import { checkClientMetadata, MAX_URI_LENGTH, quoted } from "./redirect-uris.js";
 
 const MINUTE = 60_000;
@@ -392,28 +392,6 @@ function isJsonType(contentType: string | undefined): boolean {
   } catch {
     return false;
   }
-}
-
-/** The body, or undefined as soon as it passes `max` bytes (nothing more is read). */
-function readCapped(res: IncomingMessage, max: number): Promise<Buffer | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    res.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > max) {
-        res.destroy();
-        resolve(undefined);
-        return;
-      }
-      chunks.push(chunk);
-    });
-    res.once("end", () => resolve(Buffer.concat(chunks, size)));
-    res.once("error", reject);
-    res.once("close", () => {
-      if (!res.complete) reject(new Error("the connection closed before the end of the body"));
-    });
-  });
 }
 
 /**

@@ -8,7 +8,7 @@
 import { createHash } from "node:crypto";
 import { createPlatformClient } from "../../client/client.js";
 import { AuthenticationError, isPlatformError } from "../../client/errors.js";
-import { viewerQuery } from "../../client/operations.js";
+import { viewerQuery } from "../../client/operations/index.js";
 import type { Logger } from "../../logger.js";
 import { SharedStateUnavailableError, type StateStore } from "../../state/store.js";
 import type { SignInIdentity } from "../store.js";

@@ -32,9 +32,10 @@ import type {
 import type { Request, Response } from "express";
 import { createPlatformClient } from "../../client/client.js";
 import { AuthenticationError, isPlatformError } from "../../client/errors.js";
-import { viewerQuery } from "../../client/operations.js";
+import { viewerQuery } from "../../client/operations/index.js";
 import type { Logger } from "../../logger.js";
 import { SharedStateUnavailableError } from "../../state/store.js";
+import { escapeHtml, redirectWith, sendPage } from "../../web/pages.js";
 import {
   authorizationRequest,
   exchangeCode,
@@ -42,6 +43,7 @@ import {
   TokenEndpointError,
   validateCallback,
 } from "../oauth-client.js";
+import { signedInPair } from "../renewal.js";
 import { SIGN_IN_PERIOD_MS, type SignInIdentity } from "../store.js";
 import type { AuthorizeLocals } from "./authorize-checks.js";
 import { type BrowserBinding, bindBrowser, bindingName, sameBrowser } from "./browser-binding.js";
@@ -52,7 +54,6 @@ import {
   isClientIdMetadataUrl,
 } from "./client-metadata.js";
 import type { PlatformGrant, PlatformGrants } from "./grants.js";
-import { escapeHtml, redirectWith, sendPage } from "./pages.js";
 import { checkClientMetadata } from "./redirect-uris.js";
 import { digestKey, type SealedStore } from "./sealed-store.js";
 
@@ -383,13 +384,7 @@ export class TeamSignIn implements OAuthServerProvider {
       id: random("g_"),
       clientId: pending.clientId,
       identity,
-      tokenType: tokens.tokenType,
-      accessToken: tokens.accessToken,
-      refreshToken: tokens.refreshToken,
-      accessTokenIssuedAt: started,
-      accessTokenExpiresAt: started + tokens.expiresInMs,
-      signedInAt: started,
-      renewBy: started + SIGN_IN_PERIOD_MS,
+      ...signedInPair(tokens, started),
     };
     await grants.save(grant);
     const code = random("wfm_code_");
@@ -416,15 +411,9 @@ export class TeamSignIn implements OAuthServerProvider {
     const record = await this.read(() =>
       this.options.store.get<CodeRecord>(digestKey("code:", authorizationCode)),
     );
+    // The SDK asks here first, so a replayed code is caught here.
     if (!record || record.clientId !== client.client_id) {
-      // The SDK asks here first, so a replayed code is caught here.
-      await this.endIfSpent(
-        "spent-code:",
-        authorizationCode,
-        client,
-        "an authorization code was used twice",
-      );
-      throw new InvalidGrantError("The authorization code is unknown, expired or already used.");
+      return this.refuseCode(client, authorizationCode);
     }
     return record.codeChallenge;
   }
@@ -441,13 +430,7 @@ export class TeamSignIn implements OAuthServerProvider {
       this.options.store.take<CodeRecord>(digestKey("code:", authorizationCode)),
     );
     if (!record || record.clientId !== client.client_id) {
-      await this.endIfSpent(
-        "spent-code:",
-        authorizationCode,
-        client,
-        "an authorization code was used twice",
-      );
-      throw new InvalidGrantError("The authorization code is unknown, expired or already used.");
+      return this.refuseCode(client, authorizationCode);
     }
     await this.spend("spent-code:", authorizationCode, record, SPENT_CODE_MS);
     if (redirectUri === undefined && record.redirectUriGiven) {
@@ -580,6 +563,12 @@ export class TeamSignIn implements OAuthServerProvider {
    * A used code or refresh token presented again means two parties hold it: the sign-in it
    * belongs to ends, with every token issued from it (RFC 9700 §4.14.2, OAuth 2.1 §4.1.3).
    */
+  /** An unknown code: ends what it granted if it was spent before (a replay), and refuses it. */
+  private async refuseCode(client: OAuthClientInformationFull, code: string): Promise<never> {
+    await this.endIfSpent("spent-code:", code, client, "an authorization code was used twice");
+    throw new InvalidGrantError("The authorization code is unknown, expired or already used.");
+  }
+
   private async endIfSpent(
     prefix: string,
     secret: string,

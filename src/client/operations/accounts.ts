@@ -3,7 +3,7 @@ import type {
   ListAccountsQuery,
   ListAccountsQueryVariables,
 } from "../operation-types.generated.js";
-import { query } from "../operations.js";
+import { query } from "./define.js";
 
 /** `__typename` is the account type: Company, Organisation, Partner, Recruiter (agency), Worker. */
 export type AccountSummary = ListAccountsQuery["accounts"][number];

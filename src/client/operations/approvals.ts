@@ -8,8 +8,8 @@ import type {
   PendingApprovalsQuery,
   PendingApprovalsQueryVariables,
 } from "../operation-types.generated.js";
-import { mutation, query } from "../operations.js";
 import { PAGINATOR_INFO_FIELDS } from "../pagination.js";
+import { mutation, query } from "./define.js";
 
 /** A request with its approval, its states (oldest first: the request, then each decision) and the hire. */
 export type ApprovalRequest = NonNullable<ApprovalRequestQuery["approvalApprovable"]>;

@@ -15,7 +15,7 @@ import type {
   HiresByExternalIdQuery,
   HiresByExternalIdQueryVariables,
 } from "../operation-types.generated.js";
-import { mutation, query } from "../operations.js";
+import { mutation, query } from "./define.js";
 
 const TERMS_FIELDS = `
   id

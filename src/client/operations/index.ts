@@ -1,14 +1,20 @@
-// Every operation the server sends, by area of the platform. Each domain's file holds the documents
-// its tools need; test/client/operations.test.ts checks all of them against the real schema.
-import { operations as coreOperations } from "../operations.js";
+// Every GraphQL document the server sends lives in this folder, as a named operation, by area of the
+// platform (declared with ./define.ts). Each domain's file holds the documents its tools need;
+// test/client/operations.test.ts checks all of them against the real schema.
+
 import { accountOperations } from "./accounts.js";
 import { approvalOperations } from "./approvals.js";
+import { coreOperations } from "./core.js";
 import { hireOperations } from "./hires.js";
 import { jobOperations } from "./jobs.js";
 import { paymentOperations } from "./payments.js";
 import { talentOperations } from "./talent.js";
 import { talentInvitationOperations } from "./talent-invitations.js";
 
+export * from "./core.js";
+export { mutation, query } from "./define.js";
+
+/** All operations, for the validation test, the generated types and anything that lists them. */
 export const allOperations = {
   ...coreOperations,
   ...accountOperations,

@@ -27,8 +27,8 @@ import type {
   UpdateJobMutation,
   UpdateJobMutationVariables,
 } from "../operation-types.generated.js";
-import { mutation, query } from "../operations.js";
 import { PAGINATOR_INFO_FIELDS } from "../pagination.js";
+import { mutation, query } from "./define.js";
 
 /** A job with its candidate and bid counts, as list_jobs shows a page of them. */
 export type JobSummary = ListJobsQuery["jobs"]["data"][number];

@@ -7,8 +7,8 @@ import type {
   TimesheetDaysLoggedQuery,
   TimesheetDaysLoggedQueryVariables,
 } from "../operation-types.generated.js";
-import { query } from "../operations.js";
 import { PAGINATOR_INFO_FIELDS } from "../pagination.js";
+import { query } from "./define.js";
 
 /** A payment request as list_payment_requests shows it; registrations only when asked for. */
 export type PaymentRequestSummary = ListPaymentRequestsQuery["paymentRequests"]["data"][number];

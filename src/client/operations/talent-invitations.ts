@@ -15,7 +15,7 @@ import type {
   TrustedContactQuery,
   TrustedContactQueryVariables,
 } from "../operation-types.generated.js";
-import { mutation, query } from "../operations.js";
+import { mutation, query } from "./define.js";
 
 /**
  * A talent pool contact. invitedAt is a date (YYYY-MM-DD) a re-invitation on a later day moves;

@@ -5,9 +5,9 @@ import type {
   SearchTalentPoolQueryVariables,
   SkillLookupQuery,
 } from "../operation-types.generated.js";
-import { query } from "../operations.js";
 import { PAGINATOR_INFO_FIELDS } from "../pagination.js";
 import type { Operation } from "../types.js";
+import { query } from "./define.js";
 
 export type SkillRef = SkillLookupQuery["s0"]["data"][number];
 

@@ -6,7 +6,7 @@ import {
   type DraftTerms,
   getContractQuery,
   hireContractQuery,
-} from "../../client/operations.js";
+} from "../../client/operations/index.js";
 import { oneLine, quoted, urlText } from "../../client/platform-text.js";
 import { defineTool, ToolInputError } from "../define-tool.js";
 import { hiddenFields, hiddenLine, period, rateText, requestOptions } from "../format.js";

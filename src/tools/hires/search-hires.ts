@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { type HireSummary, searchHiresQuery } from "../../client/operations.js";
+import { type HireSummary, searchHiresQuery } from "../../client/operations/index.js";
 import { clampPage, clampPageSize } from "../../client/pagination.js";
 import { oneLine, quoted } from "../../client/platform-text.js";
 import { defineTool, ToolInputError } from "../define-tool.js";

@@ -3,7 +3,7 @@ import type {
   ContractTerminationReason,
   HireForTerminationQuery,
 } from "../../client/operation-types.generated.js";
-import { hireForTerminationQuery, terminateHireMutation } from "../../client/operations.js";
+import { hireForTerminationQuery, terminateHireMutation } from "../../client/operations/index.js";
 import { oneLine } from "../../client/platform-text.js";
 import {
   changedResult,

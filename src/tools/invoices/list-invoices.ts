@@ -4,7 +4,7 @@ import {
   type InvoiceSummary,
   invoiceByNumberQuery,
   listInvoicesQuery,
-} from "../../client/operations.js";
+} from "../../client/operations/index.js";
 import { clampPage, clampPageSize, describePage, type PageInfo } from "../../client/pagination.js";
 import { oneLine, quoted, urlText } from "../../client/platform-text.js";
 import { defineTool, ToolInputError } from "../define-tool.js";

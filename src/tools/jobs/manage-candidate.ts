@@ -1,4 +1,8 @@
 import * as z from "zod";
+import type {
+  JobCandidateHiringStep,
+  JobCandidateStatusReason,
+} from "../../client/operation-types.generated.js";
 import {
   type AcceptBidOutcome,
   type AcceptedHire,
@@ -13,10 +17,6 @@ import {
   updateJobCandidateStatusMutation,
   updateJobCandidateStepMutation,
 } from "../../client/operations/jobs.js";
-import type {
-  JobCandidateHiringStep,
-  JobCandidateStatusReason,
-} from "../../client/operation-types.generated.js";
 import { oneLine } from "../../client/platform-text.js";
 import {
   changedResult,

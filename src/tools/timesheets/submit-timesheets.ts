@@ -1,6 +1,6 @@
 import * as z from "zod";
 import { isPlatformError, type PlatformError } from "../../client/errors.js";
-import { submitTimesheetsMutation } from "../../client/operations.js";
+import { submitTimesheetsMutation } from "../../client/operations/index.js";
 import { oneLine, quoted } from "../../client/platform-text.js";
 import {
   changedResult,

@@ -3,7 +3,7 @@
 // already logged for the hire (the payment request that holds them). Rows the platform would refuse,
 // and days that have not begun yet, are refused before anything is previewed.
 import * as z from "zod";
-import type { CheckedHire, TimesheetTerms } from "../../client/operations.js";
+import type { CheckedHire, TimesheetTerms } from "../../client/operations/index.js";
 import { oneLine } from "../../client/platform-text.js";
 import { type Fact, type Proposal, whole } from "../confirmation.js";
 import { type ToolContext, ToolInputError } from "../define-tool.js";

@@ -3,7 +3,6 @@
 // each day's registration and its externalIdentifier.
 import { mostTelling } from "../../client/classify.js";
 import type { PlatformError } from "../../client/errors.js";
-import { timesheetDaysLoggedQuery } from "../../client/operations/payments.js";
 import {
   CHECK_HIRES_BATCH_SIZE,
   type CheckedHire,
@@ -11,7 +10,8 @@ import {
   checkHireAlias,
   checkHiresQuery,
   checkHireVariable,
-} from "../../client/operations.js";
+} from "../../client/operations/index.js";
+import { timesheetDaysLoggedQuery } from "../../client/operations/payments.js";
 import { type ToolContext, ToolInputError } from "../define-tool.js";
 import { requestOptions } from "../format.js";
 

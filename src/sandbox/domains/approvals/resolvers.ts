@@ -4,7 +4,7 @@
 import type { AnyRecord, Args, RequestContext, ResolverMap } from "../../context.js";
 import { authorizationError, ValidationCollector } from "../../errors.js";
 import { companyOf, listFilter, PRE_START, paginate, sortBy } from "../../kit.js";
-import type { HireRecord } from "../../seed.js";
+import type { HireRecord } from "../../seed/index.js";
 import { hireDetailsOf } from "../hire-details/seed.js";
 import {
   type ApprovalFlowRecord,

@@ -1,7 +1,7 @@
 // Approval flows, their approver groups and the approval requests on hires. A few hires wait for
 // a decision (Amara Okafor's at Nordlys among them); one was approved and one rejected before.
 import { addDays } from "../../dates.js";
-import type { HireRecord, SandboxData } from "../../seed.js";
+import type { HireRecord, SandboxData } from "../../seed/index.js";
 
 export type ApprovalStateName =
   | "UNKNOWN"
@@ -66,7 +66,7 @@ export interface ApprovalsData {
   counters: { state: number };
 }
 
-declare module "../../seed.js" {
+declare module "../../seed/types.js" {
   interface SandboxData {
     /** Set by the approvals domain's seed. */
     approvals?: ApprovalsData;

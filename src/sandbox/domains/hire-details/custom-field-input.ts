@@ -4,7 +4,7 @@
 // configured, you must provide values for them or validation will fail."
 
 import type { ValidationCollector } from "../../errors.js";
-import type { SandboxData } from "../../seed.js";
+import type { SandboxData } from "../../seed/index.js";
 import { type CustomFieldRecord, hireDetailsOf } from "./seed.js";
 
 /** One checked value, ready to store. */

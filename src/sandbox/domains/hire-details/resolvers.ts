@@ -11,7 +11,7 @@ import {
   sortBy,
   termsContract,
 } from "../../kit.js";
-import type { ContractRecord } from "../../seed.js";
+import type { ContractRecord } from "../../seed/index.js";
 import {
   type CustomFieldRecord,
   type CustomFieldValueRecord,

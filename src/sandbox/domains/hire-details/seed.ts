@@ -3,7 +3,7 @@
 // rest come from the seed's deterministic `rand`.
 import { IDENTITIES } from "../../context.js";
 import { addDays } from "../../dates.js";
-import type { ContractRecord, HireRecord, SandboxData } from "../../seed.js";
+import type { ContractRecord, HireRecord, SandboxData } from "../../seed/index.js";
 
 export interface UserRecord {
   id: string;

@@ -4,7 +4,7 @@
 import type { Args, RequestContext } from "../../context.js";
 import { isRealDate } from "../../dates.js";
 import { authorizationError, ValidationCollector } from "../../errors.js";
-import type { ContractRecord, HireRecord } from "../../seed.js";
+import type { ContractRecord, HireRecord } from "../../seed/index.js";
 import { talentOf } from "../talent/seed.js";
 import {
   type BidRecord,

@@ -13,7 +13,7 @@ import {
   sortBy,
   workerName,
 } from "../../kit.js";
-import type { HireRecord, WorkerRecord } from "../../seed.js";
+import type { HireRecord, WorkerRecord } from "../../seed/index.js";
 import { talentOf } from "../talent/seed.js";
 import {
   acceptBid,

@@ -1,7 +1,7 @@
 // Jobs, their candidates and bids. Candidates are workers from the talent pool (seeded before this
 // domain); two finished jobs lead to the core seed's hires of Ana (Nordlys) and Liam (Harbor).
 import { addDays } from "../../dates.js";
-import type { SandboxData, WorkerRecord } from "../../seed.js";
+import type { SandboxData, WorkerRecord } from "../../seed/index.js";
 import { talentOf } from "../talent/seed.js";
 
 export type JobStatus = "DRAFT" | "ACTIVE" | "COMPLETED" | "REMOVED";
@@ -82,7 +82,7 @@ export interface JobsData {
   counters: { job: number; candidate: number; bid: number };
 }
 
-declare module "../../seed.js" {
+declare module "../../seed/types.js" {
   interface SandboxData {
     /** Set by the jobs domain's seed. */
     jobs?: JobsData;

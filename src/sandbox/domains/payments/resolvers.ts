@@ -17,7 +17,7 @@ import {
   sortBy,
   workerName,
 } from "../../kit.js";
-import type { HireRecord, WorkerRecord } from "../../seed.js";
+import type { HireRecord, WorkerRecord } from "../../seed/index.js";
 import {
   allPaymentRequests,
   type PaymentRequestRecord,

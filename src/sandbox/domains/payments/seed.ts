@@ -1,7 +1,7 @@
 // Seeded payment requests: about half a year of them for every hire that has worked, weekly or
 // monthly, in a mix of statuses by age. Hourly hires log daily hours on a timesheet.
 import { addDays, endOfMonth, startOfNextMonth } from "../../dates.js";
-import type { HireRecord, SandboxData } from "../../seed.js";
+import type { HireRecord, SandboxData } from "../../seed/index.js";
 import {
   contractOn,
   dateTime,

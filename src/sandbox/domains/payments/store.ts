@@ -6,7 +6,7 @@
 // they are. The core reads them too (hires' missingPaymentRequestDateRange and the
 // LAST_PAYMENT_REQUEST_DATE order), so this file imports nothing at runtime but the date helpers.
 import { addDays, toDate } from "../../dates.js";
-import type { ContractRecord, HireRecord, SandboxData, TimesheetRecord } from "../../seed.js";
+import type { ContractRecord, HireRecord, SandboxData, TimesheetRecord } from "../../seed/index.js";
 
 export type PaymentRequestStatus = "APPROVED" | "CANCELLED" | "UNAPPROVED" | "REJECTED";
 export type PaymentRequestWorkerStatus =

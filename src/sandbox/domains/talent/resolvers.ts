@@ -14,7 +14,7 @@ import {
   sortBy,
   workerName,
 } from "../../kit.js";
-import type { HireStatus, WorkerRecord } from "../../seed.js";
+import type { HireStatus, WorkerRecord } from "../../seed/index.js";
 import {
   COUNTRY_NAMES,
   type TrustedContactOriginChannel,

@@ -1,7 +1,7 @@
 // The talent pool: skills, trusted contacts (a worker in one company's pool) and where workers live.
 // Some contacts are workers the core seed already hired; the rest were never hired.
 import { addDays } from "../../dates.js";
-import type { ContractRecord, HireRecord, SandboxData, WorkerRecord } from "../../seed.js";
+import type { ContractRecord, HireRecord, SandboxData, WorkerRecord } from "../../seed/index.js";
 
 export type ContactStatus = "INVITED" | "ACTIVE" | "DECLINED" | "APPLIED" | "BLOCKED";
 export type SkillableType = "WORKER" | "TRUSTED_CONTACT" | "JOB";
@@ -58,7 +58,7 @@ export interface TalentData {
   counters: { contact: number; skill: number };
 }
 
-declare module "../../seed.js" {
+declare module "../../seed/types.js" {
   interface SandboxData {
     /** Set by the talent domain's seed. */
     talent?: TalentData;

@@ -1,5 +1,5 @@
 import { addDays } from "../../dates.js";
-import type { SandboxData } from "../../seed.js";
+import type { SandboxData } from "../../seed/index.js";
 
 export interface WebhookRecord {
   id: string;

@@ -20,28 +20,15 @@ import type {
   TerminateHireMutationVariables,
   ViewerQuery,
   ViewerQueryVariables,
-} from "./operation-types.generated.js";
-import { PAGINATOR_INFO_FIELDS } from "./pagination.js";
-import type { Operation } from "./types.js";
+} from "../operation-types.generated.js";
+import { PAGINATOR_INFO_FIELDS } from "../pagination.js";
+import type { Operation } from "../types.js";
+import { mutation, query } from "./define.js";
 
-// Every GraphQL document the server sends lives here, as a named operation. A test validates each
-// one against the platform's real schema and the sandbox schema (test/client/operations.test.ts).
-// Their result and variable types are generated from the documents: npm run generate:operations.
-
-export function query<TData, TVariables extends Record<string, unknown>>(
-  name: string,
-  document: string,
-): Operation<TData, TVariables> {
-  return { name, document, type: "query", safeToRepeat: true };
-}
-
-export function mutation<TData, TVariables extends Record<string, unknown>>(
-  name: string,
-  document: string,
-  safeToRepeat: boolean,
-): Operation<TData, TVariables> {
-  return { name, document, type: "mutation", safeToRepeat };
-}
+// The operations of the first tools: who is signed in, hires, contracts, invoices, timesheets and
+// terminating a hire. A test validates each one against the platform's real schema and the sandbox
+// schema (test/client/operations.test.ts). Their result and variable types are generated from the
+// documents: npm run generate:operations.
 
 export const viewerQuery = query<ViewerQuery, ViewerQueryVariables>(
   "Viewer",
@@ -492,8 +479,8 @@ export const hireForTerminationQuery = query<
   `,
 );
 
-/** All operations, for the validation test and anything that lists them. */
-export const operations = {
+/** This file's operations, for the registry in ./index.ts. */
+export const coreOperations = {
   viewerQuery,
   searchHiresQuery,
   getContractQuery,
