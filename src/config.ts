@@ -11,7 +11,7 @@ import { type Config, configSchema } from "./config/settings-schema.js";
 import { apiUrlSchema } from "./config/url-rules.js";
 
 export { ConfigError } from "./config/config-error.js";
-export { AUTH_MODES, CONFIRM_MODES, DEFAULTS, TOOLSETS, type Toolset } from "./config/defaults.js";
+export { DEFAULTS, TOOLSETS, type Toolset } from "./config/defaults.js";
 export type { DotenvSource } from "./config/dotenv-policy.js";
 export type { Config } from "./config/settings-schema.js";
 export { USAGE } from "./config/usage.js";
@@ -22,7 +22,7 @@ export interface SignInIndex {
 }
 
 /** Where sign-ins live: WORKFORCE_CONFIG_DIR from the real environment, else the user's config folder. */
-export function configDirFrom(realEnv: NodeJS.ProcessEnv): string {
+function configDirFrom(realEnv: NodeJS.ProcessEnv): string {
   const chosen = blankToUndefined(realEnv.WORKFORCE_CONFIG_DIR);
   return chosen ? resolve(chosen) : envPaths("workforce-mcp", { suffix: "" }).config;
 }

@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 
 const CLI = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
 
-export function freePort() {
+function freePort() {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once("error", reject);

@@ -19,7 +19,7 @@ export interface CommandIo {
   signal?: AbortSignal;
 }
 
-export function storeFor(config: Config, logger: Logger): SignInStore {
+function storeFor(config: Config, logger: Logger): SignInStore {
   return new SignInStore(config.configDir, (message) => logger.warning(message));
 }
 
@@ -190,7 +190,7 @@ function who(signIn: StoredSignIn): string {
  * Opens the system browser with the `open` package. Not on a Linux machine without a display:
  * xdg-open would start a text browser in this terminal. The address is printed either way.
  */
-export async function openInBrowser(url: string): Promise<boolean> {
+async function openInBrowser(url: string): Promise<boolean> {
   if (process.platform === "linux" && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) {
     return false;
   }

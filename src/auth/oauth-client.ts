@@ -35,7 +35,7 @@ export class TokenEndpointError extends Error {
   }
 }
 
-export function authorizationServer(authUrl: string): oauth.AuthorizationServer {
+function authorizationServer(authUrl: string): oauth.AuthorizationServer {
   return {
     issuer: authUrl,
     authorization_endpoint: `${authUrl}/oauth/authorize`,
@@ -43,7 +43,7 @@ export function authorizationServer(authUrl: string): oauth.AuthorizationServer 
   };
 }
 
-export function oauthClient(settings: OAuthClientSettings): oauth.Client {
+function oauthClient(settings: OAuthClientSettings): oauth.Client {
   return { client_id: settings.clientId };
 }
 

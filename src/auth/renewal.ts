@@ -15,7 +15,7 @@ import {
 import { DAY_MS, SIGN_IN_PERIOD_MS } from "./store.js";
 
 /** Renew when less than this is left (or half the token's lifetime, when that is shorter). */
-export const RENEW_MARGIN_MS = DAY_MS;
+const RENEW_MARGIN_MS = DAY_MS;
 
 /** The platform's token pair, as both sign-ins keep it. Times are epoch milliseconds. */
 export interface TokenPair {
@@ -46,17 +46,17 @@ export function signedInPair(answer: TokenAnswer, now: number): TokenPair {
 }
 
 /** The times of an access token, in epoch milliseconds. */
-export type AccessTokenTimes = Pick<TokenPair, "accessTokenIssuedAt" | "accessTokenExpiresAt">;
+type AccessTokenTimes = Pick<TokenPair, "accessTokenIssuedAt" | "accessTokenExpiresAt">;
 
 /** Whether the token is due for renewal at `now`. */
-export function renewalDue(t: AccessTokenTimes, now: number): boolean {
+function renewalDue(t: AccessTokenTimes, now: number): boolean {
   const lifetime = t.accessTokenExpiresAt - t.accessTokenIssuedAt;
   const margin = Math.min(RENEW_MARGIN_MS, Math.max(0, lifetime / 2));
   return now >= t.accessTokenExpiresAt - margin;
 }
 
 /** Whether the token has expired at `now`. */
-export function accessTokenExpired(t: AccessTokenTimes, now: number): boolean {
+function accessTokenExpired(t: AccessTokenTimes, now: number): boolean {
   return now >= t.accessTokenExpiresAt;
 }
 

@@ -50,7 +50,7 @@ export class SignInStoreError extends Error {
 const LOCK_STALE_MS = 60_000;
 
 /** Who must own the folder and the file: this process's user; nobody on Windows (no such modes). */
-export function currentUser(): number | undefined {
+function currentUser(): number | undefined {
   return process.platform === "win32" ? undefined : process.getuid?.();
 }
 

@@ -24,8 +24,8 @@ export interface GraphQLErrorEntry {
   };
 }
 
-export const FIELD_RESTRICTED_MESSAGE = "You are not authorized to access this field.";
-export const NOT_AUTHORIZED_MESSAGE = "You are not authorized to perform this action.";
+const FIELD_RESTRICTED_MESSAGE = "You are not authorized to access this field.";
+const NOT_AUTHORIZED_MESSAGE = "You are not authorized to perform this action.";
 
 const SCHEMA_CODES = new Set([
   "GRAPHQL_VALIDATION_FAILED",
@@ -115,7 +115,7 @@ export function classifyEntry(entry: GraphQLErrorEntry, ctx: ClassifyContext): P
 }
 
 /** Names the field, argument, type or variable a gateway message is about, if it says. */
-export function schemaSubject(message: string, code?: string): string | undefined {
+function schemaSubject(message: string, code?: string): string | undefined {
   if (code === "GRAPHQL_PARSE_FAILED") return undefined;
   const patterns: [RegExp, (m: RegExpMatchArray) => string][] = [
     [/Cannot query field "([^"]+)" on type "([^"]+)"/, (m) => `field \`${m[2]}.${m[1]}\``],
@@ -143,7 +143,7 @@ export function schemaSubject(message: string, code?: string): string | undefine
   return undefined;
 }
 
-export function readPath(value: unknown): (string | number)[] | undefined {
+function readPath(value: unknown): (string | number)[] | undefined {
   if (!Array.isArray(value) || value.length === 0) return undefined;
   const path = value.filter(
     (p): p is string | number => typeof p === "string" || typeof p === "number",

@@ -31,10 +31,10 @@ import type {
   TokenSource,
 } from "./types.js";
 
-export const DEFAULT_TIMEOUT_MS = 30_000;
-export const DEFAULT_RETRY_BASE_MS = 1_000;
-export const DEFAULT_MAX_RETRIES = 3;
-export const DEFAULT_MAX_RESPONSE_BYTES = 5 * 1024 * 1024;
+const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_RETRY_BASE_MS = 1_000;
+const DEFAULT_MAX_RETRIES = 3;
+const DEFAULT_MAX_RESPONSE_BYTES = 5 * 1024 * 1024;
 
 /** The standard introspection query; graphql-js already names it `IntrospectionQuery`. */
 export const introspectionOperation: Operation<unknown> = {

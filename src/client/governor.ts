@@ -9,7 +9,7 @@ import { CancelledError } from "./errors.js";
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 60;
 export const DEFAULT_RATE_LIMIT_WINDOW_MS = 60_000;
 /** Waits shorter than this are not worth telling anyone about. */
-export const REPORTABLE_WAIT_MS = 1_000;
+const REPORTABLE_WAIT_MS = 1_000;
 
 export interface AcquireOptions {
   signal?: AbortSignal;

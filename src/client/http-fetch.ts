@@ -1,9 +1,6 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 
-/** The slice of `fetch` that graphql-request calls. */
-export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
-
 interface HttpFetchLimits {
   /** Stop reading (and drop the connection) once the body passes this many bytes. */
   maxResponseBytes?: number;

@@ -1,7 +1,5 @@
 import type { CredentialKind, PlatformError } from "./errors.js";
 
-export type { CredentialKind } from "./errors.js";
-
 /**
  * Where a client gets its bearer token when it is not one fixed string: the OAuth sign-in of
  * `workforce-mcp login` (src/auth), which renews itself. The client never sees refresh tokens.

@@ -18,7 +18,7 @@ function registerTeamClient(sandbox: Sandbox, publicUrl: string): OAuthClientInf
 }
 
 /** What `workforce-mcp sandbox` prints: where it listens, its tokens and how to use them. */
-export function describeSandbox(
+function describeSandbox(
   sandbox: Sandbox,
   rateLimitPerMinute: number,
   teamClient?: OAuthClientInfo,

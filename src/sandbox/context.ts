@@ -51,7 +51,7 @@ export interface RequestContext {
 }
 
 export type Args = Record<string, unknown>;
-export type Resolver = GraphQLFieldResolver<unknown, RequestContext, Args>;
+type Resolver = GraphQLFieldResolver<unknown, RequestContext, Args>;
 // biome-ignore lint/suspicious/noExplicitAny: resolver parents are our own records, typed per map
 export type AnyRecord = any;
 

@@ -15,7 +15,7 @@ export function toDate(value: string): Date {
   return new Date(`${value}T00:00:00Z`);
 }
 
-export function fmt(date: Date): string {
+function fmt(date: Date): string {
   return date.toISOString().slice(0, 10);
 }
 

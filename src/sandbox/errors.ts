@@ -21,7 +21,7 @@ export function restrictedFieldError(): GraphQLError {
 }
 
 /** `validation` maps dot paths such as `input.date` to messages; the message names the field. */
-export function validationError(field: string, validation: Record<string, string[]>): GraphQLError {
+function validationError(field: string, validation: Record<string, string[]>): GraphQLError {
   return new GraphQLError(`Validation failed for the field [${field}].`, {
     extensions: { ...platform, validation },
   });

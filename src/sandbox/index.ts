@@ -48,8 +48,8 @@ import {
   type TimesheetRecord,
 } from "./seed/index.js";
 
-export type { OAuthClientInfo, SandboxClock, SandboxOAuth } from "./oauth/index.js";
-export { SANDBOX_OAUTH_CLIENT } from "./oauth/index.js";
+export type { OAuthClientInfo } from "./oauth/index.js";
+
 export type { SandboxData } from "./seed/index.js";
 export { SANDBOX_FIXTURES, SANDBOX_TOKENS } from "./seed/index.js";
 
@@ -66,7 +66,7 @@ export interface SandboxOptions {
   /** Where the OAuth clock starts (default Date.now); `sandbox.clock.advance` moves it on. */
   now?: () => number;
 }
-export const FAULT_KINDS = [
+const FAULT_KINDS = [
   "internal-error",
   "rate-limit",
   "html-500",
@@ -75,7 +75,7 @@ export const FAULT_KINDS = [
   "drop-connection",
 ] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
-export interface FaultOptions {
+interface FaultOptions {
   count?: number;
   delayMs?: number;
   operationName?: string;
@@ -86,7 +86,7 @@ export interface FaultOptions {
    */
   later?: boolean;
 }
-export interface RecordedRequest {
+interface RecordedRequest {
   operationName: string | null;
   /** "mutation" for a write, "query" for a read; null when the document did not parse. */
   operationType: "query" | "mutation" | "subscription" | null;

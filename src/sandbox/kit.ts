@@ -13,7 +13,7 @@ import type {
   WorkerRecord,
 } from "./seed/index.js";
 
-export const MAX_PAGE_SIZE = 100;
+const MAX_PAGE_SIZE = 100;
 const DEFAULT_PAGE_SIZE = 10;
 const SIGNING_KEY = "sandbox-file-signing";
 

@@ -56,7 +56,7 @@ interface ScriptedRedis extends Redis {
 }
 
 /** The address as logs may show it: scheme, host, port and database, never a user or password. */
-export function describeRedisUrl(url: string): string {
+function describeRedisUrl(url: string): string {
   try {
     const u = new URL(url);
     return `${u.protocol}//${u.host}${u.pathname === "/" ? "" : u.pathname}`;

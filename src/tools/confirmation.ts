@@ -16,7 +16,7 @@ import type { ToolContext } from "./define-tool.js";
 import { ToolInputError } from "./define-tool.js";
 
 /** How long a preview's confirmation token stays valid. */
-export const CONFIRMATION_TTL_MS = 5 * 60_000;
+const CONFIRMATION_TTL_MS = 5 * 60_000;
 
 /**
  * After a write whose outcome stayed unknown, how long another attempt at the same change is
@@ -305,7 +305,7 @@ function changedLine<P>(
 }
 
 /** A fact as text, whole: a string quoted, a list of strings quoted one by one. */
-export function factText(value: Fact | undefined): string {
+function factText(value: Fact | undefined): string {
   if (value === undefined || value === null) return "none";
   if (typeof value === "string") return whole(value);
   if (Array.isArray(value)) return `[${value.map((v) => whole(v)).join(", ")}]`;

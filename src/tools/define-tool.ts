@@ -5,7 +5,7 @@ import type { Config, Toolset } from "../config.js";
 import type { Logger } from "../logger.js";
 import type { StateStore } from "../state/store.js";
 
-export interface ToolAnnotations {
+interface ToolAnnotations {
   readOnlyHint: boolean;
   destructiveHint: boolean;
   idempotentHint: boolean;
@@ -19,7 +19,7 @@ export interface ElicitResult {
 }
 
 /** A flat JSON Schema object of primitive properties, as MCP elicitation allows. */
-export interface ElicitSchema {
+interface ElicitSchema {
   type: "object";
   properties: Record<string, Record<string, unknown>>;
   required?: string[];
@@ -75,7 +75,7 @@ export interface ToolContext {
   clock: Clock;
 }
 
-export interface ToolOutput<TStructured> {
+interface ToolOutput<TStructured> {
   structured: TStructured;
   /** A short rendering a person would like to read. */
   text: string;

@@ -38,7 +38,7 @@ export interface SessionRegistryOptions {
 }
 
 /** A place for one session being initialized, so concurrent initializes cannot overshoot the cap. */
-export interface Reservation {
+interface Reservation {
   commit(session: HttpSession): void;
   release(): void;
 }

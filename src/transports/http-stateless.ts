@@ -70,7 +70,7 @@ export async function serveStatelessRequest(
  * Whose calls these are, as keys in the shared store name them: a digest of the platform and the
  * credential (the same on every replica), never the token itself.
  */
-export function identityOf(apiUrl: string, token: string | TokenSource): string {
+function identityOf(apiUrl: string, token: string | TokenSource): string {
   if (typeof token === "string") return governorKey(apiUrl, token);
   return governorKey(apiUrl, `person:${token.budgetKey ?? "this server's sign-in"}`);
 }

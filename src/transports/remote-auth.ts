@@ -31,7 +31,7 @@ import type { Platform } from "./platform.js";
 import { sha256 } from "./sha256.js";
 
 /** The header for a personal access token instead of signing in (scripts, tests). */
-export const PERSONAL_TOKEN_HEADER = "x-workforce-token";
+const PERSONAL_TOKEN_HEADER = "x-workforce-token";
 
 /** Who a request to /mcp acts as. */
 export interface RequestCredential {

@@ -2,7 +2,6 @@ import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createPlatformClient } from "../../src/client/index.js";
 import type { Operation, PlatformClientOptions } from "../../src/client/types.js";
-import { createLogger, type Logger } from "../../src/logger.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 
 // Test-only operations: a read-back of one hire (with the restricted `rate`) and documents that
@@ -63,17 +62,6 @@ export const parseFailQuery: Operation<unknown, Record<string, unknown>> = {
   safeToRepeat: true,
   document: "query TestParseFail { viewer { id ",
 };
-
-export interface Captured {
-  logger: Logger;
-  lines: string[];
-}
-
-export function captureLogger(): Captured {
-  const lines: string[] = [];
-  const logger = createLogger("debug", (line) => lines.push(line));
-  return { logger, lines };
-}
 
 /** Fast defaults for tests: millisecond back-off and no client-side budget in the way. */
 export function fastClient(

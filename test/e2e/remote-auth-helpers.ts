@@ -68,7 +68,7 @@ export const KEY = randomBytes(32).toString("base64");
 export const DAY = 24 * 60 * 60 * 1000;
 
 /** A memory store that also keeps every value ever written, to look for plain-text secrets. */
-export function recordingStore(): { store: StateStore; written: Map<string, string[]> } {
+function recordingStore(): { store: StateStore; written: Map<string, string[]> } {
   const inner = createMemoryStore();
   const written = new Map<string, string[]>();
   return {

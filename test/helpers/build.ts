@@ -7,7 +7,7 @@ import path from "node:path";
 import lockfile from "proper-lockfile";
 
 /** What the build reads, besides node_modules: a change to any of them makes dist/ stale. */
-export const BUILD_INPUTS = [
+const BUILD_INPUTS = [
   "src",
   "scripts/bundle.mjs",
   "scripts/make-executable.mjs",

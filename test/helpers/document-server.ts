@@ -12,7 +12,7 @@ import type { ClientMetadataOptions } from "../../src/auth/remote/client-metadat
 
 export const DOCUMENT_HOST = "client.test";
 
-export type Route = (req: IncomingMessage, res: ServerResponse) => void;
+type Route = (req: IncomingMessage, res: ServerResponse) => void;
 
 export interface DocumentServer {
   /** https://client.test:<port> */

@@ -21,7 +21,7 @@ import type { AnyToolDefinition } from "../../src/tools/registry.js";
 import { catalogOf } from "../../src/tools/tool-list.js";
 import { sandboxInfo } from "../../src/transports/embedded-sandbox.js";
 
-export type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
+type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
 export interface HarnessOptions {
   /** The sandbox's "today", pinned so dates in fixtures are stable. Default 2026-11-22. */
@@ -50,7 +50,7 @@ export interface HarnessOptions {
 }
 
 /** Real time, but a wait ends at once: read-backs after a lost answer do not hold a test up. */
-export const noWaitClock: Clock = {
+const noWaitClock: Clock = {
   now: () => Date.now(),
   sleep: async (_ms, signal) => {
     if (signal.aborted) throw signal.reason;

@@ -25,15 +25,15 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
 /** Draft §6.6 recommends reading at most 5 kilobytes. */
-export const MAX_DOCUMENT_BYTES = 5 * 1024;
+const MAX_DOCUMENT_BYTES = 5 * 1024;
 /** DNS, connection, TLS and body together. */
-export const FETCH_TIMEOUT_MS = 5_000;
+const FETCH_TIMEOUT_MS = 5_000;
 /** Cache-Control max-age is honoured within these bounds (draft §4.4 allows bounds). */
 export const CACHE_MIN_MS = 5 * MINUTE;
-export const CACHE_MAX_MS = 24 * HOUR;
+const CACHE_MAX_MS = 24 * HOUR;
 /** When the document says nothing about caching. */
 export const CACHE_DEFAULT_MS = HOUR;
-export const CACHE_ENTRIES = 1_000;
+const CACHE_ENTRIES = 1_000;
 
 /** What went wrong, for logs and tests; the message says it to people. */
 export type ClientMetadataFailure =

@@ -20,8 +20,8 @@ export const ACCEPTED_FOR_MS = 5 * MINUTE;
 /** A token the platform refused is refused without asking for this long. */
 export const REFUSED_FOR_MS = MINUTE;
 /** Checks of tokens not remembered, per client address and window (the platform's `viewer`). */
-export const CHECKS_PER_WINDOW = 20;
-export const CHECK_WINDOW_MS = MINUTE;
+const CHECKS_PER_WINDOW = 20;
+const CHECK_WINDOW_MS = MINUTE;
 /** Remembered answers of each kind, at most; the least recently used go first. */
 export const CACHE_SIZE = 1_000;
 
@@ -153,7 +153,7 @@ export class PersonalTokens {
 }
 
 /** The key a token is remembered (and a session bound) by: never the token itself. */
-export function digest(token: string): string {
+function digest(token: string): string {
   return createHash("sha256").update(token, "utf8").digest("hex");
 }
 

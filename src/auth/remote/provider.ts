@@ -62,13 +62,13 @@ const MINUTE = 60_000;
 const PENDING_MS = 10 * MINUTE;
 const CODE_MS = 5 * MINUTE;
 /** This server's access tokens; never longer than the platform's access token. */
-export const ACCESS_TOKEN_MAX_MS = 60 * MINUTE;
+const ACCESS_TOKEN_MAX_MS = 60 * MINUTE;
 /** This server's refresh tokens (rotated on use); never past the platform's 90 days. */
-export const REFRESH_TOKEN_MAX_MS = 30 * 24 * 60 * MINUTE;
+const REFRESH_TOKEN_MAX_MS = 30 * 24 * 60 * MINUTE;
 /** A registered client is forgotten this long after its last completed sign-in. */
 const CLIENT_TTL_MS = SIGN_IN_PERIOD_MS;
 /** A registration never used for a sign-in is forgotten within a day. */
-export const UNUSED_CLIENT_TTL_MS = 24 * 60 * MINUTE;
+const UNUSED_CLIENT_TTL_MS = 24 * 60 * MINUTE;
 /** How long a spent code is remembered, so that its replay can revoke what it issued. */
 const SPENT_CODE_MS = 2 * CODE_MS;
 

@@ -10,7 +10,7 @@ import type { OAuthClientMetadata } from "@modelcontextprotocol/sdk/shared/auth.
 
 export const MAX_URI_LENGTH = 2_000;
 export const MAX_REDIRECT_URIS = 10;
-export const MAX_CLIENT_NAME_LENGTH = 200;
+const MAX_CLIENT_NAME_LENGTH = 200;
 /** The metadata as JSON (UTF-8), secrets and ids included: it is stored per client. */
 export const MAX_METADATA_BYTES = 4 * 1024;
 

@@ -10,7 +10,7 @@ import { addressKey } from "./address-key.js";
 
 const HOUR = 60 * 60_000;
 
-export const REGISTRATION_LIMITS = {
+const REGISTRATION_LIMITS = {
   /** Bytes of JSON one registration may have. */
   maxBytes: 4_096,
   /** Registrations one address may make in an hour. */

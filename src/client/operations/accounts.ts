@@ -5,9 +5,6 @@ import type {
 } from "../operation-types.generated.js";
 import { query } from "./define.js";
 
-/** `__typename` is the account type: Company, Organisation, Partner, Recruiter (agency), Worker. */
-export type AccountSummary = ListAccountsQuery["accounts"][number];
-
 export const listAccountsQuery = query<ListAccountsQuery, ListAccountsQueryVariables>(
   "ListAccounts",
   /* GraphQL */ `

@@ -39,7 +39,7 @@ export type PaidRequestsPage = GetHireQuery["paid"];
 /** Nested lists at most 25, as the platform's complexity advice says. */
 export const HIRE_LIST_LIMIT = 25;
 /** Paid payment requests per page: a flat list of two scalars, so a larger page is cheap. */
-export const PAID_PAGE_SIZE = 100;
+const PAID_PAGE_SIZE = 100;
 
 // Paid = the worker has been paid (workerPayoutStatus PAID). netAmount as the company sees it:
 // the total excluding taxes, fees included.

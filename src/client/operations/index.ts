@@ -12,7 +12,6 @@ import { talentOperations } from "./talent.js";
 import { talentInvitationOperations } from "./talent-invitations.js";
 
 export * from "./core.js";
-export { mutation, query } from "./define.js";
 
 /** All operations, for the validation test, the generated types and anything that lists them. */
 export const allOperations = {

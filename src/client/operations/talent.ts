@@ -14,7 +14,7 @@ export type SkillRef = SkillLookupQuery["s0"]["data"][number];
 /** Skill names one look-up resolves at most: one aliased `skills` field each. */
 export const MAX_SKILL_LOOKUPS = 10;
 /** Matches per name: enough that an exact name is among them when it exists. */
-export const SKILL_MATCHES_PER_NAME = 25;
+const SKILL_MATCHES_PER_NAME = 25;
 export const skillAlias = (index: number) => `s${index}`;
 export const skillVariable = (index: number) => `q${index}`;
 
@@ -60,7 +60,7 @@ export function skillLookupQuery(count: number): Operation<SkillLookupData, Skil
 export type TalentContact = SearchTalentPoolQuery["trustedContacts"]["data"][number];
 
 /** A worker's hires the answer reads to say whether the contact's company hired them. */
-export const WORKER_HIRES_READ = 25;
+const WORKER_HIRES_READ = 25;
 
 export const searchTalentPoolQuery = query<SearchTalentPoolQuery, SearchTalentPoolQueryVariables>(
   "SearchTalentPool",

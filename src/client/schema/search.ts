@@ -10,7 +10,7 @@ import {
   isUnionType,
 } from "graphql";
 
-export interface FieldMatch {
+interface FieldMatch {
   /** The type the field belongs to, for example `Webhook`. */
   typeName: string;
   field: GraphQLField<unknown, unknown> | GraphQLInputField;

@@ -15,10 +15,10 @@ import { type OAuthClientInfo, OAuthRecords } from "./records.js";
 import { token } from "./token-endpoint.js";
 
 export { createSandboxClock, type SandboxClock } from "./clock.js";
-export { ACCESS_TOKEN_LIFETIME_MS, type OAuthClientInfo } from "./records.js";
+export type { OAuthClientInfo } from "./records.js";
 
 /** The client every sandbox has, for local use; `workforce-mcp sandbox` prints it. */
-export const SANDBOX_OAUTH_CLIENT = {
+const SANDBOX_OAUTH_CLIENT = {
   id: "sandbox-workforce-mcp",
   secret: "sandbox-client-secret-6d2f81c9a4",
   name: "workforce-mcp (local)",

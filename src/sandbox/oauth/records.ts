@@ -7,8 +7,8 @@ import type { SandboxClock } from "./clock.js";
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
-export const CODE_LIFETIME_MS = 10 * MINUTE;
-export const ACCESS_TOKEN_LIFETIME_MS = 15 * DAY;
+const CODE_LIFETIME_MS = 10 * MINUTE;
+const ACCESS_TOKEN_LIFETIME_MS = 15 * DAY;
 export const REFRESH_PERIOD_MS = 90 * DAY;
 /** How long an open consent page may be answered. */
 export const PENDING_LIFETIME_MS = 30 * MINUTE;

@@ -47,14 +47,14 @@ export interface HireSeeding {
   nextName: () => [string, string];
 }
 
-export interface ContractSpec {
+interface ContractSpec {
   status: ContractStatus;
   startDate: string | null;
   endDate: string | null;
   rate: number;
   files: number;
 }
-export interface HireSpec {
+interface HireSpec {
   worker: WorkerRecord;
   companyId: string;
   status: HireStatus;
@@ -84,7 +84,7 @@ function newFiles(s: HireSeeding, count: number): FileRecord[] {
   });
 }
 
-export function addHire(s: HireSeeding, spec: HireSpec): HireRecord {
+function addHire(s: HireSeeding, spec: HireSpec): HireRecord {
   s.data.counters.hire += 1;
   const n = s.data.counters.hire;
   const company = s.companyById.get(spec.companyId) as CompanyRecord;

@@ -3,7 +3,7 @@ import type { SeedRandom } from "./random.js";
 import { pad } from "./random.js";
 import type { SandboxData, WorkerRecord } from "./types.js";
 
-export const WORKER_NAMES: Array<[string, string]> = [
+const WORKER_NAMES: Array<[string, string]> = [
   ["Ana", "Costa"],
   ["Liam", "O'Connor"],
   ["Priya", "Raman"],

@@ -22,7 +22,7 @@ import { defineTool, type ToolContext, ToolInputError } from "../define-tool.js"
 import { dateSchema, period, rateText, requestOptions, upperCaseEnum } from "../format.js";
 import { refusedAsNotAllowed } from "../not-allowed.js";
 
-export const RATE_TYPES = ["HOURLY", "DAILY", "WEEKLY", "MONTHLY", "FIXED"] as const;
+const RATE_TYPES = ["HOURLY", "DAILY", "WEEKLY", "MONTHLY", "FIXED"] as const;
 
 const hireOutput = z.object({
   id: z.string(),

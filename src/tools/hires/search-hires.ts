@@ -16,7 +16,7 @@ import {
   upperCaseEnum,
 } from "../format.js";
 
-export const HIRE_STATUSES = [
+const HIRE_STATUSES = [
   "DRAFT",
   "OFFERED",
   "READY",

@@ -20,7 +20,7 @@ import { defineTool, NotAllowedError, type ToolContext, ToolInputError } from ".
 import { dateSchema, period, requestOptions, upperCaseEnum } from "../format.js";
 import { sentTextSchema, sentTextShown } from "../sent-text.js";
 
-export const TERMINATION_REASONS = [
+const TERMINATION_REASONS = [
   "WORKER_UNAVAILABILITY",
   "PROJECT_COMPLETED_EARLY",
   "MUTUAL_AGREEMENT_TO_TERMINATE",

@@ -38,7 +38,7 @@ import { CLOSED_JOB_STATUSES } from "./job-writes.js";
 const TOOL = "manage_candidate";
 
 /** Steps a person may set; the platform sets the others (INVITED_TO_APPLY, APPLIED, HIRING). */
-export const MANUAL_STEPS = [
+const MANUAL_STEPS = [
   "SHORTLISTED",
   "INTERVIEW_SELECTED",
   "INTERVIEW_SCHEDULED",
@@ -47,7 +47,7 @@ export const MANUAL_STEPS = [
 ] as const satisfies readonly JobCandidateHiringStep[];
 
 /** JobCandidateStatusReason: why a candidate is not eligible any more. */
-export const REJECTION_REASONS = [
+const REJECTION_REASONS = [
   "SKILLS_OR_EXPERIENCE",
   "SPECIFIC_JOB_CRITERIA",
   "AVAILABILITY",

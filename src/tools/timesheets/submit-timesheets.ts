@@ -34,7 +34,7 @@ import {
 
 export { MAX_META_BYTES, MAX_META_DEPTH } from "./timesheet-rows.js";
 
-export const MAX_REGISTRATIONS = 1000;
+const MAX_REGISTRATIONS = 1000;
 /** Rows listed one by one in the text; the structured result always has all of them. */
 const TEXT_ROW_LIMIT = 30;
 const TOOL = "submit_timesheets";

@@ -80,13 +80,13 @@ export const previewOutput = z.object({
     }),
   ),
 });
-export type PreviewOut = z.infer<typeof previewOutput>;
+type PreviewOut = z.infer<typeof previewOutput>;
 
 /**
  * The last day that has begun somewhere on Earth (UTC+14): hours for a later day cannot have been
  * worked yet, while no one east of UTC is refused their own today.
  */
-export function lastDayBegun(now: number): string {
+function lastDayBegun(now: number): string {
   return new Date(now + 14 * 3_600_000).toISOString().slice(0, 10);
 }
 

@@ -26,7 +26,7 @@ const MAX_HOURS_PER_DAY = 24;
 export const MAX_META_DEPTH = 10;
 export const MAX_META_BYTES = 2048;
 /** A reference is shown whole in the preview: longer ones are refused, never cut. */
-export const MAX_REFERENCE_LENGTH = 500;
+const MAX_REFERENCE_LENGTH = 500;
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives as the module object.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ??

@@ -10,13 +10,9 @@ export type ApprovalStateName =
   | "REJECTED"
   | "NEEDS_CHANGE"
   | "CANCELLED";
-export type ApprovalTriggerName =
-  | "NONE"
-  | "HIRE_CREATED"
-  | "HIRE_CHANGED"
-  | "CLASSIFICATION_CREATED";
+type ApprovalTriggerName = "NONE" | "HIRE_CREATED" | "HIRE_CHANGED" | "CLASSIFICATION_CREATED";
 
-export interface UserGroupRecord {
+interface UserGroupRecord {
   id: string;
   name: string;
   description: string | null;
@@ -24,7 +20,7 @@ export interface UserGroupRecord {
   /** Members: the users who may act for this group. */
   userIds: string[];
 }
-export interface ApproverRecord {
+interface ApproverRecord {
   id: string;
   userGroupId: string;
   position: number;

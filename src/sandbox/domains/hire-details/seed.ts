@@ -14,9 +14,9 @@ export interface UserRecord {
   createdAt: string;
 }
 
-export type ComplianceActor = "WORKER" | "COMPANY" | "RECRUITER" | "WORKSOME";
+type ComplianceActor = "WORKER" | "COMPANY" | "RECRUITER" | "WORKSOME";
 
-export interface ComplianceRecord {
+interface ComplianceRecord {
   name: string;
   actor: ComplianceActor;
   applicable: boolean;
@@ -27,7 +27,7 @@ export interface ComplianceRecord {
   description: string;
 }
 
-export interface CustomFieldOptionRecord {
+interface CustomFieldOptionRecord {
   id: string;
   fieldId: string;
   displayOrder: number;

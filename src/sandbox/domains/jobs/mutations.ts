@@ -15,7 +15,7 @@ import {
 } from "./seed.js";
 
 /** Steps a person may set; the platform sets the others (a share, a bid, a hire). */
-export const MANUAL_STEPS: ReadonlySet<JobCandidateHiringStep> = new Set([
+const MANUAL_STEPS: ReadonlySet<JobCandidateHiringStep> = new Set([
   "SHORTLISTED",
   "INTERVIEW_SELECTED",
   "INTERVIEW_SCHEDULED",

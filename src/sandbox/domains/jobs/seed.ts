@@ -4,7 +4,7 @@ import { addDays } from "../../dates.js";
 import type { SandboxData, WorkerRecord } from "../../seed/index.js";
 import { talentOf } from "../talent/seed.js";
 
-export type JobStatus = "DRAFT" | "ACTIVE" | "COMPLETED" | "REMOVED";
+type JobStatus = "DRAFT" | "ACTIVE" | "COMPLETED" | "REMOVED";
 export type JobCandidateHiringStep =
   | "SHORTLISTED"
   | "INVITED_TO_APPLY"
@@ -14,9 +14,9 @@ export type JobCandidateHiringStep =
   | "INTERVIEW_SCHEDULED"
   | "INTERVIEW_COMPLETED"
   | "COMPLETION_ON_HOLD";
-export type JobCandidateStatus = "ELIGIBLE" | "NON_ELIGIBLE" | "DUPLICATE";
-export type BidStatus = "OPEN" | "ACCEPTED" | "REJECTED" | "CANCELLED";
-export type SourcingChannel = "TRUSTED_CONTACT" | "CANDIDATE_SUBMISSION" | "MARKETPLACE";
+type JobCandidateStatus = "ELIGIBLE" | "NON_ELIGIBLE" | "DUPLICATE";
+type BidStatus = "OPEN" | "ACCEPTED" | "REJECTED" | "CANCELLED";
+type SourcingChannel = "TRUSTED_CONTACT" | "CANDIDATE_SUBMISSION" | "MARKETPLACE";
 
 export interface JobRecord {
   id: string;
@@ -95,7 +95,7 @@ export function jobsOf(data: SandboxData): JobsData {
 }
 
 /** A platform DateTime for a day, at a fixed hour so the seed stays the same. */
-export const dateTime = (date: string, hour = 9) =>
+const dateTime = (date: string, hour = 9) =>
   `${date}T${String(hour).padStart(2, "0")}:00:00.000000Z`;
 
 interface CandidateSpec {

@@ -8,15 +8,15 @@
 import { addDays, toDate } from "../../dates.js";
 import type { ContractRecord, HireRecord, SandboxData, TimesheetRecord } from "../../seed/index.js";
 
-export type PaymentRequestStatus = "APPROVED" | "CANCELLED" | "UNAPPROVED" | "REJECTED";
-export type PaymentRequestWorkerStatus =
+type PaymentRequestStatus = "APPROVED" | "CANCELLED" | "UNAPPROVED" | "REJECTED";
+type PaymentRequestWorkerStatus =
   | "REJECTED"
   | "CANCELLED"
   | "PROCESSING"
   | "COMPLETED"
   | "REQUESTED"
   | "APPROVED";
-export type PaymentRequestWorkerPayoutStatus = "PAID" | "DUE" | "OVERDUE" | "UNPAID";
+type PaymentRequestWorkerPayoutStatus = "PAID" | "DUE" | "OVERDUE" | "UNPAID";
 
 export interface RegistrationRecord {
   id: string;

@@ -3,16 +3,16 @@
 import { addDays } from "../../dates.js";
 import type { ContractRecord, HireRecord, SandboxData, WorkerRecord } from "../../seed/index.js";
 
-export type ContactStatus = "INVITED" | "ACTIVE" | "DECLINED" | "APPLIED" | "BLOCKED";
-export type SkillableType = "WORKER" | "TRUSTED_CONTACT" | "JOB";
+type ContactStatus = "INVITED" | "ACTIVE" | "DECLINED" | "APPLIED" | "BLOCKED";
+type SkillableType = "WORKER" | "TRUSTED_CONTACT" | "JOB";
 
-export interface SkillRecord {
+interface SkillRecord {
   id: string;
   name: string;
   /** What the skill may be applied to (`skills(skillableType:)`). */
   types: SkillableType[];
 }
-export interface AddressRecord {
+interface AddressRecord {
   city: string | null;
   /** ISO 3166-1 alpha-2. */
   country: string;
@@ -42,7 +42,7 @@ export type TrustedContactOriginChannel =
   | "MARKETPLACE_HIRE"
   | "EXTERNAL_LINK"
   | "ORGANISATION_HIRE";
-export interface InvitationEmail {
+interface InvitationEmail {
   /** DateTime the email went out. */
   sentAt: string;
   to: string;
@@ -111,7 +111,7 @@ const SKILL_NAMES = [
   "Supply Chain",
   "Test Automation",
 ] as const;
-export type SkillName = (typeof SKILL_NAMES)[number];
+type SkillName = (typeof SKILL_NAMES)[number];
 
 /** Skills of the core seed's jobs, for the hired workers added to a pool. */
 const JOB_SKILLS: Record<string, SkillName[]> = {
