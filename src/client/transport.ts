@@ -54,8 +54,8 @@ export function createTransport(options: TransportOptions): Send {
     const gql = new GraphQLClient(endpoint, {
       headers: { Authorization: `Bearer ${a.token}`, "Content-Type": "application/json" },
       errorPolicy: "all",
-      // graphql-request parses every document on every call just to find its operation name
-      // (~0.15 ms). Each of ours has exactly one, named after the operation, so name it here.
+      // graphql-request would parse every document on every call just to find its operation name;
+      // each of ours has exactly one, named after the operation, so it is named here.
       excludeOperationName: true,
       jsonSerializer: {
         parse: JSON.parse,

@@ -131,7 +131,7 @@ const MAX_BODY_BYTES = 10 * 1024 * 1024;
 const WINDOW_MS = 60_000;
 
 // Built with the first request, not at start: an embedded sandbox's first tools/list needs
-// neither the schema nor the data, and building them takes ~45 ms.
+// neither the schema nor the data, and building them would add noticeably to every start.
 let schema: GraphQLSchema | undefined;
 const sandboxSchema = () => {
   schema ??= createSandboxSchema();
