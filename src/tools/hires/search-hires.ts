@@ -15,6 +15,7 @@ import {
   requestOptions,
   upperCaseEnum,
 } from "../format.js";
+import { resolveAccounts, resolveWorkers } from "../known-ids.js";
 
 export const HIRE_STATUSES = [
   "DRAFT",
@@ -83,7 +84,7 @@ export const searchHiresTool = defineTool({
     "Use when: who is active at Nordlys, Ana's rate, who starts next month, who has not logged hours.",
     "Do not use for: one hire in full (use get_hire); documents (use get_contract).",
     "Returns: hires with ids, dates and the terms in force (an unsigned draft apart; rates may be hidden). Paged.",
-    'Example: {"activeStatus": ["ACTIVE"], "accounts": ["cmp_nordlys"]}',
+    'Example: {"activeStatus": ["ACTIVE"], "accounts": ["214"]}',
   ].join("\n"),
   inputSchema: {
     search: z
@@ -146,15 +147,17 @@ export const searchHiresTool = defineTool({
         );
       }
     }
+    const accounts = await resolveAccounts(ctx, args.accounts);
+    const workers = await resolveWorkers(ctx, args.workers);
     const { data, restricted } = await ctx.client.run(
       searchHiresQuery,
       {
         search: args.search,
         activeStatus: args.activeStatus,
-        accounts: args.accounts,
+        accounts: accounts.ids,
         startDateRange: args.startDateRange,
         endDateRange: args.endDateRange,
-        workers: args.workers,
+        workers: workers.ids,
         contractStatus: args.contractStatus,
         externalIdentifiers: args.externalIdentifiers,
         missingPaymentRequestDateRange: args.missingHoursBetween,
@@ -168,7 +171,9 @@ export const searchHiresTool = defineTool({
     const hires = data.hires.data.map(toOutput);
     const hidden = hiddenFields(restricted);
     const lines = hires.map(renderHire);
-    const text = [info.summary, ...lines, hiddenLine(hidden)].filter(Boolean).join("\n");
+    const text = [...accounts.notes, ...workers.notes, info.summary, ...lines, hiddenLine(hidden)]
+      .filter(Boolean)
+      .join("\n");
     return {
       structured: { hires, page: info, hiddenFields: hidden },
       text,
