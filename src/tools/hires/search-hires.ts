@@ -54,11 +54,15 @@ const termsOutput = z.object({
 
 const hireOutput = z.object({
   id: z.string(),
+  /** The hire number people quote (the platform's unique reference). */
+  number: z.string(),
   status: z.string(),
   worker: z.object({ id: z.string(), name: z.string(), email: z.string().nullable() }),
   company: z.object({ id: z.string(), name: z.string() }),
   startDate: z.string().nullable(),
+  /** The planned end; a terminated hire ends on terminationDate instead. */
   endDate: z.string().nullable(),
+  terminationDate: z.string().nullable(),
   /** Accepted by all parties: the terms in force. */
   activeContract: termsOutput.nullable(),
   /** Not signed yet: a change to the active contract, or a first contract awaiting acceptance. */
@@ -170,7 +174,7 @@ export const searchHiresTool = defineTool({
     const info = pageOf(data.hires.paginatorInfo);
     const hires = data.hires.data.map(toOutput);
     const hidden = hiddenFields(restricted);
-    const lines = hires.map(renderHire);
+    const lines = hires.map((hire) => renderHire(hire, args.search));
     const text = [...accounts.notes, ...workers.notes, info.summary, ...lines, hiddenLine(hidden)]
       .filter(Boolean)
       .join("\n");
@@ -198,11 +202,13 @@ function terms(c: HireSummary["activeContract"]): TermsOut | null {
 function toOutput(hire: HireSummary): HireOut {
   return {
     id: hire.id,
+    number: hire.number,
     status: hire.status,
     worker: { id: hire.worker.id, name: hire.worker.name, email: hire.worker.email },
     company: { id: hire.company.id, name: hire.company.name },
     startDate: hire.startDate,
     endDate: hire.endDate,
+    terminationDate: hire.terminationDate,
     activeContract: terms(hire.activeContract),
     draftContract: terms(hire.draftContract),
     latestContract:
@@ -222,7 +228,25 @@ function termsText(c: TermsOut, job: boolean): string {
 }
 
 // Names, emails and jobs are quoted; ids, statuses and dates are only kept to one line.
-function renderHire(h: HireOut): string {
+/** "from 2026-01-05, terminated 2026-10-01 (planned end 2027-02-28)", or the planned period. */
+function dates(h: HireOut): string {
+  if (!h.terminationDate) return period(h.startDate, h.endDate);
+  const from = h.startDate ? `from ${oneLine(h.startDate)}, ` : "";
+  const planned = h.endDate ? ` (planned end ${oneLine(h.endDate)})` : "";
+  return `${from}terminated ${oneLine(h.terminationDate)}${planned}`;
+}
+
+/** "; matched the job title" when the search found the hire by its job and not its worker. */
+function matchNote(h: HireOut, search: string | undefined): string {
+  if (!search) return "";
+  const needle = search.trim().toLowerCase();
+  const has = (value: string | null | undefined) => !!value?.toLowerCase().includes(needle);
+  const byWorker = has(h.worker.name) || has(h.worker.email) || has(h.number) || has(h.id);
+  const jobs = [h.activeContract, h.draftContract, h.latestContract].map((c) => c?.jobName);
+  return !byWorker && jobs.some(has) ? "; matched the job title" : "";
+}
+
+function renderHire(h: HireOut, search: string | undefined): string {
   const email = h.worker.email ? `; email ${quoted(h.worker.email)}` : "";
   const who = `${quoted(h.worker.name)} (worker ${oneLine(h.worker.id)}${email})`;
   const d = h.draftContract;
@@ -246,5 +270,5 @@ function renderHire(h: HireOut): string {
       contract += `; draft contract ${oneLine(d.id)}: ${termsText(d, d.jobName !== latest?.jobName)}, not signed yet`;
     }
   }
-  return `- ${oneLine(h.id)} ${oneLine(h.status)}: ${who} at ${quoted(h.company.name)} (${oneLine(h.company.id)}), ${period(h.startDate, h.endDate)}${contract}`;
+  return `- ${oneLine(h.id)} (no. ${oneLine(h.number)}) ${oneLine(h.status)}: ${who} at ${quoted(h.company.name)} (${oneLine(h.company.id)}), ${dates(h)}${contract}${matchNote(h, search)}`;
 }
