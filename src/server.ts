@@ -204,6 +204,54 @@ function validatorsOf(tool: AnyTool) {
   return entry;
 }
 
+/**
+ * The arguments with every `null` given for an optional property removed, at any depth: clients
+ * with strict function calling (OpenAI's) send `null` for each optional argument they leave out,
+ * and for them `null` means absent. A property that accepts null itself, or a required one (its
+ * `null` gets the normal error), is left as it was.
+ */
+export function withoutNullOptionals(
+  shape: z.ZodRawShape,
+  input: Record<string, unknown>,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(input)) {
+    const schema = shape[key] as z.ZodType | undefined;
+    if (!schema) {
+      out[key] = value;
+    } else if (value === null) {
+      if (!schema.safeParse(undefined).success || schema.safeParse(null).success) out[key] = null;
+    } else {
+      out[key] = withoutNullsBelow(schema, value);
+    }
+  }
+  return out;
+}
+
+/** The object shape or array element a schema checks, seen through optional, nullable and default. */
+function innerOf(schema: z.ZodType): z.ZodType {
+  let inner: z.ZodType = schema;
+  while (
+    inner instanceof z.ZodOptional ||
+    inner instanceof z.ZodNullable ||
+    inner instanceof z.ZodDefault
+  ) {
+    inner = inner.unwrap() as z.ZodType;
+  }
+  return inner;
+}
+
+function withoutNullsBelow(schema: z.ZodType, value: unknown): unknown {
+  const inner = innerOf(schema);
+  if (inner instanceof z.ZodObject && value && typeof value === "object" && !Array.isArray(value)) {
+    return withoutNullOptionals(inner.shape, value as Record<string, unknown>);
+  }
+  if (inner instanceof z.ZodArray && Array.isArray(value)) {
+    return value.map((item) => withoutNullsBelow(inner.element as z.ZodType, item));
+  }
+  return value;
+}
+
 type ToolRunner = (args: Record<string, unknown>, extra: Extra) => Promise<CallToolResult>;
 
 function toolError(text: string): CallToolResult {
@@ -232,7 +280,7 @@ function toolRunner(
     input: Record<string, unknown>,
     extra: Extra,
   ): Promise<CallToolResult> => {
-    const parsed = inputValidator.safeParse(input);
+    const parsed = inputValidator.safeParse(withoutNullOptionals(tool.inputSchema, input));
     if (!parsed.success) {
       return toolError(
         `Input validation error: Invalid arguments for tool ${tool.name}: ${issuesText(parsed.error)}`,

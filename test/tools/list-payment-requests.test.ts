@@ -187,13 +187,13 @@ describe("list_payment_requests with the limited token", () => {
     expect(t).toMatch(/DKK [\d,]+\.\d\d/);
   });
 
-  it("finds nothing of another company's hire", async () => {
+  it("refuses another company's hire as one it cannot see, not a silent empty list", async () => {
     const r = await h.client.callTool({
       name: "list_payment_requests",
       arguments: { hires: ["hire_002"] },
     });
-    expect(r.isError).toBeFalsy();
-    expect((r.structuredContent as unknown as Out).paymentRequests).toEqual([]);
-    expect(text(r)).toContain("No results.");
+    expect(r.isError).toBe(true);
+    expect(text(r)).toContain('no hire you can see has the id "hire_002"');
+    expect(text(r)).not.toContain("No results.");
   });
 });

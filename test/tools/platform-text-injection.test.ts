@@ -209,7 +209,7 @@ describe("platform text in tool answers", () => {
     const h = await harness();
     const { r, text: t } = await call(h, "search_hires", { search: "Ana Costa" });
     expect(r.isError).toBeFalsy();
-    const line = lineStarting(expectContained(t), "- hire_001 ACTIVE: ");
+    const line = lineStarting(expectContained(t), "- hire_001 (no. H-10001) ACTIVE: ");
     expect(line).toContain(
       `${shown(WORKER)} (worker wrk_001; email ${shown(EMAIL)}) at ${shown(COMPANY)}`,
     );

@@ -256,3 +256,54 @@ describe("search_hires with the limited token", () => {
     expect(out.hires.some((x) => x.id === "hire_002")).toBe(false);
   });
 });
+
+describe("search_hires: the dates, number and match people ask about", () => {
+  let h: Harness;
+  type Row = HireOut & { number: string; terminationDate: string | null };
+  const search = async (args: Record<string, unknown>) => {
+    const r = await h.client.callTool({ name: "search_hires", arguments: args });
+    expect(r.isError, text(r)).toBeFalsy();
+    return { r, hires: (r.structuredContent as unknown as { hires: Row[] }).hires };
+  };
+  const lineOf = (r: Parameters<typeof text>[0], id: string) =>
+    text(r)
+      .split("\n")
+      .find((l) => l.startsWith(`- ${id} `)) ?? "";
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  it("shows a terminated hire's termination date, with the planned end apart", async () => {
+    const { r, hires } = await search({ activeStatus: ["TERMINATED"], first: 1 });
+    const t = hires[0] as Row;
+    expect(t.terminationDate).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(t.terminationDate).not.toBe(t.endDate);
+    const line = lineOf(r, t.id);
+    expect(line).toContain(`terminated ${t.terminationDate} (planned end ${t.endDate})`);
+    // The planned end is not shown as when it ended.
+    expect(line).not.toContain(`– ${t.endDate}`);
+  });
+
+  it("shows the hire number, and finds the hire by it", async () => {
+    const { hires } = await search({ search: "Ana Costa" });
+    const ana = hires.find((x) => x.id === "hire_001") as Row;
+    expect(ana.number).toMatch(/^H-\d+$/);
+    const { r, hires: byNumber } = await search({ search: ana.number });
+    expect(byNumber.map((x) => x.id)).toContain("hire_001");
+    expect(lineOf(r, "hire_001")).toContain(`(no. ${ana.number})`);
+    expect(lineOf(r, "hire_001")).not.toContain("matched the job title");
+  });
+
+  it("says when a hire matched on its job title rather than the worker", async () => {
+    const { hires } = await search({ search: "Ana Costa" });
+    const job = hires.find((x) => x.id === "hire_001")?.activeContract?.jobName as string;
+    const { r, hires: byJob } = await search({ search: job, first: 100 });
+    expect(byJob.length).toBeGreaterThan(0);
+    expect(lineOf(r, "hire_001")).toContain("; matched the job title");
+    const byName = await search({ search: "Ana Costa" });
+    expect(lineOf(byName.r, "hire_001")).not.toContain("matched the job title");
+  });
+});

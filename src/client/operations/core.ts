@@ -111,9 +111,11 @@ export const searchHiresQuery = query<SearchHiresQuery, SearchHiresQueryVariable
         ${PAGINATOR_INFO_FIELDS}
         data {
           id
+          number
           status
           startDate
           endDate
+          terminationDate
           worker {
             id
             name

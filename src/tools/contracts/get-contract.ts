@@ -48,7 +48,7 @@ export const getContractTool = defineTool({
   },
   description: [
     "One contract: job, dates, rate, payment terms, PO number, the contract document and attachments. With hireId: the hire's active contract, the terms in force.",
-    "Use when: Ana's contract terms, the payment term of ctr_002, send me the signed contract.",
+    "Use when: Ana's contract terms, the payment term of contract 90562, send me the signed contract.",
     "Do not use for: finding hires (use search_hires).",
     "Returns: the terms, pdfUrl (the contract) and attachments (links expire); an unsigned draft apart.",
   ].join("\n"),
@@ -57,13 +57,13 @@ export const getContractTool = defineTool({
       .string()
       .min(1)
       .optional()
-      .describe("The contract's id, e.g. ctr_002. Give this or hireId, not both."),
+      .describe("The contract's id, e.g. 90562. Give this or hireId, not both."),
     hireId: z
       .string()
       .min(1)
       .optional()
       .describe(
-        "A hire's id (from search_hires), e.g. hire_001; returns its active contract. Give this or contractId, not both.",
+        "A hire's id (from search_hires), e.g. 48213; returns its active contract. Give this or contractId, not both.",
       ),
   },
   outputSchema: {

@@ -56,7 +56,7 @@ export const cancelHireTool = defineTool({
     "Do not use for: active hires (use terminate_hire).",
     "How it works: the first call only previews and returns a confirmationToken; after the person agrees, call again with the same arguments plus the token.",
     "Returns: status preview, changed, cancelled, declined or outcome-unknown.",
-    'Example: {"hireId":"hire_003","message":"The project is postponed, sorry."}',
+    'Example: {"hireId":"48215","message":"The project is postponed, sorry."}',
   ].join("\n"),
   inputSchema: {
     hireId: z.string().min(1).describe("Hire id (from search_hires)."),

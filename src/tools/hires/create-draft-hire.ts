@@ -60,7 +60,7 @@ export const createDraftHireTool = defineTool({
     "Use when: asked to set up a hire.",
     "Do not use for: finding contact ids (use search_talent_pool).",
     "Returns: the hire id and terms; an externalIdentifier in use names its hire instead.",
-    'Example: {"company":"cmp_nordlys","name":"Data Engineer","trustedContact":"tc_012","rate":650}',
+    'Example: {"company":"214","name":"Data Engineer","trustedContact":"7731","rate":650}',
   ].join("\n"),
   // Lengths are checked in the handler, not in the schema: every byte here is read on every turn.
   inputSchema: {

@@ -92,7 +92,7 @@ export const getHireTool = defineTool({
     "Do not use for: finding a hire (use search_hires); documents (use get_contract).",
   ].join("\n"),
   inputSchema: {
-    hireId: z.string().min(1).describe("The hire's id (from search_hires), e.g. hire_001."),
+    hireId: z.string().min(1).describe("The hire's id (from search_hires), e.g. 48213."),
   },
   outputSchema: outputShape,
   annotations: {

@@ -86,7 +86,7 @@ export const reviewHireApprovalTool = defineTool({
     "Approve or reject a hire waiting for your approval; without approvalId, list those awaiting you (ids, hire, worker, company).",
     'Use when: "approve Amara\'s hire". Do not use for: cancelling a hire yourself (cancel_hire).',
     "Both need the person's confirmation: the first call previews and returns a confirmationToken; once they agree, repeat the call with it. Approving lets the hire proceed (any next approver group is asked) and cannot be withdrawn; rejecting needs a reason and cancels the hire.",
-    'Example: {"approvalId": "apr_001", "decision": "APPROVED"}',
+    'Example: {"approvalId": "1290", "decision": "APPROVED"}',
   ].join("\n"),
   inputSchema: {
     approvalId: z.string().min(1).optional().describe("Approval id, from the listing."),

@@ -15,6 +15,7 @@ import {
   requestOptions,
   upperCaseEnum,
 } from "../format.js";
+import { resolveAccounts, resolveWorkers } from "../known-ids.js";
 
 const HIRE_STATUSES = [
   "DRAFT",
@@ -53,11 +54,15 @@ const termsOutput = z.object({
 
 const hireOutput = z.object({
   id: z.string(),
+  /** The hire number people quote (the platform's unique reference). */
+  number: z.string(),
   status: z.string(),
   worker: z.object({ id: z.string(), name: z.string(), email: z.string().nullable() }),
   company: z.object({ id: z.string(), name: z.string() }),
   startDate: z.string().nullable(),
+  /** The planned end; a terminated hire ends on terminationDate instead. */
   endDate: z.string().nullable(),
+  terminationDate: z.string().nullable(),
   /** Accepted by all parties: the terms in force. */
   activeContract: termsOutput.nullable(),
   /** Not signed yet: a change to the active contract, or a first contract awaiting acceptance. */
@@ -83,7 +88,7 @@ export const searchHiresTool = defineTool({
     "Use when: who is active at Nordlys, Ana's rate, who starts next month, who has not logged hours.",
     "Do not use for: one hire in full (use get_hire); documents (use get_contract).",
     "Returns: hires with ids, dates and the terms in force (an unsigned draft apart; rates may be hidden). Paged.",
-    'Example: {"activeStatus": ["ACTIVE"], "accounts": ["cmp_nordlys"]}',
+    'Example: {"activeStatus": ["ACTIVE"], "accounts": ["214"]}',
   ].join("\n"),
   inputSchema: {
     search: z
@@ -146,15 +151,17 @@ export const searchHiresTool = defineTool({
         );
       }
     }
+    const accounts = await resolveAccounts(ctx, args.accounts);
+    const workers = await resolveWorkers(ctx, args.workers);
     const { data, restricted } = await ctx.client.run(
       searchHiresQuery,
       {
         search: args.search,
         activeStatus: args.activeStatus,
-        accounts: args.accounts,
+        accounts: accounts.ids,
         startDateRange: args.startDateRange,
         endDateRange: args.endDateRange,
-        workers: args.workers,
+        workers: workers.ids,
         contractStatus: args.contractStatus,
         externalIdentifiers: args.externalIdentifiers,
         missingPaymentRequestDateRange: args.missingHoursBetween,
@@ -167,8 +174,10 @@ export const searchHiresTool = defineTool({
     const info = pageOf(data.hires.paginatorInfo);
     const hires = data.hires.data.map(toOutput);
     const hidden = hiddenFields(restricted);
-    const lines = hires.map(renderHire);
-    const text = [info.summary, ...lines, hiddenLine(hidden)].filter(Boolean).join("\n");
+    const lines = hires.map((hire) => renderHire(hire, args.search));
+    const text = [...accounts.notes, ...workers.notes, info.summary, ...lines, hiddenLine(hidden)]
+      .filter(Boolean)
+      .join("\n");
     return {
       structured: { hires, page: info, hiddenFields: hidden },
       text,
@@ -193,11 +202,13 @@ function terms(c: HireSummary["activeContract"]): TermsOut | null {
 function toOutput(hire: HireSummary): HireOut {
   return {
     id: hire.id,
+    number: hire.number,
     status: hire.status,
     worker: { id: hire.worker.id, name: hire.worker.name, email: hire.worker.email },
     company: { id: hire.company.id, name: hire.company.name },
     startDate: hire.startDate,
     endDate: hire.endDate,
+    terminationDate: hire.terminationDate,
     activeContract: terms(hire.activeContract),
     draftContract: terms(hire.draftContract),
     latestContract:
@@ -217,7 +228,25 @@ function termsText(c: TermsOut, job: boolean): string {
 }
 
 // Names, emails and jobs are quoted; ids, statuses and dates are only kept to one line.
-function renderHire(h: HireOut): string {
+/** "from 2026-01-05, terminated 2026-10-01 (planned end 2027-02-28)", or the planned period. */
+function dates(h: HireOut): string {
+  if (!h.terminationDate) return period(h.startDate, h.endDate);
+  const from = h.startDate ? `from ${oneLine(h.startDate)}, ` : "";
+  const planned = h.endDate ? ` (planned end ${oneLine(h.endDate)})` : "";
+  return `${from}terminated ${oneLine(h.terminationDate)}${planned}`;
+}
+
+/** "; matched the job title" when the search found the hire by its job and not its worker. */
+function matchNote(h: HireOut, search: string | undefined): string {
+  if (!search) return "";
+  const needle = search.trim().toLowerCase();
+  const has = (value: string | null | undefined) => !!value?.toLowerCase().includes(needle);
+  const byWorker = has(h.worker.name) || has(h.worker.email) || has(h.number) || has(h.id);
+  const jobs = [h.activeContract, h.draftContract, h.latestContract].map((c) => c?.jobName);
+  return !byWorker && jobs.some(has) ? "; matched the job title" : "";
+}
+
+function renderHire(h: HireOut, search: string | undefined): string {
   const email = h.worker.email ? `; email ${quoted(h.worker.email)}` : "";
   const who = `${quoted(h.worker.name)} (worker ${oneLine(h.worker.id)}${email})`;
   const d = h.draftContract;
@@ -241,5 +270,5 @@ function renderHire(h: HireOut): string {
       contract += `; draft contract ${oneLine(d.id)}: ${termsText(d, d.jobName !== latest?.jobName)}, not signed yet`;
     }
   }
-  return `- ${oneLine(h.id)} ${oneLine(h.status)}: ${who} at ${quoted(h.company.name)} (${oneLine(h.company.id)}), ${period(h.startDate, h.endDate)}${contract}`;
+  return `- ${oneLine(h.id)} (no. ${oneLine(h.number)}) ${oneLine(h.status)}: ${who} at ${quoted(h.company.name)} (${oneLine(h.company.id)}), ${dates(h)}${contract}${matchNote(h, search)}`;
 }

@@ -74,7 +74,7 @@ export const terminateHireTool = defineTool({
     "Use when: the person explicitly asks to terminate a worker's active hire on a date, with a reason.",
     "Do not use for: hires not started yet (use cancel_hire).",
     "The first call only previews and returns a confirmationToken (single use, 5 minutes); once the person agrees, repeat the call with it.",
-    'Example: {"hireId": "hire_001", "reason": "PROJECT_COMPLETED_EARLY", "date": "2026-12-31"}',
+    'Example: {"hireId": "48213", "reason": "PROJECT_COMPLETED_EARLY", "date": "2026-12-31"}',
   ].join("\n"),
   inputSchema: {
     hireId: z.string().min(1).describe("Hire id (from search_hires)."),

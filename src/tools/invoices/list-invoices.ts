@@ -18,6 +18,7 @@ import {
   requestOptions,
   upperCaseEnum,
 } from "../format.js";
+import { resolveAccounts } from "../known-ids.js";
 
 const INVOICE_STATUSES = ["PAID", "UNPAID", "OVERDUE", "CREDITED"] as const;
 const TRANSACTION_TYPES = ["INVOICE", "CREDIT_NOTE", "BATCH_INVOICE"] as const;
@@ -150,6 +151,7 @@ export const listInvoicesTool = defineTool({
       return oneInvoice(data.invoice, today, hiddenFields(restricted));
     }
 
+    const accounts = await resolveAccounts(ctx, args.accounts);
     const { data, restricted } = await ctx.client.run(
       listInvoicesQuery,
       {
@@ -157,7 +159,7 @@ export const listInvoicesTool = defineTool({
         transactionTypes: args.transactionTypes,
         search: args.search,
         currency: args.currency,
-        accounts: args.accounts,
+        accounts: accounts.ids,
         orderBy: args.orderBy,
         first: clampPageSize(args.first),
         page: clampPage(args.page),
@@ -170,7 +172,7 @@ export const listInvoicesTool = defineTool({
     const partial = info.hasMore || info.page > 1;
     const hidden = hiddenFields(restricted);
 
-    const lines = [info.summary, ...invoices.map((i) => `- ${invoiceLine(i)}`)];
+    const lines = [...accounts.notes, info.summary, ...invoices.map((i) => `- ${invoiceLine(i)}`)];
     if (totals.length > 0) {
       const scope = partial ? "Totals for this page only" : "Totals";
       lines.push(`${scope}: ${totalsText(totals)}.`);

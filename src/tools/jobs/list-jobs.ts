@@ -21,6 +21,7 @@ import {
   rateText,
   requestOptions,
 } from "../format.js";
+import { resolveAccounts } from "../known-ids.js";
 
 const JOB_STATUSES = ["DRAFT", "ACTIVE", "COMPLETED", "REMOVED"] as const;
 // Words people use for the platform's statuses; the schema lists only the real values.
@@ -96,7 +97,7 @@ export const listJobsTool = defineTool({
   },
   description: [
     "List jobs with candidate and bid counts, or one job (jobId) with its candidates and bids and their ids.",
-    "Use when: which open jobs have no candidates, how many bids on the backend job, who applied to job_002.",
+    "Use when: which open jobs have no candidates, how many bids on the backend job, who applied to job 3108.",
     "Do not use for: the talent pool (use search_talent_pool). Rates may be hidden. Paged.",
   ].join("\n"),
   inputSchema: {
@@ -105,7 +106,7 @@ export const listJobsTool = defineTool({
     accounts: z
       .array(z.string().min(1))
       .optional()
-      .describe("Only these companies (ids such as cmp_nordlys)."),
+      .describe("Only these companies (ids from list_accounts)."),
     jobId: z.string().min(1).optional().describe("Show this job with its candidates and bids."),
     ...pageArgs,
   },
@@ -159,9 +160,10 @@ export const listJobsTool = defineTool({
       };
     }
 
+    const accounts = await resolveAccounts(ctx, args.accounts);
     const { data, restricted } = await ctx.client.run(
       listJobsQuery,
-      { search: args.search, statuses: args.statuses, accounts: args.accounts, first, page },
+      { search: args.search, statuses: args.statuses, accounts: accounts.ids, first, page },
       options,
     );
     const info = pageOf(data.jobs.paginatorInfo);
@@ -174,7 +176,13 @@ export const listJobsTool = defineTool({
             .map((j) => `${oneLine(j.id)} ${quoted(j.name)}`)
             .join(", ")}.`
         : undefined;
-    const text = [`Jobs: ${info.summary}`, ...jobs.map(renderSummary), idleLine, hiddenLine(hidden)]
+    const text = [
+      ...accounts.notes,
+      `Jobs: ${info.summary}`,
+      ...jobs.map(renderSummary),
+      idleLine,
+      hiddenLine(hidden),
+    ]
       .filter(Boolean)
       .join("\n");
     return {

@@ -133,7 +133,7 @@ export const manageCandidateTool = defineTool({
     "Use when: deciding on a candidate or bid. Do not use for: finding ids (list_jobs).",
     "Steps, ELIGIBLE: reversible. NON_ELIGIBLE and bids (the worker is offered a hire at the bid's rate; irreversible) preview first.",
     "Returns: the change or hire.",
-    'Examples: {"candidateId":"jc_005","step":"INTERVIEW_SELECTED"}; {"bidId":"bid_003"}',
+    'Examples: {"candidateId":"5520","step":"INTERVIEW_SELECTED"}; {"bidId":"6604"}',
   ].join("\n"),
   inputSchema: {
     candidateId: z.string().min(1).optional().describe("Job candidate id."),

@@ -99,7 +99,7 @@ export const postJobTool = defineTool({
     "Use when: asked to create, post or publish a job. Do not use for: finding jobs (list_jobs).",
     "Drafts are made at once; publish previews first (confirmationToken).",
     "Returns: the job's id and status.",
-    'Examples: {"company":"cmp_nordlys","name":"Go Developer","skills":["Go"]}; {"jobId":"job_005","publish":true}',
+    'Examples: {"company":"214","name":"Go Developer","skills":["Go"]}; {"jobId":"3111","publish":true}',
   ].join("\n"),
   inputSchema: {
     company: z.string().min(1).optional().describe("Company id (list_accounts)."),

@@ -91,7 +91,7 @@ export const inviteToTalentPoolTool = defineTool({
     "Invite a freelancer by email into a company's talent pool, or re-invite a contact who has not answered (contactId).",
     'Use when: "invite jane@example.com". Do not use for: finding contacts (search_talent_pool).',
     "An email cannot be unsent: the first call only previews (confirmationToken); once the person agrees, repeat it with the token.",
-    'Example: {"company":"cmp_nordlys","firstName":"Jane","lastName":"Doe","email":"jane@example.com"}',
+    'Example: {"company":"214","firstName":"Jane","lastName":"Doe","email":"jane@example.com"}',
   ].join("\n"),
   inputSchema: {
     // Lengths are checked in the handler: limits in the schema cost every turn's context.

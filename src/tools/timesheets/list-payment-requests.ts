@@ -18,6 +18,7 @@ import {
   requestOptions,
   upperCaseEnum,
 } from "../format.js";
+import { resolveAccounts, resolveHires } from "../known-ids.js";
 
 const STATUSES = ["UNAPPROVED", "APPROVED", "REJECTED", "CANCELLED"] as const;
 const UNITS: Record<string, string> = {
@@ -78,7 +79,7 @@ export const listPaymentRequestsTool = defineTool({
     "List payment requests: hours or money workers submit per period, with totals per currency. Read only: the API cannot approve them.",
     "Use when: hours Ana logged last week, unapproved payment requests, spend with Harbor & Pine this quarter.",
     "Do not use for: who has not logged hours (use search_hires). Paged.",
-    'Example: {"hires": ["hire_001"], "period": {"from": "2026-11-09", "to": "2026-11-15"}, "includeHours": true}',
+    'Example: {"hires": ["48213"], "period": {"from": "2026-11-09", "to": "2026-11-15"}, "includeHours": true}',
   ].join("\n"),
   inputSchema: {
     hires: z.array(z.string()).optional().describe("Hire ids, from search_hires."),
@@ -125,11 +126,13 @@ export const listPaymentRequestsTool = defineTool({
       );
     }
     const includeHours = args.includeHours === true;
+    const hires = await resolveHires(ctx, args.hires);
+    const accounts = await resolveAccounts(ctx, args.accounts);
     const { data, restricted } = await ctx.client.run(
       listPaymentRequestsQuery,
       {
-        hires: args.hires,
-        accounts: args.accounts,
+        hires: hires.ids,
+        accounts: accounts.ids,
         statuses: args.statuses,
         // Overlap: the period starts by `to` and ends on or after `from`.
         billingStartDateRange: to ? { to } : undefined,
@@ -178,7 +181,7 @@ export const listPaymentRequestsTool = defineTool({
     const partial = info.hasMore || info.page > 1;
     const hidden = hiddenFields(restricted);
 
-    const lines = [info.summary];
+    const lines = [...hires.notes, ...accounts.notes, info.summary];
     for (const r of requests) {
       lines.push(renderRequest(r));
       if (r.registrations) lines.push(renderDays(r.registrations));

@@ -47,7 +47,7 @@ const registration = z
       .unknown()
       .optional()
       .meta({ type: "string", minLength: 1 })
-      .describe("Hire id, e.g. hire_001."),
+      .describe("Hire id, e.g. 48213."),
     reportedDate: z
       .unknown()
       .optional()
@@ -122,7 +122,7 @@ export const submitTimesheetsTool = defineTool({
     "Use when: log 7.5 hours for Ana Monday to Friday; upload these timesheets.",
     "Do not use for: reading hours logged (use list_payment_requests).",
     "The first call only previews hours and money per hire and day, flagging days already logged, and returns a confirmationToken (single use, 5 minutes); once the person agrees, repeat the call with it.",
-    'Example: {"registrations": [{"hireId": "hire_001", "reportedDate": "2026-11-20", "hours": 7.5, "externalId": "ana-2026-11-20"}]}',
+    'Example: {"registrations": [{"hireId": "48213", "reportedDate": "2026-11-20", "hours": 7.5, "externalId": "ana-2026-11-20"}]}',
   ].join("\n"),
   inputSchema: {
     registrations: z

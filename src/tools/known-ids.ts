@@ -1,0 +1,196 @@
+// Ids in a filter, checked against what the viewer can see before the filter runs: a wrong id (or a
+// name where an id belongs) must be an argument error that says so, never a silent empty list.
+import { listAccountsQuery } from "../client/operations/accounts.js";
+import { searchHiresQuery } from "../client/operations.js";
+import { oneLine, quoted } from "../client/platform-text.js";
+import { type ToolContext, ToolInputError } from "./define-tool.js";
+import { requestOptions } from "./format.js";
+import { checkHires } from "./timesheets/timesheet-reads.js";
+
+/** The filter's values as ids, and a line for each name read as an id. */
+export interface Resolved {
+  ids: string[] | undefined;
+  notes: string[];
+}
+
+interface Candidate {
+  id: string;
+  label: string;
+  name: string;
+}
+
+/** How many candidates an error lists at most. */
+const SHOWN = 8;
+
+const lower = (value: string) => value.trim().toLowerCase();
+
+/**
+ * `value` read as a name among `candidates`: the one whose name it is (or the only one whose name
+ * contains it), or an argument error listing the several that fit, or none.
+ */
+function byName(
+  value: string,
+  candidates: Candidate[],
+  argument: string,
+  what: string,
+): Candidate | undefined {
+  const needle = lower(value);
+  const exact = candidates.filter((c) => lower(c.name) === needle);
+  const fits = exact.length > 0 ? exact : candidates.filter((c) => lower(c.name).includes(needle));
+  const unique = [...new Map(fits.map((c) => [c.id, c])).values()];
+  if (unique.length === 1) return unique[0];
+  if (unique.length > 1) {
+    throw new ToolInputError(
+      `${quoted(value)} is not ${what} id, and several match it as a name: ${list(unique)}`,
+      argument,
+      "Give the id of the one you mean.",
+    );
+  }
+  return undefined;
+}
+
+function list(candidates: Candidate[]): string {
+  const shown = candidates.slice(0, SHOWN).map((c) => c.label);
+  const more = candidates.length > SHOWN ? ` and ${candidates.length - SHOWN} more` : "";
+  return `${shown.join(", ")}${more}`;
+}
+
+const resolvedNote = (argument: string, value: string, c: Candidate) =>
+  `${argument}: read ${quoted(value)} as ${c.label}.`;
+
+/** Company ids in `argument`, checked against the accounts the viewer may act for; names resolved. */
+export async function resolveAccounts(
+  ctx: ToolContext,
+  values: string[] | undefined,
+  argument = "accounts",
+): Promise<Resolved> {
+  if (!values?.length) return { ids: values, notes: [] };
+  const { data } = await ctx.client.run(listAccountsQuery, {}, requestOptions(ctx));
+  const known = new Set(data.accounts.map((a) => a.id));
+  // The filters take company ids: a name is looked for among the companies only.
+  const companies: Candidate[] = data.accounts
+    .filter((a) => a.__typename === "Company")
+    .map((a) => ({ id: a.id, name: a.name, label: `${quoted(a.name)} (${oneLine(a.id)})` }));
+  const ids: string[] = [];
+  const notes: string[] = [];
+  for (const value of values) {
+    if (known.has(value)) {
+      ids.push(value);
+      continue;
+    }
+    const match = byName(value, companies, argument, "a company");
+    if (!match) {
+      throw new ToolInputError(
+        `${quoted(value)} is neither the id nor the name of a company you can see`,
+        argument,
+        `Your companies: ${list(companies) || "none"}.`,
+      );
+    }
+    ids.push(match.id);
+    notes.push(resolvedNote(argument, value, match));
+  }
+  return { ids, notes };
+}
+
+type HireRow = Awaited<ReturnType<typeof searchHires>>[number];
+
+async function searchHires(ctx: ToolContext, vars: { search?: string; workers?: string[] }) {
+  const { data } = await ctx.client.run(
+    searchHiresQuery,
+    { ...vars, first: 100 },
+    requestOptions(ctx),
+  );
+  return data.hires.data;
+}
+
+const hireLabel = (h: HireRow) =>
+  `${oneLine(h.id)} (${quoted(h.worker.name)} at ${quoted(h.company.name)})`;
+
+/** Hire ids in `argument`, each looked up; a worker's id or a name is told apart and resolved. */
+export async function resolveHires(
+  ctx: ToolContext,
+  values: string[] | undefined,
+  argument = "hires",
+): Promise<Resolved> {
+  if (!values?.length) return { ids: values, notes: [] };
+  const checks = await checkHires(ctx, [...new Set(values)]);
+  const ids: string[] = [];
+  const notes: string[] = [];
+  for (const value of values) {
+    // Found, or not checkable (hidden from this account): the platform has the last word.
+    if (checks.get(value)?.kind !== "missing") {
+      ids.push(value);
+      continue;
+    }
+    const ofWorker = await searchHires(ctx, { workers: [value] });
+    if (ofWorker.length > 0) {
+      const candidates = ofWorker.map((h) => ({ id: h.id, name: h.id, label: hireLabel(h) }));
+      throw new ToolInputError(
+        `${quoted(value)} is a worker's id, not a hire's; that worker's hires: ${list(candidates)}`,
+        argument,
+        "Give the hire ids.",
+      );
+    }
+    const named = await searchHires(ctx, { search: value });
+    const candidates = named
+      .filter((h) => lower(h.worker.name).includes(lower(value)))
+      .map((h) => ({ id: h.id, name: h.worker.name, label: hireLabel(h) }));
+    // One worker with several hires is ambiguous too: which engagement is meant?
+    const match = candidates.length === 1 ? candidates[0] : undefined;
+    if (candidates.length > 1) {
+      throw new ToolInputError(
+        `${quoted(value)} is not a hire id, and several hires match it as a name: ${list(candidates)}`,
+        argument,
+        "Give the id of the one you mean.",
+      );
+    }
+    if (!match) {
+      throw new ToolInputError(
+        `no hire you can see has the id ${quoted(value)}`,
+        argument,
+        "search_hires finds hire ids by worker name, job or company.",
+      );
+    }
+    ids.push(match.id);
+    notes.push(resolvedNote(argument, value, match));
+  }
+  return { ids, notes };
+}
+
+/** Worker ids in `argument`, checked against the workers on hires the viewer can see. */
+export async function resolveWorkers(
+  ctx: ToolContext,
+  values: string[] | undefined,
+  argument = "workers",
+): Promise<Resolved> {
+  if (!values?.length) return { ids: values, notes: [] };
+  const seen = new Set((await searchHires(ctx, { workers: values })).map((h) => h.worker.id));
+  const ids: string[] = [];
+  const notes: string[] = [];
+  for (const value of values) {
+    if (seen.has(value)) {
+      ids.push(value);
+      continue;
+    }
+    const named = await searchHires(ctx, { search: value });
+    const workers = new Map<string, Candidate>();
+    for (const h of named) {
+      workers.set(h.worker.id, {
+        id: h.worker.id,
+        name: h.worker.name,
+        label: `${quoted(h.worker.name)} (${oneLine(h.worker.id)})`,
+      });
+    }
+    const match = byName(value, [...workers.values()], argument, "a worker");
+    if (!match) {
+      throw new ToolInputError(
+        `no worker on a hire you can see has the id or name ${quoted(value)}`,
+        argument,
+        "search_hires with `search` finds workers by name.",
+      );
+    }
+    ids.push(match.id);
+    notes.push(resolvedNote(argument, value, match));
+  }
+  return { ids, notes };
+}
