@@ -210,7 +210,7 @@ function validatorsOf(tool: AnyTool) {
  * and for them `null` means absent. A property that accepts null itself, or a required one (its
  * `null` gets the normal error), is left as it was.
  */
-export function withoutNullOptionals(
+function withoutNullOptionals(
   shape: z.ZodRawShape,
   input: Record<string, unknown>,
 ): Record<string, unknown> {

@@ -1,7 +1,7 @@
 // Ids in a filter, checked against what the viewer can see before the filter runs: a wrong id (or a
 // name where an id belongs) must be an argument error that says so, never a silent empty list.
 import { listAccountsQuery } from "../client/operations/accounts.js";
-import { searchHiresQuery } from "../client/operations.js";
+import { searchHiresQuery } from "../client/operations/index.js";
 import { oneLine, quoted } from "../client/platform-text.js";
 import { type ToolContext, ToolInputError } from "./define-tool.js";
 import { requestOptions } from "./format.js";
