@@ -31,7 +31,7 @@ try {
     ")",
     "-delete",
   ]);
-  // --ignore-scripts: `prepare` would try to build again, without the dev tools.
+  // --ignore-scripts: the staged server is built already; nothing should run at install time.
   run("npm", ["ci", "--omit=dev", "--ignore-scripts", "--no-audit", "--no-fund"], stage);
   rmSync(output, { force: true });
   run(join(root, "node_modules", ".bin", "mcpb"), ["pack", stage, output], root);
