@@ -25,6 +25,7 @@ import {
   type RemoteAuth,
   type RequestCredential,
 } from "./remote-auth.js";
+import { refusalWarner, sendHumanPage, wantsHumanPage } from "./human-page.js";
 import { createSessionLogger } from "./session-logger.js";
 import { sha256 } from "./sha256.js";
 
@@ -161,12 +162,30 @@ export async function startHttpServer(
     const hops = /^\d+$/.test(config.trustProxy) ? Number(config.trustProxy) : undefined;
     app.set("trust proxy", hops ?? config.trustProxy.split(",").map((p) => p.trim()));
   }
-  app.use(hostHeaderValidation(allowedHostnames));
+  const warnRefused = refusalWarner(logger);
+  const checkHost = hostHeaderValidation(allowedHostnames);
+  app.use((req, res, next) => {
+    const hostname = hostnameOfHeader(req.headers.host);
+    if (hostname !== undefined && !allowedHostnames.includes(hostname)) {
+      warnRefused("Host", req.headers.host ?? "", hostname.length <= 253 ? hostname : undefined);
+    }
+    checkHost(req, res, next);
+  });
   // The OAuth endpoints serve browsers and web clients of any origin (the SDK's handlers set CORS).
   if (config.auth === "oauth") {
     app.use((req, res, next) => (remoteAuth ? remoteAuth.router(req, res, next) : next()));
   }
-  app.use(originValidation(() => listenPort, config.allowedHosts.map(parseAllowedOrigin)));
+  app.use(
+    originValidation(() => listenPort, config.allowedHosts.map(parseAllowedOrigin), warnRefused),
+  );
+  // A person who opens the address in a browser learns what it is and how to connect an assistant.
+  app.get(["/", "/mcp"], (req, res, next) => {
+    if (req.path === "/mcp" && !wantsHumanPage(req)) return next();
+    sendHumanPage(req, res, {
+      publicUrl: config.publicUrl,
+      signIn: config.auth === "oauth" ? "oauth" : platform.token ? "server-token" : "client-token",
+    });
+  });
   app.get("/healthz", (_req, res) => {
     res.json({ status: "ok", version, sandbox: platform.sandbox !== undefined });
   });
@@ -478,7 +497,11 @@ interface AllowedOrigin {
  * origin must also be on this server's own port (or one named in --allowed-hosts): another local
  * port is another, untrusted, app.
  */
-function originValidation(listenPort: () => number, allowed: AllowedOrigin[]) {
+function originValidation(
+  listenPort: () => number,
+  allowed: AllowedOrigin[],
+  warnRefused: ReturnType<typeof refusalWarner>,
+) {
   return (req: Request, res: Response, next: NextFunction) => {
     const origin = req.header("origin");
     if (origin === undefined) return next();
@@ -499,9 +522,24 @@ function originValidation(listenPort: () => number, allowed: AllowedOrigin[]) {
           (a) =>
             a.hostname === url.hostname && (a.port === undefined ? !loopback : a.port === port),
         ));
-    if (!ok) return rpcError(res, 403, -32000, `Origin not allowed: ${origin}`);
+    if (!ok) {
+      // The origin itself, scheme and port included, is an entry --allowed-hosts accepts.
+      const allowWith = url && url.origin !== "null" ? url.origin : undefined;
+      warnRefused("Origin", origin, allowWith);
+      return rpcError(res, 403, -32000, `Origin not allowed: ${origin}`);
+    }
     next();
   };
+}
+
+/** The Host header's name as the SDK's check reads it; undefined when missing or unreadable. */
+function hostnameOfHeader(host: string | undefined): string | undefined {
+  if (!host) return undefined;
+  try {
+    return new URL(`http://${host}`).hostname;
+  } catch {
+    return undefined;
+  }
 }
 
 /** `app.example.com` (any port), `app.example.com:8443`, or `https://app.example.com` (443). */
