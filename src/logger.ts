@@ -4,7 +4,11 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export type LogSink = (level: LogLevel, message: string, data?: Record<string, unknown>) => void;
 
+/** Whether a sink wants lines at this level; each sink has its own, apart from stderr's. */
+export type SinkFilter = (level: LogLevel) => boolean;
+
 export interface Logger {
+  /** The level of stderr (WORKFORCE_LOG_LEVEL), and of sinks added without a filter of their own. */
   level: LogLevel;
   debug(message: string, data?: Record<string, unknown>): void;
   info(message: string, data?: Record<string, unknown>): void;
@@ -12,19 +16,25 @@ export interface Logger {
   error(message: string, data?: Record<string, unknown>): void;
   /** Every later line has this value replaced by `[redacted]`. */
   addSecret(secret: string | undefined): void;
-  /** Extra destinations (for example MCP log notifications); returns an unsubscribe function. */
-  addSink(sink: LogSink): () => void;
+  /**
+   * Extra destinations (for example MCP log notifications), each at its own level: a client can
+   * ask for debug lines while stderr stays at warning. Returns an unsubscribe function.
+   */
+  addSink(sink: LogSink, wants?: SinkFilter): () => void;
   redact(text: string): string;
 }
 
-const rank: Record<LogLevel, number> = { debug: 0, info: 1, warning: 2, error: 3 };
+/** Whether a line at `at` passes a threshold of `level`. */
+export function atLeast(at: LogLevel, level: LogLevel): boolean {
+  return LOG_LEVELS.indexOf(at) >= LOG_LEVELS.indexOf(level);
+}
 
 export function createLogger(
   level: LogLevel = "info",
   write: (line: string) => void = (line) => process.stderr.write(line),
 ): Logger {
   const secrets = new Set<string>();
-  const sinks = new Set<LogSink>();
+  const sinks = new Map<LogSink, SinkFilter>();
   const redact = (text: string): string => {
     let out = text;
     // Split only where a secret is: most text holds none and comes back as it was, uncopied.
@@ -32,11 +42,15 @@ export function createLogger(
     return out;
   };
   const log = (at: LogLevel, message: string, data?: Record<string, unknown>) => {
-    if (rank[at] < rank[logger.level]) return;
-    const detail = data === undefined ? "" : ` ${safeJson(data)}`;
-    const text = redact(`${message}${detail}`);
-    write(`[workforce-mcp] ${at}: ${text}\n`);
-    for (const sink of sinks) {
+    const toStderr = atLeast(at, logger.level);
+    const targets = [...sinks].filter(([, wants]) => wants(at));
+    if (!toStderr && targets.length === 0) return;
+    if (toStderr) {
+      const detail = data === undefined ? "" : ` ${safeJson(data)}`;
+      write(`[workforce-mcp] ${at}: ${redact(`${message}${detail}`)}\n`);
+    }
+    // Redacted at every level: a client at debug sees no more secrets than stderr at error.
+    for (const [sink] of targets) {
       const cleanData = data === undefined ? undefined : JSON.parse(redact(safeJson(data)));
       sink(at, redact(message), cleanData);
     }
@@ -50,8 +64,8 @@ export function createLogger(
     addSecret(secret) {
       if (secret && secret.length >= 4) secrets.add(secret);
     },
-    addSink(sink) {
-      sinks.add(sink);
+    addSink(sink, wants = (at) => atLeast(at, logger.level)) {
+      sinks.set(sink, wants);
       return () => sinks.delete(sink);
     },
     redact,

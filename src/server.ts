@@ -17,7 +17,7 @@ import * as z from "zod";
 import type { SchemaSource } from "./client/schema/introspection.js";
 import type { PlatformClient } from "./client/types.js";
 import type { Config } from "./config.js";
-import type { Logger, LogLevel } from "./logger.js";
+import { atLeast, type Logger, type LogLevel } from "./logger.js";
 import { registerResources } from "./resources/index.js";
 import { createMemoryStore } from "./state/memory-store.js";
 import type { StateStore } from "./state/store.js";
@@ -412,7 +412,8 @@ function elicitorFor(server: Server, extra: Extra, logger: Logger): ToolContext[
 
 /**
  * Forwards log lines to the client as `notifications/message` once it has initialized, at or above
- * the level it chose with `logging/setLevel` (until then, whatever the logger itself writes).
+ * the level it chose with `logging/setLevel`, whatever stderr's level (until it chooses, at
+ * stderr's level).
  */
 function forwardLogs(server: Server, logger: Logger): () => void {
   let level: LoggingLevel | undefined;
@@ -424,9 +425,10 @@ function forwardLogs(server: Server, logger: Logger): () => void {
   server.oninitialized = () => {
     ready = true;
   };
+  const wants = (at: LogLevel) =>
+    level === undefined ? atLeast(at, logger.level) : MCP_LEVEL_RANK[at] >= MCP_LEVEL_RANK[level];
   const remove = logger.addSink((at: LogLevel, message, data) => {
     if (!ready || !server.transport) return;
-    if (level !== undefined && MCP_LEVEL_RANK[at] < MCP_LEVEL_RANK[level]) return;
     server
       .sendLoggingMessage({
         level: at,
@@ -436,7 +438,7 @@ function forwardLogs(server: Server, logger: Logger): () => void {
       .catch(() => {
         // The client went away; the session's close removes this sink.
       });
-  });
+  }, wants);
   server.onclose = () => remove();
   return remove;
 }

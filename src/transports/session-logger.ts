@@ -1,12 +1,13 @@
-import { LOG_LEVELS, type Logger, type LogLevel, type LogSink } from "../logger.js";
+import { atLeast, type Logger, type LogLevel, type LogSink, type SinkFilter } from "../logger.js";
 
 /**
  * A logger for one HTTP session: lines go to the process's logger (stderr) as usual, but only this
  * session's lines reach this session's sinks (its MCP log notifications), and the session's own
- * platform token is redacted without being added to the process-wide logger.
+ * platform token is redacted without being added to the process-wide logger. Stderr follows the
+ * process's level; each sink its own (the session's client may ask for debug lines).
  */
 export function createSessionLogger(base: Logger, sessionToken?: string): Logger {
-  const sinks = new Set<LogSink>();
+  const sinks = new Map<LogSink, SinkFilter>();
   const secrets = new Set<string>();
   if (sessionToken && sessionToken.length >= 4) secrets.add(sessionToken);
   const redact = (text: string): string => {
@@ -15,11 +16,12 @@ export function createSessionLogger(base: Logger, sessionToken?: string): Logger
     return out;
   };
   const log = (at: LogLevel, message: string, data?: Record<string, unknown>) => {
-    if (LOG_LEVELS.indexOf(at) < LOG_LEVELS.indexOf(base.level)) return;
+    const targets = [...sinks].filter(([, wants]) => wants(at));
+    if (!atLeast(at, base.level) && targets.length === 0) return;
     const cleanMessage = redact(message);
     const cleanData = data === undefined ? undefined : redactData(data, redact);
     base[at](cleanMessage, cleanData);
-    for (const sink of sinks) sink(at, cleanMessage, cleanData);
+    for (const [sink] of targets) sink(at, cleanMessage, cleanData);
   };
   return {
     get level() {
@@ -35,8 +37,8 @@ export function createSessionLogger(base: Logger, sessionToken?: string): Logger
     addSecret(secret) {
       if (secret && secret.length >= 4) secrets.add(secret);
     },
-    addSink(sink) {
-      sinks.add(sink);
+    addSink(sink, wants = (at) => atLeast(at, base.level)) {
+      sinks.set(sink, wants);
       return () => sinks.delete(sink);
     },
     redact,

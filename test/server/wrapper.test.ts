@@ -11,7 +11,7 @@ import { z } from "zod";
 import { AuthenticationError } from "../../src/client/errors.js";
 import type { PlatformClient } from "../../src/client/types.js";
 import { parseConfig } from "../../src/config.js";
-import { createLogger, type Logger } from "../../src/logger.js";
+import { createLogger, type Logger, type LogLevel } from "../../src/logger.js";
 import { createServer, SANDBOX_NOTICE, type SandboxInfo } from "../../src/server.js";
 import { type AnyTool, defineTool, type ToolContext } from "../../src/tools/define-tool.js";
 import { selectTools } from "../../src/tools/registry.js";
@@ -92,10 +92,12 @@ async function setup(
     readOnly?: boolean;
     sandbox?: SandboxInfo;
     capabilities?: ClientCapabilities;
+    /** stderr's level (WORKFORCE_LOG_LEVEL). */
+    logLevel?: LogLevel;
   } = {},
 ): Promise<Setup> {
   const lines: string[] = [];
-  const logger = createLogger("debug", (line) => {
+  const logger = createLogger(options.logLevel ?? "debug", (line) => {
     lines.push(line);
   });
   logger.addSecret(TOKEN);
@@ -253,6 +255,27 @@ describe("logging", () => {
       { level: "warning", data: { message: "loud line", token: "[redacted]" } },
       { level: "debug", data: "detail line" },
     ]);
+  });
+
+  it("honours the client's debug level above stderr's error level, still redacting the token", async () => {
+    const { client, logger, lines } = await setup({ logLevel: "error" });
+    const messages: { level: string; data: unknown }[] = [];
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+      messages.push({ level: n.params.level, data: n.params.data });
+    });
+    logger.debug("before the client chose"); // until then, stderr's level
+    await client.setLoggingLevel("debug");
+    logger.debug(`sent Bearer ${TOKEN}`, { authorization: `Bearer ${TOKEN}` });
+    logger.error("failed");
+    await client.ping();
+    expect(messages).toEqual([
+      {
+        level: "debug",
+        data: { message: "sent Bearer [redacted]", authorization: "Bearer [redacted]" },
+      },
+      { level: "error", data: "failed" },
+    ]);
+    expect(lines).toEqual(["[workforce-mcp] error: failed\n"]);
   });
 
   it("stops forwarding when the session closes", async () => {
