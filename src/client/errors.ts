@@ -173,26 +173,38 @@ export class UnexpectedResponseError extends PlatformError {
       return "The change may or may not have been made. Read the record back before trying again.";
     return this.retryable
       ? "The platform is having trouble. Try again in a minute."
-      : "The address answered with something that is not the platform's GraphQL API. Check WORKFORCE_API_URL.";
+      : `The address${this.host ? ` ${this.host}` : ""} answered with something that is not the platform's GraphQL API. Check WORKFORCE_API_URL (the platform's GraphQL endpoint, often ending in /graphql).`;
   }
-  constructor(message: string, details: PlatformErrorDetails = {}) {
+  /** The host that answered, to spot a wrong address. */
+  readonly host?: string;
+  constructor(message: string, details: PlatformErrorDetails & { host?: string } = {}) {
     super(message, details);
     this.outcomeUnknown = details.outcomeUnknown ?? false;
+    this.host = details.host;
   }
 }
 
 export class NetworkError extends PlatformError {
   readonly kind = "network";
-  readonly retryable = true;
   readonly outcomeUnknown: boolean;
+  /**
+   * When no connection could be made at all (refused, unknown name, no route, TLS): what is wrong
+   * with the address and what to check. Such a failure is not retried: it is not a passing one.
+   */
+  readonly unreachable?: string;
+  get retryable(): boolean {
+    return this.unreachable === undefined;
+  }
   get hint(): string {
+    if (this.unreachable) return this.unreachable;
     return this.outcomeUnknown
       ? "The connection dropped after the change was sent, so it may or may not have been made. Read the record back before trying again."
       : "Could not reach the platform. Check the network and WORKFORCE_API_URL, then try again.";
   }
-  constructor(message: string, details: PlatformErrorDetails = {}) {
+  constructor(message: string, details: PlatformErrorDetails & { unreachable?: string } = {}) {
     super(message, details);
     this.outcomeUnknown = details.outcomeUnknown ?? false;
+    this.unreachable = details.unreachable;
   }
 }
 

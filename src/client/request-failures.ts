@@ -21,15 +21,48 @@ import { formatBytes } from "./format-bytes.js";
 import { BodyTooLargeError } from "./http-fetch.js";
 import type { Operation } from "./types.js";
 
-// Connection errors that prove the request never left this machine, so nothing happened.
-const NOT_SENT_CODES = new Set([
-  "ECONNREFUSED",
-  "ENOTFOUND",
-  "EAI_AGAIN",
-  "EHOSTUNREACH",
-  "ENETUNREACH",
-  "ERR_INVALID_URL",
+// Connection errors that prove the request never left this machine, so nothing happened. Each
+// says what is wrong with the address rather than with the moment: sending again seconds later
+// meets the same refusal, so these are not retried with back-off (a wrong address failed after
+// ~8 s of retries and then advised waiting a minute).
+const UNREACHABLE: Record<string, (host: string, code: string) => string> = {
+  ECONNREFUSED: (host) =>
+    `Nothing accepted the connection at ${host} (ECONNREFUSED). Check the address and port in WORKFORCE_API_URL, and that the platform runs there.`,
+  ENOTFOUND: dnsFailure,
+  EAI_AGAIN: dnsFailure,
+  EHOSTUNREACH: noRoute,
+  ENETUNREACH: noRoute,
+  ERR_INVALID_URL: (host) => `The address ${host} is not a valid URL. Correct WORKFORCE_API_URL.`,
+};
+
+// TLS handshake failures: the request itself was never sent.
+const TLS_CODES = new Set([
+  "EPROTO",
+  "ERR_SSL_WRONG_VERSION_NUMBER",
+  "DEPTH_ZERO_SELF_SIGNED_CERT",
+  "SELF_SIGNED_CERT_IN_CHAIN",
+  "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
+  "UNABLE_TO_GET_ISSUER_CERT_LOCALLY",
+  "CERT_HAS_EXPIRED",
+  "CERT_NOT_YET_VALID",
+  "ERR_TLS_CERT_ALTNAME_INVALID",
 ]);
+
+function dnsFailure(host: string, code: string): string {
+  const name = host.replace(/:\d+$/, "");
+  return `The name ${name} could not be resolved (${code}). Check its spelling in WORKFORCE_API_URL, and this machine's network and DNS.`;
+}
+
+function noRoute(host: string, code: string): string {
+  return `There is no network route to ${host} (${code}). Check this machine's network connection and WORKFORCE_API_URL.`;
+}
+
+function tlsFailure(host: string, code: string): string {
+  const cert = /CERT|SIGNATURE/.test(code);
+  return cert
+    ? `The TLS certificate of ${host} was not accepted (${code}). Check the name in WORKFORCE_API_URL; for a private certificate authority, set NODE_EXTRA_CA_CERTS to its certificate.`
+    : `The TLS (https) connection to ${host} failed (${code}). Check WORKFORCE_API_URL: http or https, and the port.`;
+}
 
 /** One attempt at an operation. */
 export interface Attempt {
@@ -45,6 +78,7 @@ export interface Attempt {
 export function transportFailure(
   error: unknown,
   a: Attempt,
+  host: string,
   timeoutMs: number,
   timedOut: boolean,
   response: { status: number; contentType: string } | undefined,
@@ -93,17 +127,20 @@ export function transportFailure(
     return new UnexpectedResponseError(
       unsafe
         ? `The platform did not confirm whether ${name} took effect: the answer (HTTP ${response.status}${describeType(response.contentType)}) was not GraphQL JSON.`
-        : `The answer to ${name} (HTTP ${response.status}${describeType(response.contentType)}) was not GraphQL JSON.`,
-      { ...details, outcomeUnknown: unsafe },
+        : `The answer of ${host} to ${name} (HTTP ${response.status}${describeType(response.contentType)}) was not GraphQL JSON.`,
+      { ...details, outcomeUnknown: unsafe, host },
     );
   }
   const code = errorCode(error);
-  const notSent = code !== undefined && NOT_SENT_CODES.has(code);
+  const unreachable =
+    code === undefined
+      ? undefined
+      : (UNREACHABLE[code] ?? (TLS_CODES.has(code) ? tlsFailure : undefined));
   const cause = Object.assign(new Error(`fetch failed${code ? ` (${code})` : ""}`), { code });
-  if (notSent) {
+  if (unreachable && code) {
     return new NetworkError(
-      `Could not connect to the platform for ${name}${code ? ` (${code})` : ""}; the request was not sent.`,
-      { ...details, cause },
+      `Could not connect to the platform at ${host} for ${name} (${code}); the request was not sent.`,
+      { ...details, cause, unreachable: unreachable(host, code) },
     );
   }
   return new NetworkError(
@@ -116,6 +153,7 @@ export function transportFailure(
 
 export function httpFailure(
   op: Operation<unknown, Record<string, unknown>>,
+  host: string,
   status: number,
   unsafe: boolean,
   retryAfterMs: number,
@@ -143,8 +181,8 @@ export function httpFailure(
   return new UnexpectedResponseError(
     uncertain
       ? `The platform did not confirm whether ${name} took effect: it answered HTTP ${status} without a GraphQL body.`
-      : `The platform answered ${name} with HTTP ${status} and no GraphQL body.`,
-    { operation: name, status, outcomeUnknown: uncertain },
+      : `${host} answered ${name} with HTTP ${status} and no GraphQL body.`,
+    { operation: name, status, outcomeUnknown: uncertain, host },
   );
 }
 

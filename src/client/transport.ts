@@ -24,6 +24,7 @@ export type Send = (a: Attempt) => Promise<OperationResult<unknown>>;
 
 export function createTransport(options: TransportOptions): Send {
   const { endpoint, timeoutMs, limits, logger } = options;
+  const host = hostOf(endpoint);
   return async function send(a: Attempt): Promise<OperationResult<unknown>> {
     const op = a.operation;
     const unsafe = !op.safeToRepeat;
@@ -88,10 +89,10 @@ export function createTransport(options: TransportOptions): Send {
           data = error.response.data;
           errors = error.response.errors;
           if (!Array.isArray(errors) && (data === undefined || data === null)) {
-            throw httpFailure(op, status, unsafe, a.retryAfterMs);
+            throw httpFailure(op, host, status, unsafe, a.retryAfterMs);
           }
         } else {
-          throw transportFailure(error, a, timeoutMs, timedOut, response, unsafe);
+          throw transportFailure(error, a, host, timeoutMs, timedOut, response, unsafe);
         }
       }
 
@@ -134,4 +135,13 @@ export function createTransport(options: TransportOptions): Send {
       a.signal?.removeEventListener("abort", cancel);
     }
   };
+}
+
+/** The host (and port) errors name: enough to spot a typo, never a path or query. */
+function hostOf(endpoint: string): string {
+  try {
+    return new URL(endpoint).host;
+  } catch {
+    return endpoint;
+  }
 }
