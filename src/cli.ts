@@ -54,6 +54,14 @@ async function main(): Promise<void> {
     return;
   }
 
+  if (config.command === "doctor") {
+    const { runDoctor } = await import("./auth/doctor.js");
+    const passed = await runDoctor(config, logger, {
+      out: (line) => process.stdout.write(`${line}\n`),
+    });
+    process.exitCode = passed ? 0 : 1;
+    return;
+  }
   if (config.command === "sandbox") {
     const { runSandboxCommand } = await import("./sandbox/command.js");
     await runSandboxCommand(config, logger);

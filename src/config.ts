@@ -48,7 +48,7 @@ export function parseConfig(
   }
   const { values, positionals } = parsed;
   const env = mergeDotenv(realEnv, dotenv, values["client-secret"] !== undefined);
-  const commands = ["sandbox", "login", "logout", "status"] as const;
+  const commands = ["sandbox", "login", "logout", "status", "doctor"] as const;
   const named = commands.find((c) => c === positionals[0]);
   if (positionals.length > 1 || (positionals[0] !== undefined && named === undefined)) {
     throw new ConfigError(`Unknown command: ${positionals.join(" ")}`);
@@ -64,7 +64,7 @@ export function parseConfig(
   // With --auth oauth each person signs in, with --token-passthrough each client brings its own
   // token: this machine's own sign-in is not used.
   if (
-    command === "serve" &&
+    (command === "serve" || command === "doctor") &&
     !token &&
     apiUrl &&
     readSignIns &&

@@ -69,7 +69,7 @@ const trustProxySchema = z.string().refine(
 
 /** Each setting's own rules, in the order their problems are listed. */
 const settingsSchema = z.object({
-  command: z.enum(["serve", "sandbox", "login", "logout", "status", "help", "version"]),
+  command: z.enum(["serve", "sandbox", "login", "logout", "status", "doctor", "help", "version"]),
   transport: z.enum(["stdio", "http"]),
   apiUrl: apiUrlSchema.optional(),
   token: z.string().optional(),

@@ -9,6 +9,8 @@ export const USAGE = `Usage:
   workforce-mcp login [options]         sign in to WORKFORCE_API_URL with the platform's OAuth (browser)
   workforce-mcp status                  show who is signed in where, the credential and its expiry
   workforce-mcp logout                  forget the stored sign-in (WORKFORCE_API_URL's, else all)
+  workforce-mcp doctor                  check the address, the token or sign-in, the accounts and the
+                                        rate budget, one line each with what to fix (exit 1 on a problem)
 
 Options:
   --http                  use Streamable HTTP instead of stdio
