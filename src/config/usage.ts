@@ -71,6 +71,9 @@ Environment (also read from .env in the working directory):
   WORKFORCE_REDIRECT_URI         same as --redirect-uri
   WORKFORCE_CONFIG_DIR           where sign-ins are stored (default the user's config folder; not from .env)
 
+With neither WORKFORCE_API_URL nor WORKFORCE_TOKEN set, the server uses the embedded sandbox: sample
+data, nothing real ('workforce-mcp doctor' says which platform and credential it would use).
+
 Without WORKFORCE_TOKEN, the sign-in stored by 'workforce-mcp login' for WORKFORCE_API_URL is used
 and renewed automatically.
 

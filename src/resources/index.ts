@@ -4,7 +4,6 @@ import {
   ErrorCode,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
-  McpError,
   ReadResourceRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { oneLine, quoted } from "../client/platform-text.js";
@@ -97,7 +96,10 @@ export function registerResources(server: Server, deps: ResourceDeps): void {
     try {
       return await source.get(signal);
     } catch (error) {
-      throw new McpError(-32603, deps.logger.redact(await readFailure(error, what, deps.logger)));
+      throw protocolError(
+        ErrorCode.InternalError,
+        deps.logger.redact(await readFailure(error, what, deps.logger)),
+      );
     }
   };
   const document = (entry: ResourceEntry | typeof SCHEMA_TYPE, uri: string, text: string) => ({
@@ -122,7 +124,7 @@ export function registerResources(server: Server, deps: ResourceDeps): void {
     }
     const name = schemaTypeName(uri);
     if (name === undefined) {
-      throw new McpError(
+      throw protocolError(
         RESOURCE_NOT_FOUND,
         redact(
           `There is no resource ${quoted(uri)}. This server has ${SCHEMA_INDEX_URI}, ${SCHEMA_TYPE_TEMPLATE} and ${TIMESHEET_PAYLOAD_SCHEMA_URI}.`,
@@ -131,7 +133,7 @@ export function registerResources(server: Server, deps: ResourceDeps): void {
     }
     const sdl = (await render()).renderType(await schema(uri, extra.signal), name);
     if (sdl === undefined) {
-      throw new McpError(
+      throw protocolError(
         RESOURCE_NOT_FOUND,
         redact(
           `The platform's API has no type named ${quoted(name)}. Type names are case-sensitive; see ${SCHEMA_INDEX_URI} for the operations and their types, or complete the name.`,
@@ -144,7 +146,7 @@ export function registerResources(server: Server, deps: ResourceDeps): void {
   server.setRequestHandler(CompleteRequestSchema, async (request) => {
     const { ref, argument } = request.params;
     if (ref.type !== "ref/resource" || ref.uri !== SCHEMA_TYPE_TEMPLATE) {
-      throw new McpError(
+      throw protocolError(
         ErrorCode.InvalidParams,
         `Nothing to complete for ${ref.type === "ref/resource" ? quoted(ref.uri) : "prompts"}: this server completes ${SCHEMA_TYPE_TEMPLATE}.`,
       );
@@ -158,6 +160,15 @@ export function registerResources(server: Server, deps: ResourceDeps): void {
       return { completion: { values: [] } };
     }
   });
+}
+
+/**
+ * An error the SDK answers with as `{ code, message }`. Not McpError: its message already starts
+ * with "MCP error <code>:", and the client's McpError adds that again ("MCP error -32603: MCP
+ * error -32603: Reading…").
+ */
+function protocolError(code: number, message: string): Error {
+  return Object.assign(new Error(message), { code });
 }
 
 /** What a failed read of the platform's schema says: the client's own words, or a generic line. */

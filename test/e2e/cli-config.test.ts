@@ -86,3 +86,16 @@ describe("the built binary refuses a bad configuration with one clear line and e
     expect(out.stderr).toMatch(/WORKFORCE_TIMEOUT_MS must be a whole number/);
   });
 });
+
+describe("--help", () => {
+  it("names the doctor command and says that nothing configured means the sandbox", () => {
+    const out = run({}, { args: ["--help"] });
+    expect(out.code).toBe(0);
+    expect(out.stdout).toMatch(
+      /^ {2}workforce-mcp doctor {2,}check the address, the token or sign-in/m,
+    );
+    expect(out.stdout).toMatch(
+      /With neither WORKFORCE_API_URL nor WORKFORCE_TOKEN set, the server uses the embedded sandbox: sample\ndata, nothing real/,
+    );
+  });
+});

@@ -1,5 +1,6 @@
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { closedPort } from "../client/helpers.js";
 import { type Harness, startHarness } from "../helpers/mcp-harness.js";
 
 // The resources as a client sees them: listed, read, completed, and refused by URI.
@@ -63,6 +64,27 @@ describe("resources", () => {
     const other = await readError("workforce://nothing-here");
     expect(other.code).toBe(-32002);
     expect(other.message).toContain("workforce://nothing-here");
+    // The SDK's client prefixes the code once; the server's text must not hold it already.
+    expect(other.message).toMatch(
+      /^MCP error -32002: There is no resource "workforce:\/\/nothing-here"\./,
+    );
+  });
+
+  it("a read that cannot reach the platform says so with the code once, and how to fix it", async () => {
+    const port = await closedPort();
+    const down = await startHarness({ config: { apiUrl: `http://127.0.0.1:${port}` } });
+    try {
+      const error = await down.client.readResource({ uri: "workforce://schema" }).then(
+        () => undefined,
+        (caught: unknown) => caught as McpError,
+      );
+      expect(error?.code).toBe(-32603);
+      expect(error?.message).toMatch(/^MCP error -32603: Reading workforce:\/\/schema failed: /);
+      expect(error?.message.match(/MCP error/g)).toHaveLength(1);
+      expect(error?.message).toContain(`Nothing accepted the connection at 127.0.0.1:${port}`);
+    } finally {
+      await down.close();
+    }
   });
 
   it("completes type names in the template", async () => {
