@@ -29,6 +29,8 @@ export function atLeast(at: LogLevel, level: LogLevel): boolean {
   return LOG_LEVELS.indexOf(at) >= LOG_LEVELS.indexOf(level);
 }
 
+const NO_SINKS: readonly [LogSink, SinkFilter][] = [];
+
 export function createLogger(
   level: LogLevel = "info",
   write: (line: string) => void = (line) => process.stderr.write(line),
@@ -43,7 +45,8 @@ export function createLogger(
   };
   const log = (at: LogLevel, message: string, data?: Record<string, unknown>) => {
     const toStderr = atLeast(at, logger.level);
-    const targets = [...sinks].filter(([, wants]) => wants(at));
+    // A logger without sinks (HTTP's process logger, the commands) builds no array per line.
+    const targets = sinks.size === 0 ? NO_SINKS : [...sinks].filter(([, wants]) => wants(at));
     if (!toStderr && targets.length === 0) return;
     if (toStderr) {
       const detail = data === undefined ? "" : ` ${safeJson(data)}`;
