@@ -14,6 +14,7 @@ import {
   pageOf,
   pageOutput,
   period,
+  quantityText,
   rateText,
   requestOptions,
   upperCaseEnum,
@@ -21,12 +22,6 @@ import {
 import { resolveAccounts, resolveHires } from "../known-ids.js";
 
 const STATUSES = ["UNAPPROVED", "APPROVED", "REJECTED", "CANCELLED"] as const;
-const UNITS: Record<string, string> = {
-  HOURLY: "hours",
-  DAILY: "days",
-  WEEKLY: "weeks",
-  MONTHLY: "months",
-};
 
 const registrationOutput = z.object({
   date: z.string(),
@@ -280,8 +275,7 @@ function statusText(r: RequestOut): string {
 
 // Names and comments are quoted; ids, statuses, dates and currencies only kept to one line.
 function renderRequest(r: RequestOut): string {
-  const unit = r.rateType ? UNITS[r.rateType] : undefined;
-  const quantity = unit ? `${r.quantity} ${unit}` : `quantity ${r.quantity}`;
+  const quantity = quantityText(r.quantity, r.rateType);
   const rate = rateText(r.rate, r.currency, r.rateType);
   const hire = r.hireId ? ` ${oneLine(r.hireId)}` : "";
   const note = r.comments ? `; comment ${quoted(r.comments)}` : "";
