@@ -618,7 +618,7 @@ export type GetHireQueryVariables = Exact<{
 export type GetHireQuery = { hire: { id: string, number: string, status: HireActiveStatus, createdAt: string, startDate: string | null, endDate: string | null, terminationDate: string | null, externalIdentifier: string | null, purchaseOrderNumber: string | null, lastPaymentRequestDate: string | null, pendingContractChanges: boolean, worker: { id: string, name: string, email: string | null }, company: { id: string, name: string, customFields: { paginatorInfo: { total: number }, data: Array<{ id: string, title: string, appliesTo: TypeSupportingCustomFieldValues, customFieldValues: Array<{ displayValue: string | null, appliesTo:
               | { id: string }
               | Record<PropertyKey, never>
-             }> }> } }, recruiter: { id: string, name: string } | null, activeContract: { id: string, jobName: string, startDate: string | null, endDate: string | null, currency: Currency, rate: number | null, rateType: RateType | null, paymentTermMethod: PaymentTermMethod, paymentTerm: number } | null, draftContract: { id: string, jobName: string, startDate: string | null, endDate: string | null, currency: Currency, rate: number | null, rateType: RateType | null, paymentTermMethod: PaymentTermMethod, paymentTerm: number } | null, contracts: { paginatorInfo: { total: number }, data: Array<{ id: string, status: ContractStatus, startDate: string | null, endDate: string | null, currency: Currency, rate: number | null, rateType: RateType | null }> }, owners: Array<{ id: string, name: string, email: string }>, compliances: Array<{ name: ComplianceName, title: string, actor: ComplianceActorTypes, applicable: boolean, completed: boolean }> } | null, paid: { paginatorInfo: { total: number, lastPage: number }, data: Array<{ currency: Currency, netAmount: number }> } };
+             }> }> } }, recruiter: { id: string, name: string } | null, activeContract: { id: string, jobName: string, startDate: string | null, endDate: string | null, currency: Currency, rate: number | null, rateType: RateType | null, paymentTermMethod: PaymentTermMethod, paymentTerm: number } | null, draftContract: { id: string, jobName: string, startDate: string | null, endDate: string | null, currency: Currency, rate: number | null, rateType: RateType | null, paymentTermMethod: PaymentTermMethod, paymentTerm: number } | null, contracts: { paginatorInfo: { total: number }, data: Array<{ id: string, status: ContractStatus, startDate: string | null, endDate: string | null, currency: Currency, rate: number | null, rateType: RateType | null }> }, owners: Array<{ id: string, name: string, email: string }>, compliances: Array<{ name: ComplianceName, title: string, actor: ComplianceActorTypes, applicable: boolean, completed: boolean }>, job: { id: string, name: string, customFieldValues: Array<{ displayValue: string | null, customField: { id: string, title: string } }> } } | null, paid: { paginatorInfo: { total: number, lastPage: number }, data: Array<{ currency: Currency, netAmount: number }> } };
 
 export type HirePaidRequestsQueryVariables = Exact<{
   id: string;
@@ -627,6 +627,14 @@ export type HirePaidRequestsQueryVariables = Exact<{
 
 
 export type HirePaidRequestsQuery = { paid: { paginatorInfo: { total: number, lastPage: number }, data: Array<{ currency: Currency, netAmount: number }> } };
+
+export type HireTalentRecordQueryVariables = Exact<{
+  company: string;
+  worker: string;
+}>;
+
+
+export type HireTalentRecordQuery = { trustedContacts: { data: Array<{ id: string, customFieldValues: Array<{ displayValue: string | null, customField: { id: string, title: string } }> }> } };
 
 export type DraftHireFieldsQueryVariables = Exact<{
   company: string;
