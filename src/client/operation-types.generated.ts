@@ -686,6 +686,19 @@ export type ListPaymentRequestsQueryVariables = Exact<{
 
 export type ListPaymentRequestsQuery = { paymentRequests: { paginatorInfo: { count: number, currentPage: number, firstItem: number | null, hasMorePages: boolean, lastItem: number | null, lastPage: number, perPage: number, total: number }, data: Array<{ id: string, number: string, status: PaymentRequestStatus, workerPayoutStatus: PaymentRequestWorkerPayoutStatus, startDate: string | null, endDate: string | null, date: string, manuallyApprovedAt: string | null, autoApprovedAt: string | null, rejectedAt: string | null, cancelledAt: string | null, paidAt: string | null, dueAt: string | null, currency: Currency, rate: number | null, rateType: RateType | null, rateQuantity: number, netAmount: number, comments: string | null, hire: { id: string } | null, worker: { id: string, name: string }, company: { id: string, name: string }, timesheet: { id: string, registrations?: { paginatorInfo: { count: number, currentPage: number, firstItem: number | null, hasMorePages: boolean, lastItem: number | null, lastPage: number, perPage: number, total: number }, data: Array<{ date: string, duration: number, unit: TimesheetRegistrationDurationUnit, isBillable: boolean | null, comments: string | null }> } } | null }> } };
 
+export type PaymentRequestTotalsQueryVariables = Exact<{
+  hires?: Array<string> | null | undefined;
+  accounts?: Array<string> | null | undefined;
+  statuses?: Array<PaymentRequestStatus> | null | undefined;
+  billingStartDateRange?: DateRangeInput | null | undefined;
+  billingEndDateRange?: DateRangeInput | null | undefined;
+  orderBy?: Array<PaymentRequestOrderByClauseInput> | null | undefined;
+  page?: number | null | undefined;
+}>;
+
+
+export type PaymentRequestTotalsQuery = { paymentRequests: { paginatorInfo: { count: number, currentPage: number, firstItem: number | null, hasMorePages: boolean, lastItem: number | null, lastPage: number, perPage: number, total: number }, data: Array<{ status: PaymentRequestStatus, currency: Currency, rateType: RateType | null, rateQuantity: number, netAmount: number }> } };
+
 export type TimesheetDaysLoggedQueryVariables = Exact<{
   hires?: Array<string> | null | undefined;
   statuses?: Array<PaymentRequestStatus> | null | undefined;
