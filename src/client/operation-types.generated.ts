@@ -544,7 +544,7 @@ export type InvoiceByNumberQueryVariables = Exact<{
 }>;
 
 
-export type InvoiceByNumberQuery = { invoice: { id: string, number: string | null, date: string, dueDate: string, currency: Currency, grossAmount: number, netAmount: number, grossOpenAmount: number, isOverDue: boolean | null, payerDisplayName: string, payeeDisplayName: string, transactionType: InvoiceTransactionType, taxAmount: number, markedPaidAt: string | null, isFullyCredited: boolean, externalIdentifier: string | null, pdfUrl: string, company: { id: string, name: string }, rows: { paginatorInfo: { count: number, currentPage: number, firstItem: number | null, hasMorePages: boolean, lastItem: number | null, lastPage: number, perPage: number, total: number }, data: Array<{ id: string, customText: string | null, worker: { id: string, name: string } | null }> } } | null };
+export type InvoiceByNumberQuery = { invoice: { id: string, number: string | null, date: string, dueDate: string, currency: Currency, grossAmount: number, netAmount: number, grossOpenAmount: number, isOverDue: boolean | null, payerDisplayName: string, payeeDisplayName: string, transactionType: InvoiceTransactionType, taxAmount: number, markedPaidAt: string | null, isFullyCredited: boolean, externalIdentifier: string | null, pdfUrl: string, company: { id: string, name: string }, rows: { paginatorInfo: { count: number, currentPage: number, firstItem: number | null, hasMorePages: boolean, lastItem: number | null, lastPage: number, perPage: number, total: number }, data: Array<{ id: string, customText: string | null, worker: { id: string, name: string } | null, paymentRequest: { number: string, startDate: string | null, endDate: string | null, currency: Currency, rate: number | null, rateType: RateType | null, rateQuantity: number, netAmount: number } | null }> } } | null };
 
 export type CheckHiresQueryVariables = Exact<{
   id0: string;
@@ -618,7 +618,7 @@ export type GetHireQueryVariables = Exact<{
 export type GetHireQuery = { hire: { id: string, number: string, status: HireActiveStatus, createdAt: string, startDate: string | null, endDate: string | null, terminationDate: string | null, externalIdentifier: string | null, purchaseOrderNumber: string | null, lastPaymentRequestDate: string | null, pendingContractChanges: boolean, worker: { id: string, name: string, email: string | null }, company: { id: string, name: string, customFields: { paginatorInfo: { total: number }, data: Array<{ id: string, title: string, appliesTo: TypeSupportingCustomFieldValues, customFieldValues: Array<{ displayValue: string | null, appliesTo:
               | { id: string }
               | Record<PropertyKey, never>
-             }> }> } }, recruiter: { id: string, name: string } | null, activeContract: { id: string, jobName: string, startDate: string | null, endDate: string | null, currency: Currency, rate: number | null, rateType: RateType | null, paymentTermMethod: PaymentTermMethod, paymentTerm: number } | null, draftContract: { id: string, jobName: string, startDate: string | null, endDate: string | null, currency: Currency, rate: number | null, rateType: RateType | null, paymentTermMethod: PaymentTermMethod, paymentTerm: number } | null, contracts: { paginatorInfo: { total: number }, data: Array<{ id: string, status: ContractStatus, startDate: string | null, endDate: string | null, currency: Currency, rate: number | null, rateType: RateType | null }> }, owners: Array<{ id: string, name: string, email: string }>, compliances: Array<{ name: ComplianceName, title: string, actor: ComplianceActorTypes, applicable: boolean, completed: boolean }> } | null, paid: { paginatorInfo: { total: number, lastPage: number }, data: Array<{ currency: Currency, netAmount: number }> } };
+             }> }> } }, recruiter: { id: string, name: string } | null, activeContract: { id: string, jobName: string, startDate: string | null, endDate: string | null, currency: Currency, rate: number | null, rateType: RateType | null, paymentTermMethod: PaymentTermMethod, paymentTerm: number } | null, draftContract: { id: string, jobName: string, startDate: string | null, endDate: string | null, currency: Currency, rate: number | null, rateType: RateType | null, paymentTermMethod: PaymentTermMethod, paymentTerm: number } | null, contracts: { paginatorInfo: { total: number }, data: Array<{ id: string, status: ContractStatus, startDate: string | null, endDate: string | null, currency: Currency, rate: number | null, rateType: RateType | null }> }, owners: Array<{ id: string, name: string, email: string }>, compliances: Array<{ name: ComplianceName, title: string, actor: ComplianceActorTypes, applicable: boolean, completed: boolean }>, job: { id: string, name: string, customFieldValues: Array<{ displayValue: string | null, customField: { id: string, title: string } }> } } | null, paid: { paginatorInfo: { total: number, lastPage: number }, data: Array<{ currency: Currency, netAmount: number }> } };
 
 export type HirePaidRequestsQueryVariables = Exact<{
   id: string;
@@ -627,6 +627,14 @@ export type HirePaidRequestsQueryVariables = Exact<{
 
 
 export type HirePaidRequestsQuery = { paid: { paginatorInfo: { total: number, lastPage: number }, data: Array<{ currency: Currency, netAmount: number }> } };
+
+export type HireTalentRecordQueryVariables = Exact<{
+  company: string;
+  worker: string;
+}>;
+
+
+export type HireTalentRecordQuery = { trustedContacts: { data: Array<{ id: string, customFieldValues: Array<{ displayValue: string | null, customField: { id: string, title: string } }> }> } };
 
 export type DraftHireFieldsQueryVariables = Exact<{
   company: string;
@@ -677,6 +685,19 @@ export type ListPaymentRequestsQueryVariables = Exact<{
 
 
 export type ListPaymentRequestsQuery = { paymentRequests: { paginatorInfo: { count: number, currentPage: number, firstItem: number | null, hasMorePages: boolean, lastItem: number | null, lastPage: number, perPage: number, total: number }, data: Array<{ id: string, number: string, status: PaymentRequestStatus, workerPayoutStatus: PaymentRequestWorkerPayoutStatus, startDate: string | null, endDate: string | null, date: string, manuallyApprovedAt: string | null, autoApprovedAt: string | null, rejectedAt: string | null, cancelledAt: string | null, paidAt: string | null, dueAt: string | null, currency: Currency, rate: number | null, rateType: RateType | null, rateQuantity: number, netAmount: number, comments: string | null, hire: { id: string } | null, worker: { id: string, name: string }, company: { id: string, name: string }, timesheet: { id: string, registrations?: { paginatorInfo: { count: number, currentPage: number, firstItem: number | null, hasMorePages: boolean, lastItem: number | null, lastPage: number, perPage: number, total: number }, data: Array<{ date: string, duration: number, unit: TimesheetRegistrationDurationUnit, isBillable: boolean | null, comments: string | null }> } } | null }> } };
+
+export type PaymentRequestTotalsQueryVariables = Exact<{
+  hires?: Array<string> | null | undefined;
+  accounts?: Array<string> | null | undefined;
+  statuses?: Array<PaymentRequestStatus> | null | undefined;
+  billingStartDateRange?: DateRangeInput | null | undefined;
+  billingEndDateRange?: DateRangeInput | null | undefined;
+  orderBy?: Array<PaymentRequestOrderByClauseInput> | null | undefined;
+  page?: number | null | undefined;
+}>;
+
+
+export type PaymentRequestTotalsQuery = { paymentRequests: { paginatorInfo: { count: number, currentPage: number, firstItem: number | null, hasMorePages: boolean, lastItem: number | null, lastPage: number, perPage: number, total: number }, data: Array<{ status: PaymentRequestStatus, currency: Currency, rateType: RateType | null, rateQuantity: number, netAmount: number }> } };
 
 export type TimesheetDaysLoggedQueryVariables = Exact<{
   hires?: Array<string> | null | undefined;

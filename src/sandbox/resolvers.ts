@@ -179,8 +179,10 @@ function invoicesQuery(ctx: RequestContext, args: Args, field: string) {
     if (search && !invoiceMatches(ctx, i, search)) return false;
     return true;
   });
+  // The platform states no default order, so the sandbox keeps its stored one (oldest first):
+  // a client that needs an order has to ask for it, as it must of the platform.
   const given = (args.orderBy as Array<{ column: string; order: string }> | undefined) ?? [];
-  const clauses = (given.length > 0 ? given : [{ column: "DATE", order: "DESC" }]).map((c) => ({
+  const clauses = given.map((c) => ({
     key: INVOICE_COLUMNS[c.column] as (i: InvoiceRecord) => Comparable,
     desc: c.order === "DESC",
   }));

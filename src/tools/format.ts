@@ -107,6 +107,19 @@ export function period(start: string | null, end: string | null): string {
   return "no dates";
 }
 
+const UNITS: Record<string, string> = {
+  HOURLY: "hours",
+  DAILY: "days",
+  WEEKLY: "weeks",
+  MONTHLY: "months",
+};
+
+/** "40 hours", "3.5 days"; "quantity 2" for a rate type without a unit. */
+export function quantityText(quantity: number, rateType: string | null): string {
+  const unit = rateType ? UNITS[rateType] : undefined;
+  return unit ? `${quantity} ${unit}` : `quantity ${quantity}`;
+}
+
 export function rateText(
   rate: number | null,
   currency: string | null,

@@ -29,6 +29,7 @@ const ACTS: Record<string, Record<string, unknown>[]> = {
       skills: ["React"],
     },
     { contactId: "tc_005" },
+    { contactIds: ["tc_005"] },
   ],
   post_job: [
     {

@@ -162,8 +162,7 @@ describe("custom fields", () => {
     );
     expect(r.errors).toBeUndefined();
     const fields = r.data?.customFields.data ?? [];
-    expect(fields.length).toBeGreaterThanOrEqual(3);
-    expect(fields.length).toBeLessThanOrEqual(4);
+    expect(fields.length).toBe(6);
     expect(fields.every((f) => f.account.id === "cmp_nordlys")).toBe(true);
     const cost = fields.find((f) => f.title === "Cost center") as FieldRow;
     expect(cost).toMatchObject({
@@ -194,10 +193,12 @@ describe("custom fields", () => {
       `{ customFields(appliesTo: [JOB], first: 25) { data { ${FIELD_FIELDS} } } }`,
     );
     const jobFields = jobs.data?.customFields.data ?? [];
-    expect(jobFields.length).toBe(3);
-    expect(jobFields.every((f) => f.appliesTo === "JOB" && f.customFieldValues.length === 0)).toBe(
-      true,
-    );
+    expect(jobFields.length).toBe(6);
+    expect(jobFields.every((f) => f.appliesTo === "JOB")).toBe(true);
+    // Their values are set on jobs (Job.customFieldValues), not on contracts.
+    const values = jobFields.flatMap((f) => f.customFieldValues);
+    expect(values.length).toBeGreaterThan(0);
+    expect(values.every((v) => v.appliesTo.__typename === "Job")).toBe(true);
     const approval = await gql<{ customFields: { data: FieldRow[] } }>(
       sandbox,
       `{ customFields(approval: true, first: 25) { data { ${FIELD_FIELDS} } } }`,
@@ -209,7 +210,7 @@ describe("custom fields", () => {
       sandbox,
       "{ customFields(first: 4, page: 2) { paginatorInfo { total lastPage } data { id } } }",
     );
-    expect(paged.data?.customFields.paginatorInfo).toEqual({ total: 10, lastPage: 3 });
+    expect(paged.data?.customFields.paginatorInfo).toEqual({ total: 16, lastPage: 4 });
     expect(paged.data?.customFields.data).toHaveLength(4);
   });
 
@@ -219,7 +220,13 @@ describe("custom fields", () => {
       `{ hire(id: "hire_002") { company { customFields(first: 25) { data { ${FIELD_FIELDS} } } } } }`,
     );
     const fields = r.data?.hire.company.customFields.data ?? [];
-    expect(fields.map((f) => f.title)).toEqual(["Cost center", "Budget line", "Region"]);
+    expect(fields.map((f) => f.title)).toEqual([
+      "Cost center",
+      "Budget line",
+      "Region",
+      "Budget owner",
+      "Talent tier",
+    ]);
     expect(fields.every((f) => f.account.id === "cmp_harbor")).toBe(true);
   });
 
@@ -230,7 +237,7 @@ describe("custom fields", () => {
       { token: "limited" },
     );
     const fields = r.data?.customFields.data ?? [];
-    expect(fields.length).toBe(4);
+    expect(fields.length).toBe(6);
     expect(fields.every((f) => f.account.id === "cmp_nordlys")).toBe(true);
   });
 });

@@ -28,7 +28,7 @@ interface Out {
   contractsTotal: number;
   owners: { id: string; name: string; email: string }[];
   complianceGaps: { name: string; title: string; actor: string }[];
-  customFields: { fieldId: string; title: string; value: string; contractId: string }[];
+  customFields: { fieldId: string; title: string; value: string; on: string; onId: string }[];
   totalPaid: { currency: string; amount: number; requests: number }[];
   paidRequestsCounted: number;
   paidRequestsTotal: number;
@@ -108,6 +108,30 @@ describe("get_hire", () => {
     expect(t).not.toMatch(/^Current terms.*780/m);
   });
 
+  it("shows the job's and the talent-pool record's custom fields beside the contract's, each labelled", async () => {
+    const r = await call({ hireId: "hire_001" });
+    const out = r.structuredContent as unknown as Out;
+    const pick = (on: string) =>
+      out.customFields.filter((f) => f.on === on).map((f) => [f.title, f.value, f.onId]);
+    // The department and budget owner live on the job, never on the contract.
+    expect(pick("job")).toEqual([
+      ["Department", "Grid", "job_001"],
+      ["Budget owner", "Maja Lindqvist", "job_001"],
+    ]);
+    expect(pick("talentPool")).toEqual([["Talent tier", "Preferred", "tc_001"]]);
+    const lines = textOf(r).split("\n");
+    expect(lines).toContain(
+      'Custom fields on the job job_001 "Senior Backend Engineer": "Department": "Grid"; "Budget owner": "Maja Lindqvist"',
+    );
+    expect(lines).toContain(
+      `Custom fields on the worker's talent-pool record tc_001: "Talent tier": "Preferred"`,
+    );
+    expect(lines.find((l) => l.startsWith("Custom fields on the contract ctr_002: "))).toContain(
+      `"Cost center": "${HIRE_DETAILS_FIXTURES.anaCostCenter}"`,
+    );
+    expect(textOf(r)).not.toContain("Custom fields: none");
+  });
+
   it("shows the owners, only the compliance gaps and the contract's custom fields", async () => {
     const r = await call({ hireId: "hire_001" });
     const out = r.structuredContent as unknown as Out;
@@ -130,12 +154,14 @@ describe("get_hire", () => {
         expect.objectContaining({
           title: "Cost center",
           value: HIRE_DETAILS_FIXTURES.anaCostCenter,
-          contractId: "ctr_002",
+          on: "contract",
+          onId: "ctr_002",
         }),
         expect.objectContaining({
           title: "Budget line",
           value: HIRE_DETAILS_FIXTURES.anaBudgetLine,
-          contractId: "ctr_002",
+          on: "contract",
+          onId: "ctr_002",
         }),
       ]),
     );
@@ -155,8 +181,9 @@ describe("get_hire", () => {
     const h = harness();
     const before = h.sandbox.countRequests();
     const r = await call({ hireId: "hire_001" });
-    // The whole picture in one request.
-    expect(h.sandbox.countRequests() - before).toBe(1);
+    // The whole picture in two requests: the hire, then the worker's talent-pool record (it is
+    // found by the hire's company and worker, so it cannot come in the same document).
+    expect(h.sandbox.countRequests() - before).toBe(2);
     const out = r.structuredContent as unknown as Out;
     const requests = await paymentRequestsOf(h, "hire_001");
     const paid = requests.filter((p) => p.workerPayoutStatus === "PAID");

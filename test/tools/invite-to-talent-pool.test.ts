@@ -672,3 +672,129 @@ describe("invite_to_talent_pool and the rest of the server", () => {
     expect(asked[1]?.message).toContain(`"Camilla Vestergaard ${PREVIEW_ONLY}"`);
   });
 });
+
+describe("invite_to_talent_pool, several re-invitations in one confirmation", () => {
+  interface Many {
+    status: string;
+    previews?: { contactId: string; to: { name: string; email: string }; invitedAt: string }[];
+    results?: { contactId: string; email: string; outcome: string; note?: string }[];
+    confirmationToken?: string;
+    changedSincePreview?: string[];
+  }
+  const many = (h: Harness, args: Record<string, unknown>) => callTool<Many>(h, TOOL, args);
+  /** Contacts who have not answered, in id order (Camilla among them). */
+  const pending = (h: Harness, n: number) =>
+    live(h, (data) =>
+      [...talentOf(data).contacts.values()]
+        .filter((c) => c.status === "INVITED")
+        .map((c) => c.id)
+        .sort()
+        .slice(0, n),
+    );
+  const invitedOn = (h: Harness, id: string) =>
+    live(h, (data) => talentOf(data).contacts.get(id)?.invitedAt);
+
+  it("previews each contact with the whole address under one token, then re-sends each and reports each", async () => {
+    const h = await harness();
+    const ids = pending(h, 3);
+    expect(ids).toHaveLength(3);
+    const first = await many(h, { contactIds: ids });
+    expect(first.r.isError).toBeFalsy();
+    expect(first.out.status).toBe("preview");
+    expect(first.out.previews?.map((p) => p.contactId)).toEqual(ids);
+    const lines = first.text.split("\n");
+    for (const p of first.out.previews ?? []) {
+      expect(lines).toContainEqual(
+        expect.stringMatching(
+          new RegExp(
+            `^- ${p.contactId}: ${JSON.stringify(p.to.name)} \\(${JSON.stringify(p.to.email).replace(/[.()]/g, "\\$&")}\\) in the talent pool of `,
+          ),
+        ),
+      );
+    }
+    expect(lastLine(first.text)).toBe(
+      `This emails ${(first.out.previews ?? []).map((p) => JSON.stringify(p.to.email)).join(", ")} an invitation each; an email cannot be unsent.`,
+    );
+    expect(reinvites(h)).toBe(0);
+
+    const second = await many(h, {
+      contactIds: ids,
+      confirmationToken: first.out.confirmationToken,
+    });
+    expect(second.r.isError).toBeFalsy();
+    expect(second.out.status).toBe("reinvited");
+    expect(second.out.results?.map((r) => [r.contactId, r.outcome])).toEqual(
+      ids.map((id) => [id, "reinvited"]),
+    );
+    expect(second.text).toContain(`Re-invitations: 3 of 3 sent.`);
+    expect(reinvites(h)).toBe(3);
+    for (const id of ids) expect(invitedOn(h, id)).toBe("2026-11-22");
+    // The token was for all of them, once.
+    const reuse = await many(h, {
+      contactIds: ids,
+      confirmationToken: first.out.confirmationToken,
+    });
+    expect(reuse.r.isError).toBe(true);
+    expect(reinvites(h)).toBe(3);
+  });
+
+  it("binds every contact's facts: one changed after the preview stops them all", async () => {
+    const h = await harness();
+    const ids = pending(h, 2);
+    const { out } = await many(h, { contactIds: ids });
+    h.sandbox.edit((data) => {
+      const contact = talentOf(data).contacts.get(ids[1] as string);
+      const worker = contact && data.workers.get(contact.workerId);
+      if (!worker) throw new Error("seed changed");
+      worker.email = "someone.else@example.com";
+    });
+    const r = await many(h, { contactIds: ids, confirmationToken: out.confirmationToken });
+    expect(r.out.status).toBe("changed");
+    expect(r.out.changedSincePreview).toEqual([`${ids[1]} recipient email`]);
+    expect(r.text).toContain('"someone.else@example.com"');
+    expect(reinvites(h)).toBe(0);
+  });
+
+  it("holds an unknown outcome per contact and reports each; the others are sent", async () => {
+    const h = await harness();
+    const ids = pending(h, 2) as [string, string];
+    const { out } = await many(h, { contactIds: ids });
+    // The first re-invitation's request is lost before the platform sees it.
+    h.sandbox.faults.inject("drop-connection", {
+      operationName: "ReinviteTrustedContact",
+      after: false,
+    });
+    const r = await many(h, { contactIds: ids, confirmationToken: out.confirmationToken });
+    expect(r.r.isError).toBe(true);
+    expect(r.out.status).toBe("outcome-unknown");
+    expect(r.out.results?.map((x) => [x.contactId, x.outcome])).toEqual([
+      [ids[0], "outcome-unknown"],
+      [ids[1], "reinvited"],
+    ]);
+    expect(r.text).toContain("Re-invitations: 1 of 2 sent.");
+    expect(r.text).toContain("The outcome is UNKNOWN");
+    expect(reinvites(h)).toBe(2);
+    // That contact is held, alone or in a batch; the other is not.
+    const alone = await call(h, { contactId: ids[0] });
+    expect(alone.text).toContain("outcome is not known yet");
+    const batch = await many(h, { contactIds: [ids[1], ids[0]] });
+    expect(batch.r.isError).toBe(true);
+    expect(batch.text).toContain("outcome is not known yet");
+    expect(reinvites(h)).toBe(2);
+  });
+
+  it("takes only contact ids, each once, and at most 25", async () => {
+    const h = await harness();
+    const mixed = await many(h, { contactIds: ["tc_005"], contactId: "tc_005" });
+    expect(mixed.r.isError).toBe(true);
+    expect(mixed.text).toContain("takes nothing else, not contactId");
+    const tooMany = await many(h, {
+      contactIds: Array.from({ length: 26 }, (_, i) => `tc_${i + 100}`),
+    });
+    expect(tooMany.text).toContain("at most 25 contacts");
+    const answered = await many(h, { contactIds: ["tc_005", "tc_001"] });
+    expect(answered.r.isError).toBe(true);
+    expect(answered.text).toContain("contact tc_001");
+    expect(reinvites(h)).toBe(0);
+  });
+});

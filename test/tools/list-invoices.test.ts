@@ -19,7 +19,21 @@ interface Invoice {
 interface Details {
   taxAmount: number;
   pdfUrl: string;
-  rows: { id: string; text: string | null; worker: { id: string; name: string } | null }[];
+  rows: {
+    id: string;
+    text: string | null;
+    worker: { id: string; name: string } | null;
+    billed: {
+      paymentRequest: string;
+      startDate: string | null;
+      endDate: string | null;
+      quantity: number;
+      rateType: string | null;
+      rate: number | null;
+      currency: string;
+      amount: number;
+    } | null;
+  }[];
   rowsPage: { page: number; total: number; hasMore: boolean; summary: string };
 }
 interface Out {
@@ -128,10 +142,82 @@ describe("list_invoices", () => {
     );
     expect(lines).toContain(`Rows: ${invoice.rowsPage.summary}`);
     for (const row of invoice.rows) {
-      expect(lines).toContain(
-        `- ${row.id}: ${JSON.stringify(row.text)} (worker "Ana Costa", wrk_001)`,
+      const line = lines.find((l) => l.startsWith(`- ${row.id} "Ana Costa" (wrk_001): `));
+      expect(line).toContain(`; text ${JSON.stringify(row.text)}`);
+    }
+  });
+
+  it("shows each row's worker, hours, rate and amount, from the row's payment request", async () => {
+    const { out } = await call({ search: "Ana Costa", first: 100 });
+    const number = out.invoices.find((i) => i.type === "INVOICE")?.number as string;
+    const one = await call({ number });
+    const invoice = one.out.invoice as Details;
+    const lines = text(one.r).split("\n");
+    let billed = 0;
+    for (const row of invoice.rows) {
+      const b = row.billed;
+      expect(b).not.toBeNull();
+      if (!b) continue;
+      billed += b.amount;
+      expect(b).toMatchObject({ currency: "DKK", rateType: "HOURLY" });
+      expect(b.paymentRequest).toMatch(/^PR-\d+$/);
+      expect(b.quantity * (b.rate as number)).toBeCloseTo(b.amount, 0);
+      // The sandbox's row text says the same hours: the two agree.
+      expect(row.text).toContain(`${b.startDate} – ${b.endDate}: ${b.quantity} hours`);
+      const line = lines.find((l) => l.startsWith(`- ${row.id} `)) ?? "";
+      expect(line).toContain(
+        `${b.startDate} – ${b.endDate}, ${b.quantity} hours at DKK ${(b.rate as number).toFixed(2)} hourly = DKK `,
+      );
+      expect(line).toContain(`(${b.paymentRequest})`);
+    }
+    expect(round2(billed)).toBe((one.out.invoices[0] as Invoice).netAmount);
+  });
+
+  it("finds an invoice by a short number: its last digits, with or without its letters", async () => {
+    const all = await call({ first: 100 });
+    const numbers = all.out.invoices.map((i) => i.number as string);
+    const last = (n: string) => Number(n.split("-").at(-1));
+    // An invoice whose last digits no other number shares, and one whose digits a credit note shares.
+    const unique = numbers.find(
+      (n) => n.startsWith("INV-") && numbers.filter((m) => last(m) === last(n)).length === 1,
+    ) as string;
+    const shared = numbers.find(
+      (n) =>
+        n.startsWith("CN-") && numbers.some((m) => m.startsWith("INV-") && last(m) === last(n)),
+    ) as string;
+    expect(unique).toBeDefined();
+    expect(shared).toBeDefined();
+
+    const digits = String(last(unique));
+    for (const given of [digits, `INV-${digits.padStart(4, "0")}`, `inv ${digits}`]) {
+      const found = await call({ number: given });
+      expect(found.r.isError, given).toBeFalsy();
+      expect(found.out.invoices[0]?.number).toBe(unique);
+      expect(found.out.invoice?.rows.length).toBeGreaterThan(0);
+      expect(text(found.r).split("\n")).toContain(
+        `${given} is not a whole invoice number; the one invoice ending so is ${unique}.`,
       );
     }
+    // Letters choose between an invoice and a credit note with the same digits.
+    const n = last(shared);
+    const credit = await call({ number: `CN-${n}` });
+    expect(credit.out.invoices[0]?.number).toBe(shared);
+    const both = await call({ number: String(n) });
+    expect(both.r.isError).toBe(true);
+    expect(text(both.r)).toContain(shared);
+    expect(text(both.r)).toContain(`INV-${shared.split("-")[1]}-${shared.split("-")[2]}`);
+    expect(text(both.r)).toContain("Give the whole number");
+  });
+
+  it("lists newest first when no order is given, as its description says", async () => {
+    const tools = await h.client.listTools();
+    const described = tools.tools.find((t) => t.name === "list_invoices");
+    expect(JSON.stringify(described?.inputSchema)).toContain("default newest DATE first");
+    const first = await call({ first: 10 });
+    const second = await call({ first: 10, page: 2 });
+    const dates = [...first.out.invoices, ...second.out.invoices].map((i) => i.date);
+    expect(dates).toEqual([...dates].sort().reverse());
+    expect(new Set(dates).size).toBeGreaterThan(1);
   });
 
   it("pages an invoice's rows with first and page", async () => {

@@ -1,5 +1,6 @@
 // list_payment_requests through a real MCP client against the sandbox (today 2026-11-22, a Sunday).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { paymentsState } from "../../src/sandbox/domains/payments/store.js";
 import { type Harness, startHarness } from "../helpers/mcp-harness.js";
 import { gql } from "../sandbox/helpers.js";
 
@@ -24,10 +25,18 @@ interface RequestOut {
 }
 interface Out {
   paymentRequests: RequestOut[];
-  totals: { currency: string; amount: number; count: number }[];
+  totals: {
+    currency: string;
+    payable: number;
+    approved: number;
+    awaitingApproval: number;
+    rejected: number;
+    cancelled: number;
+    count: number;
+  }[];
   totalHours: number;
   hoursInPeriod: number | null;
-  totalsCoverOnlyThisPage: boolean;
+  totalsCover: { requests: number; of: number };
   page: { page: number; total: number; hasMore: boolean; summary: string };
   hiddenFields: string[];
 }
@@ -108,27 +117,88 @@ describe("list_payment_requests", () => {
     expect(out.page.total).toBe(truth.data?.paymentRequests.paginatorInfo.total);
     expect(out.paymentRequests.length).toBeGreaterThan(3);
     expect(out.paymentRequests.every((p) => p.status === "UNAPPROVED" && !p.approvedOn)).toBe(true);
-    const t = text(r);
-    expect(t.match(/awaiting approval/g)?.length).toBe(out.paymentRequests.length);
-    expect(t).not.toMatch(/approved \d{4}-/);
+    const rows = text(r)
+      .split("\n")
+      .filter((l) => l.startsWith("- "))
+      .join("\n");
+    expect(rows.match(/awaiting approval/g)?.length).toBe(out.paymentRequests.length);
+    expect(rows).not.toMatch(/approved \d{4}-/);
   });
 
-  it("gives totals per currency, never one sum across currencies", async () => {
-    const r = await list({ period: { from: "2026-10-01", to: "2026-12-31" }, first: 60 });
+  it("totals every page per currency and status; rejected and cancelled are not payable", async () => {
+    const period = { from: "2026-06-01", to: "2026-12-31" };
+    const r = await list({ period, first: 20 });
     const out = r.structuredContent as unknown as Out;
-    expect(out.totals.map((t) => t.currency)).toEqual(["DKK", "EUR", "USD"]);
-    for (const t of out.totals) {
-      const mine = out.paymentRequests.filter((p) => p.currency === t.currency);
-      expect(t.count).toBe(mine.length);
-      expect(t.amount).toBe(cents(mine.reduce((s, p) => s + p.amount, 0)));
+    expect(out.page.hasMore).toBe(true);
+    // Every matching request, read page by page through the tool itself.
+    const all: RequestOut[] = [];
+    for (let page = 1; ; page++) {
+      const p = (await list({ period, first: 100, page })).structuredContent as unknown as Out;
+      all.push(...p.paymentRequests);
+      if (!p.page.hasMore) break;
     }
-    const hours = out.paymentRequests.filter((p) => p.rateType === "HOURLY");
-    expect(out.totalHours).toBe(cents(hours.reduce((s, p) => s + (p.quantity ?? 0), 0)));
-    const t = text(r);
-    const totalsLine = t.split("\n").find((l) => l.startsWith("Totals")) ?? "";
-    expect(totalsLine).toMatch(/^Totals for this page only: DKK [\d,.]+ \(\d+ requests?\); EUR/);
-    expect(out.totalsCoverOnlyThisPage).toBe(true);
-    expect(t).toContain("ask for page 2");
+    expect(all.length).toBe(out.page.total);
+    expect(out.totalsCover).toEqual({ requests: all.length, of: all.length });
+    const sum = (rows: RequestOut[]) => cents(rows.reduce((s, p) => s + p.amount, 0));
+    expect(out.totals.map((t) => t.currency)).toEqual(["DKK", "EUR", "USD"]);
+    let notPayable = 0;
+    for (const t of out.totals) {
+      const mine = all.filter((p) => p.currency === t.currency);
+      const by = (status: string) => mine.filter((p) => p.status === status);
+      expect(t.count).toBe(mine.length);
+      expect(t.approved).toBe(sum(by("APPROVED")));
+      expect(t.awaitingApproval).toBe(sum(by("UNAPPROVED")));
+      expect(t.rejected).toBe(sum(by("REJECTED")));
+      expect(t.cancelled).toBe(sum(by("CANCELLED")));
+      expect(t.payable).toBe(cents(t.approved + t.awaitingApproval));
+      notPayable += by("REJECTED").length + by("CANCELLED").length;
+    }
+    // The seed has some rejected or cancelled requests in this half year: the split is real.
+    expect(notPayable).toBeGreaterThan(0);
+    const payableHours = all.filter(
+      (p) => p.rateType === "HOURLY" && (p.status === "APPROVED" || p.status === "UNAPPROVED"),
+    );
+    expect(out.totalHours).toBe(cents(payableHours.reduce((s, p) => s + p.quantity, 0)));
+    // The totals come first, before the page and its rows.
+    const lines = text(r).split("\n");
+    const at = lines.findIndex((l) => l.startsWith("Totals over all "));
+    expect(at).toBeGreaterThanOrEqual(0);
+    expect(lines[at]).toMatch(
+      new RegExp(
+        `^Totals over all ${all.length} requests: DKK [\\d,]+\\.\\d\\d payable \\(approved [\\d,.]+`,
+      ),
+    );
+    expect(lines[at]).toContain("not counted: ");
+    expect(lines.findIndex((l) => l.startsWith("- "))).toBeGreaterThan(at);
+    expect(text(r)).toContain("ask for page 2");
+  });
+
+  it("says what the totals cover when more than 1,000 requests match", async () => {
+    const big = await startHarness();
+    try {
+      // 800 more requests like the seeded ones, so more than 1,000 match.
+      big.sandbox.edit((data) => {
+        const state = paymentsState(data);
+        const seeded = [...state.seeded];
+        for (let i = 0; i < 800; i++) {
+          const like = seeded[i % seeded.length] as (typeof seeded)[number];
+          state.seeded.push({ ...like, id: `pr_x${i}`, number: `PR-X${i}` });
+        }
+      });
+      const r = await big.client.callTool({
+        name: "list_payment_requests",
+        arguments: { first: 5 },
+      });
+      const out = r.structuredContent as unknown as Out;
+      expect(out.page.total).toBeGreaterThan(1000);
+      expect(out.totalsCover).toEqual({ requests: 1000, of: out.page.total });
+      expect(out.totals.reduce((n, t) => n + t.count, 0)).toBe(1000);
+      expect(text(r)).toContain(
+        `Totals over the newest 1000 of ${out.page.total} requests (the most read): `,
+      );
+    } finally {
+      await big.close();
+    }
   });
 
   it("finds a company's spend for a quarter: every request overlaps it", async () => {
@@ -149,7 +219,7 @@ describe("list_payment_requests", () => {
       expect.objectContaining({ currency: "USD", count: out.paymentRequests.length }),
     ]);
     expect(text(r)).toContain('"Harbor & Pine Inc."');
-    expect(text(r)).toMatch(/^Totals: USD [\d,]+\.\d\d \(\d+ requests\)\./m);
+    expect(text(r)).toMatch(/^Totals over all \d+ requests: USD [\d,]+\.\d\d payable/m);
   });
 
   it("refuses a period that ends before it starts", async () => {

@@ -260,7 +260,9 @@ describe("platform text in tool answers", () => {
     const rows = lines.filter((l) => l.startsWith("- row_"));
     expect(rows.length).toBeGreaterThan(0);
     for (const line of rows) {
-      expect(line).toContain(`: ${shown(ROW_TEXT)} (worker ${shown(WORKER)}, wrk_001)`);
+      expect(line).toMatch(/^- row_\d+ "/);
+      expect(line).toContain(` ${shown(WORKER)} (wrk_001): `);
+      expect(line.endsWith(`; text ${shown(ROW_TEXT)}`)).toBe(true);
     }
   });
 

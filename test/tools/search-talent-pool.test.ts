@@ -12,6 +12,12 @@ interface Contact {
   hireStatus: "CURRENTLY_HIRED" | "PREVIOUSLY_HIRED" | "NEVER_HIRED";
   hires: { id: string; status: string }[];
 }
+interface Invited {
+  id: string;
+  invitedAt: string;
+  daysSinceInvited: number;
+}
+
 interface Out {
   contacts: Contact[];
   skills: {
@@ -120,6 +126,49 @@ describe("search_talent_pool", () => {
     const out = r.structuredContent as unknown as Out;
     expect(out.contacts).toHaveLength(5);
     expect(out.page?.summary).toMatch(/^6–10 of \d+, page 2 of \d+; ask for page 3 for more$/);
+  });
+
+  // Its own sandbox: it re-invites a contact. The tools' clock reads the sandbox's pinned today,
+  // as the real clock reads the platform's.
+  it("shows when each invitation was sent and how long ago, so a fresh one stands apart", async () => {
+    const today = "2026-11-22";
+    const pinned = await startHarness({
+      today,
+      clock: { now: () => Date.parse(`${today}T15:00:00Z`), sleep: async () => {} },
+    });
+    const call = (args: Record<string, unknown>) =>
+      pinned.client.callTool({ name: "search_talent_pool", arguments: args });
+    const daysAgo = (date: string) =>
+      Math.round((Date.parse(today) - Date.parse(date)) / 86_400_000);
+    const before = await call({ statuses: ["invited"], first: 100 });
+    const contacts = (before.structuredContent as unknown as { contacts: Invited[] }).contacts;
+    expect(contacts.length).toBeGreaterThan(1);
+    for (const c of contacts) {
+      expect(c.daysSinceInvited).toBe(daysAgo(c.invitedAt));
+      expect(c.daysSinceInvited).toBeGreaterThan(1);
+      const line =
+        text(before)
+          .split("\n")
+          .find((l) => l.startsWith(`- ${c.id} `)) ?? "";
+      expect(line).toContain(`INVITED, invited ${c.invitedAt} (${c.daysSinceInvited} days ago);`);
+    }
+    // Re-invited today, Camilla's invitation reads as today's, not as the old one.
+    const camilla = contacts.find((c) => c.id === "tc_005") as Invited;
+    expect(camilla).toBeDefined();
+    const invite = (args: Record<string, unknown>) =>
+      pinned.client.callTool({ name: "invite_to_talent_pool", arguments: args });
+    const preview = await invite({ contactId: "tc_005" });
+    const token = (preview.structuredContent as { confirmationToken: string }).confirmationToken;
+    const sent = await invite({ contactId: "tc_005", confirmationToken: token });
+    expect(sent.isError).toBeFalsy();
+    const after = await call({ statuses: ["invited"], first: 100 });
+    const again = (after.structuredContent as unknown as { contacts: Invited[] }).contacts.find(
+      (c) => c.id === "tc_005",
+    );
+    expect(again).toMatchObject({ invitedAt: today, daysSinceInvited: 0 });
+    expect(camilla.invitedAt).not.toBe(today);
+    expect(text(after)).toMatch(/^- tc_005 .*INVITED, invited 2026-11-22 \(today\);/m);
+    await pinned.close();
   });
 });
 

@@ -338,6 +338,16 @@ export const invoiceByNumberQuery = query<InvoiceByNumberQuery, InvoiceByNumberQ
               id
               name
             }
+            paymentRequest {
+              number
+              startDate
+              endDate
+              currency
+              rate
+              rateType
+              rateQuantity
+              netAmount(accountType: COMPANY)
+            }
           }
         }
       }

@@ -12,6 +12,8 @@ import type {
   HireForCancelQueryVariables,
   HirePaidRequestsQuery,
   HirePaidRequestsQueryVariables,
+  HireTalentRecordQuery,
+  HireTalentRecordQueryVariables,
   HiresByExternalIdQuery,
   HiresByExternalIdQueryVariables,
 } from "../operation-types.generated.js";
@@ -52,6 +54,17 @@ const PAID_REQUESTS = `
     data {
       currency
       netAmount(accountType: COMPANY)
+    }
+  }
+`;
+
+// Custom field values as a job or a talent-pool record holds them.
+const VALUE_FIELDS = `
+  customFieldValues {
+    displayValue
+    customField {
+      id
+      title
     }
   }
 `;
@@ -135,8 +148,28 @@ export const getHireQuery = query<GetHireQuery, GetHireQueryVariables>(
           applicable
           completed
         }
+        job {
+          id
+          name
+          ${VALUE_FIELDS}
+        }
       }
       ${PAID_REQUESTS}
+    }
+  `,
+);
+
+/** The worker's record in the hire company's talent pool, for its custom field values. */
+export const hireTalentRecordQuery = query<HireTalentRecordQuery, HireTalentRecordQueryVariables>(
+  "HireTalentRecord",
+  /* GraphQL */ `
+    query HireTalentRecord($company: ID!, $worker: ID!) {
+      trustedContacts(accounts: [$company], workers: [$worker], first: 1) {
+        data {
+          id
+          ${VALUE_FIELDS}
+        }
+      }
     }
   `,
 );
@@ -288,6 +321,7 @@ export const cancelHireMutation = mutation<CancelHireMutation, CancelHireMutatio
 export const hireOperations = {
   getHireQuery,
   hirePaidRequestsQuery,
+  hireTalentRecordQuery,
   draftHireFieldsQuery,
   createDraftHireMutation,
   hiresByExternalIdQuery,

@@ -4,6 +4,8 @@
 import type {
   ListPaymentRequestsQuery,
   ListPaymentRequestsQueryVariables,
+  PaymentRequestTotalsQuery,
+  PaymentRequestTotalsQueryVariables,
   TimesheetDaysLoggedQuery,
   TimesheetDaysLoggedQueryVariables,
 } from "../operation-types.generated.js";
@@ -94,6 +96,45 @@ export const listPaymentRequestsQuery = query<
   `,
 );
 
+/** The same requests as ListPaymentRequests, only what totals need: a page of 100 at a time. */
+export const paymentRequestTotalsQuery = query<
+  PaymentRequestTotalsQuery,
+  PaymentRequestTotalsQueryVariables
+>(
+  "PaymentRequestTotals",
+  /* GraphQL */ `
+    query PaymentRequestTotals(
+      $hires: [ID!]
+      $accounts: [ID!]
+      $statuses: [PaymentRequestStatus!]
+      $billingStartDateRange: DateRangeInput
+      $billingEndDateRange: DateRangeInput
+      $orderBy: [PaymentRequestOrderByClauseInput!]
+      $page: Int
+    ) {
+      paymentRequests(
+        hires: $hires
+        accounts: $accounts
+        statuses: $statuses
+        billingStartDateRange: $billingStartDateRange
+        billingEndDateRange: $billingEndDateRange
+        orderBy: $orderBy
+        first: 100
+        page: $page
+      ) {
+        ${PAGINATOR_INFO_FIELDS}
+        data {
+          status
+          currency
+          rateType
+          rateQuantity
+          netAmount(accountType: COMPANY)
+        }
+      }
+    }
+  `,
+);
+
 // The payment requests of some hires whose billing period overlaps the rows' days, with each day's
 // registration and its externalIdentifier: a day already paid for, or a row about to replace one.
 export const timesheetDaysLoggedQuery = query<
@@ -149,4 +190,8 @@ export const timesheetDaysLoggedQuery = query<
   `,
 );
 
-export const paymentOperations = { listPaymentRequestsQuery, timesheetDaysLoggedQuery };
+export const paymentOperations = {
+  listPaymentRequestsQuery,
+  paymentRequestTotalsQuery,
+  timesheetDaysLoggedQuery,
+};

@@ -185,6 +185,14 @@ function invoiceRows(bill: {
     const c = contract.currency;
     return {
       workerId: bill.workerId,
+      billed: {
+        from: part.from,
+        to: part.to,
+        hours: part.hours,
+        rate: contract.rate,
+        rateType: contract.rateType,
+        amount,
+      },
       customText: `${contract.jobName}, ${part.from} – ${part.to}: ${part.hours} hours × ${c} ${moneyText.format(hourly)} = ${c} ${moneyText.format(amount)}${po}`,
     };
   });

@@ -88,6 +88,18 @@ export interface InvoiceRowRecord {
   workerId: string | null;
   /** What the row bills: job, period, quantity × unit price = amount, PO number. */
   customText: string;
+  /**
+   * The period and hours the row bills, from which the payments domain makes the row's payment
+   * request (InvoiceRow.paymentRequest). A credit note's rows share their invoice's object.
+   */
+  billed: {
+    from: string;
+    to: string;
+    hours: number;
+    rate: number;
+    rateType: string;
+    amount: number;
+  };
 }
 export interface InvoiceRecord {
   id: string;

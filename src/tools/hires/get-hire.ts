@@ -5,6 +5,7 @@ import {
   type HireContractTerms,
   type HireDetails,
   hirePaidRequestsQuery,
+  hireTalentRecordQuery,
   type PaidRequestsPage,
 } from "../../client/operations/hires.js";
 import { oneLine, quoted } from "../../client/platform-text.js";
@@ -59,9 +60,18 @@ const outputShape = {
   owners: z.array(userOutput),
   /** Compliance items that apply to the hire and are not completed. */
   complianceGaps: z.array(z.object({ name: z.string(), title: z.string(), actor: z.string() })),
-  /** Values on the active contract (or, without one, the newest contract). */
+  /**
+   * Custom field values, each with where it is set: the active contract (or, without one, the
+   * newest), the hire's job, or the worker's record in the company's talent pool.
+   */
   customFields: z.array(
-    z.object({ fieldId: z.string(), title: z.string(), value: z.string(), contractId: z.string() }),
+    z.object({
+      fieldId: z.string(),
+      title: z.string(),
+      value: z.string(),
+      on: z.enum(["contract", "job", "talentPool"]),
+      onId: z.string(),
+    }),
   ),
   /** Paid payment requests (the worker has been paid), net of tax, summed per currency. */
   totalPaid: z.array(z.object({ currency: z.string(), amount: z.number(), requests: z.number() })),
@@ -116,8 +126,18 @@ export const getHireTool = defineTool({
       );
     }
     const paid = await allPaid(ctx, hire.id, data.paid);
-    const structured = toStructured(hire, paid, hiddenFields(restricted));
-    return { structured, text: render(structured, hire) };
+    // Only the job and the talent-pool record carry values besides the contract: Hire has none.
+    const talent = await ctx.client.run(
+      hireTalentRecordQuery,
+      { company: hire.company.id, worker: hire.worker.id },
+      requestOptions(ctx),
+    );
+    const record = talent.data.trustedContacts.data[0] ?? null;
+    const structured = toStructured(hire, paid, record, [
+      ...hiddenFields(restricted),
+      ...hiddenFields(talent.restricted),
+    ]);
+    return { structured, text: render(structured, hire, record !== null) };
   },
 });
 
@@ -162,9 +182,24 @@ const terms = (c: HireContractTerms | null) =>
     paymentTerms: paymentTerms(c.paymentTermMethod, c.paymentTerm),
   };
 
+type Values = HireDetails["job"]["customFieldValues"];
+
+function valuesOf(values: Values, on: "job" | "talentPool", onId: string) {
+  return values
+    .filter((v) => v.displayValue !== null && v.displayValue !== "")
+    .map((v) => ({
+      fieldId: v.customField.id,
+      title: v.customField.title,
+      value: v.displayValue as string,
+      on,
+      onId,
+    }));
+}
+
 function toStructured(
   hire: HireDetails,
   paid: Awaited<ReturnType<typeof allPaid>>,
+  record: { id: string; customFieldValues: Values } | null,
   hidden: string[],
 ): Structured {
   const contracts = hire.contracts.data.map((c) => ({
@@ -192,12 +227,15 @@ function toStructured(
             fieldId: field.id,
             title: field.title,
             value: v.displayValue,
-            contractId: valuesOn,
+            on: "contract",
+            onId: valuesOn,
           });
         }
       }
     }
   }
+  customFields.push(...valuesOf(hire.job.customFieldValues, "job", hire.job.id));
+  if (record) customFields.push(...valuesOf(record.customFieldValues, "talentPool", record.id));
   return {
     id: hire.id,
     number: hire.number,
@@ -225,6 +263,31 @@ function toStructured(
     lastPaymentRequestDate: hire.lastPaymentRequestDate,
     hiddenFields: hidden,
   };
+}
+
+// One line per place that holds values, labelled with it; "none" only when none holds any.
+function customFieldLines(h: Structured, raw: HireDetails, inTalentPool: boolean): string[] {
+  const job = `job ${oneLine(raw.job.id)} ${quoted(raw.job.name)}`;
+  const pool = "worker's talent-pool record";
+  if (h.customFields.length === 0) {
+    const record = inTalentPool ? `, or the ${pool}` : "; the worker is not in the talent pool";
+    return [`Custom fields: none set on the contract, the ${job}${record}.`];
+  }
+  const places: Array<[Structured["customFields"][number]["on"], string]> = [
+    ["contract", "contract"],
+    ["job", job],
+    ["talentPool", pool],
+  ];
+  const lines: string[] = [];
+  for (const [on, label] of places) {
+    const values = h.customFields.filter((f) => f.on === on);
+    if (values.length === 0) continue;
+    const id = on === "job" ? "" : ` ${oneLine(values[0]?.onId ?? "")}`;
+    lines.push(
+      `Custom fields on the ${label}${id}: ${values.map((f) => `${quoted(f.title)}: ${quoted(f.value)}`).join("; ")}`,
+    );
+  }
+  return lines;
 }
 
 const rate = (c: { rate: number | null; currency: string; rateType: string | null }) =>
@@ -256,7 +319,7 @@ function paidLine(h: Structured): string {
 }
 
 // Names, emails, jobs, titles and values are quoted; ids, statuses, dates one line only.
-function render(h: Structured, raw: HireDetails): string {
+function render(h: Structured, raw: HireDetails, inTalentPool: boolean): string {
   const status = oneLine(h.status).toLowerCase();
   const email = h.worker.email ? `, email ${quoted(h.worker.email)}` : "";
   const lines = [
@@ -316,16 +379,7 @@ function render(h: Structured, raw: HireDetails): string {
           .join(", ")}`
       : "Compliance gaps: none; every item that applies is completed.",
   );
-  if (h.customFields.length > 0) {
-    const on = h.customFields[0]?.contractId ?? "";
-    lines.push(
-      `Custom fields (on contract ${oneLine(on)}): ${h.customFields
-        .map((f) => `${quoted(f.title)}: ${quoted(f.value)}`)
-        .join("; ")}`,
-    );
-  } else {
-    lines.push("Custom fields: none set on the contract.");
-  }
+  lines.push(...customFieldLines(h, raw, inTalentPool));
   lines.push(paidLine(h));
   if (raw.company.customFields.paginatorInfo.total > raw.company.customFields.data.length) {
     lines.push(

@@ -7,7 +7,7 @@ import {
 } from "../../client/operations/index.js";
 import { clampPage, clampPageSize, describePage, type PageInfo } from "../../client/pagination.js";
 import { oneLine, quoted, urlText } from "../../client/platform-text.js";
-import { defineTool, ToolInputError } from "../define-tool.js";
+import { defineTool, type ToolContext, ToolInputError } from "../define-tool.js";
 import {
   hiddenFields,
   hiddenLine,
@@ -15,6 +15,9 @@ import {
   pageArgs,
   pageOf,
   pageOutput,
+  period,
+  quantityText,
+  rateText,
   requestOptions,
   upperCaseEnum,
 } from "../format.js";
@@ -57,10 +60,29 @@ const invoiceDetails = z.object({
       id: z.string(),
       text: z.string().nullable(),
       worker: z.object({ id: z.string(), name: z.string() }).nullable(),
+      /** From the row's payment request; null when the row has none. */
+      billed: z
+        .object({
+          paymentRequest: z.string(),
+          startDate: z.string().nullable(),
+          endDate: z.string().nullable(),
+          quantity: z.number(),
+          rateType: z.string().nullable(),
+          /** Null when hidden from you. */
+          rate: z.number().nullable(),
+          currency: z.string(),
+          amount: z.number(),
+        })
+        .nullable(),
     }),
   ),
   rowsPage: pageOutput,
 });
+
+const NEWEST_FIRST = [
+  { column: "DATE", order: "DESC" },
+  { column: "NUMBER", order: "DESC" },
+] as const;
 
 type Totals = { currency: string; gross: number; open: number; count: number };
 
@@ -81,7 +103,11 @@ export const listInvoicesTool = defineTool({
     'Example: {"status": ["UNPAID", "OVERDUE"], "currency": ["EUR"]}',
   ].join("\n"),
   inputSchema: {
-    number: z.string().min(1).optional().describe("One invoice by its number, with rows and PDF."),
+    number: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("One invoice by number, or its last digits (42); with rows and PDF."),
     status: z
       .array(upperCaseEnum(INVOICE_STATUSES))
       .optional()
@@ -136,11 +162,21 @@ export const listInvoicesTool = defineTool({
           "Leave the other filters out, or drop number to list invoices.",
         );
       }
-      const { data, restricted } = await ctx.client.run(
-        invoiceByNumberQuery,
-        { number: args.number, first: clampPageSize(args.first), page: clampPage(args.page) },
-        requestOptions(ctx),
-      );
+      const byNumber = (number: string) =>
+        ctx.client.run(
+          invoiceByNumberQuery,
+          { number, first: clampPageSize(args.first), page: clampPage(args.page) },
+          requestOptions(ctx),
+        );
+      let { data, restricted } = await byNumber(args.number);
+      let note: string | undefined;
+      if (!data.invoice) {
+        const full = await fullNumber(ctx, args.number);
+        if (full) {
+          ({ data, restricted } = await byNumber(full));
+          note = `${oneLine(args.number)} is not a whole invoice number; the one invoice ending so is ${oneLine(full)}.`;
+        }
+      }
       if (!data.invoice) {
         throw new ToolInputError(
           `no invoice numbered ${args.number} is visible to you`,
@@ -148,7 +184,7 @@ export const listInvoicesTool = defineTool({
           'Check the number as printed, or look for it with {"search": "<part of the number>"}.',
         );
       }
-      return oneInvoice(data.invoice, today, hiddenFields(restricted));
+      return oneInvoice(data.invoice, today, hiddenFields(restricted), note);
     }
 
     const accounts = await resolveAccounts(ctx, args.accounts);
@@ -160,7 +196,8 @@ export const listInvoicesTool = defineTool({
         search: args.search,
         currency: args.currency,
         accounts: accounts.ids,
-        orderBy: args.orderBy,
+        // The platform states no default order; the description promises newest first.
+        orderBy: args.orderBy ?? [...NEWEST_FIRST],
         first: clampPageSize(args.first),
         page: clampPage(args.page),
       },
@@ -193,10 +230,45 @@ export const listInvoicesTool = defineTool({
   },
 });
 
+/** Leading letters and trailing digits: "INV-0042" → INV and 42, "42" → no letters and 42. */
+const SHORT_NUMBER = /^\s*(?:([a-z]+)[\s-]*)?#?0*(\d+)\s*$/i;
+
+/**
+ * The rule for a short number: the same leading letters, if given, and the same value of the last
+ * digits, so "INV-0042" and "42" find "INV-2026-0042" (but not "INV-2026-0420"). It names an
+ * invoice only when exactly one visible invoice fits; several are listed for the caller to choose.
+ */
+async function fullNumber(ctx: ToolContext, given: string): Promise<string | undefined> {
+  const short = SHORT_NUMBER.exec(given);
+  if (!short) return undefined;
+  const [, letters, digits] = short as unknown as [string, string | undefined, string];
+  const { data } = await ctx.client.run(
+    listInvoicesQuery,
+    { search: digits, orderBy: [...NEWEST_FIRST], first: 100, page: 1 },
+    requestOptions(ctx),
+  );
+  const fits = data.invoices.data.filter((i) => {
+    const parts = /^([a-z]*)\D*?(?:\d+\D+)*0*(\d+)$/i.exec(i.number ?? "");
+    if (!parts || parts[2] !== digits) return false;
+    return letters === undefined || parts[1]?.toLowerCase() === letters.toLowerCase();
+  });
+  if (fits.length <= 1) return fits[0]?.number ?? undefined;
+  const listed = fits
+    .slice(0, 10)
+    .map((i) => `${oneLine(i.number ?? "")} (${oneLine(i.date)})`)
+    .join(", ");
+  throw new ToolInputError(
+    `${given} is not a whole invoice number and ${fits.length} invoices end so: ${listed}${fits.length > 10 ? ", …" : ""}`,
+    "number",
+    "Give the whole number of the one you mean.",
+  );
+}
+
 function oneInvoice(
   found: NonNullable<InvoiceByNumberQuery["invoice"]>,
   today: string,
   hidden: string[],
+  note?: string,
 ) {
   const summary = toOutput(found, today);
   const rowsPage = pageOf(found.rows.paginatorInfo);
@@ -210,6 +282,18 @@ function oneInvoice(
       id: r.id,
       text: r.customText,
       worker: r.worker ? { id: r.worker.id, name: r.worker.name } : null,
+      billed: r.paymentRequest
+        ? {
+            paymentRequest: r.paymentRequest.number,
+            startDate: r.paymentRequest.startDate,
+            endDate: r.paymentRequest.endDate,
+            quantity: r.paymentRequest.rateQuantity,
+            rateType: r.paymentRequest.rateType,
+            rate: r.paymentRequest.rate,
+            currency: r.paymentRequest.currency,
+            amount: r.paymentRequest.netAmount,
+          }
+        : null,
     })),
     rowsPage,
   };
@@ -223,15 +307,16 @@ function oneInvoice(
     hasMore: false,
   };
   const lines = [
+    ...(note ? [note] : []),
     `Invoice ${invoiceLine(summary)}`,
     `Net ${money(summary.netAmount)}, tax ${money(invoice.taxAmount)}${invoice.markedPaidAt ? `; marked paid ${oneLine(invoice.markedPaidAt)}` : ""}${invoice.fullyCredited ? "; fully credited" : ""}`,
     `Invoice document (PDF; the link expires, ask again for a fresh one): ${urlText(invoice.pdfUrl)}`,
     `Rows: ${rowsPage.summary}`,
   ];
   for (const r of invoice.rows) {
-    const text = r.text === null ? "(no text)" : quoted(r.text);
-    const worker = r.worker ? ` (worker ${quoted(r.worker.name)}, ${oneLine(r.worker.id)})` : "";
-    lines.push(`- ${oneLine(r.id)}: ${text}${worker}`);
+    const worker = r.worker ? `${quoted(r.worker.name)} (${oneLine(r.worker.id)})` : "no worker";
+    const text = r.text === null ? "" : `; text ${quoted(r.text)}`;
+    lines.push(`- ${oneLine(r.id)} ${worker}: ${billedText(r.billed)}${text}`);
   }
   const hiddenText = hiddenLine(hidden);
   if (hiddenText) lines.push(hiddenText);
@@ -246,6 +331,13 @@ function oneInvoice(
     },
     text: lines.join("\n"),
   };
+}
+
+// Hours (or days) and rate come from the row's payment request, the only place they are given.
+function billedText(b: z.infer<typeof invoiceDetails>["rows"][number]["billed"]): string {
+  if (!b) return "no payment request on the row, so no hours or rate";
+  const rate = rateText(b.rate, b.currency, b.rateType);
+  return `${period(b.startDate, b.endDate)}, ${quantityText(b.quantity, b.rateType)} at ${rate} = ${oneLine(b.currency)} ${money(b.amount)} (${oneLine(b.paymentRequest)})`;
 }
 
 const TYPE_LABELS: Record<string, string> = {

@@ -26,6 +26,7 @@ import {
   type Proposal,
   previewResult,
   previewTokenOutput,
+  refuseWhileUnknown,
   sendWrite,
   whole,
 } from "../confirmation.js";
@@ -90,7 +91,7 @@ export const inviteToTalentPoolTool = defineTool({
   description: [
     "Invite a freelancer by email into a company's talent pool, or re-invite a contact who has not answered (contactId).",
     'Use when: "invite jane@example.com". Do not use for: finding contacts (search_talent_pool).',
-    "An email cannot be unsent: the first call only previews (confirmationToken); once the person agrees, repeat it with the token.",
+    "Emails cannot be unsent: the first call only previews; once the person agrees, repeat it with confirmationToken.",
     'Example: {"company":"214","firstName":"Jane","lastName":"Doe","email":"jane@example.com"}',
   ].join("\n"),
   inputSchema: {
@@ -103,12 +104,33 @@ export const inviteToTalentPoolTool = defineTool({
     country: z.string().trim().optional().describe("ISO code, e.g. DK."),
     message: sentTextSchema(1, MAX_MESSAGE).optional().describe("Personal note in the email."),
     contactId: z.string().min(1).optional().describe("Re-invite this contact instead."),
+    contactIds: z.array(z.string()).optional().describe("Or several at once."),
     confirmationToken: confirmationTokenArg,
   },
   outputSchema: {
-    status: z.enum(["preview", "changed", "invited", "reinvited", "declined", "outcome-unknown"]),
+    status: z.enum([
+      "preview",
+      "changed",
+      "invited",
+      "reinvited",
+      "declined",
+      "outcome-unknown",
+      "partly-sent",
+    ]),
     mode: z.enum(["invite", "reinvite"]),
     preview: previewOutput.optional(),
+    /** contactIds: each contact as previewed, and what happened to each once confirmed. */
+    previews: z.array(previewOutput).optional(),
+    results: z
+      .array(
+        z.object({
+          contactId: z.string(),
+          email: z.string(),
+          outcome: z.enum(["reinvited", "outcome-unknown", "not-sent"]),
+          note: z.string().optional(),
+        }),
+      )
+      .optional(),
     contact: contactOutput.optional(),
     ...previewTokenOutput,
     note: z.string().optional(),
@@ -118,6 +140,9 @@ export const inviteToTalentPoolTool = defineTool({
   annotations: confirmedWriteAnnotations,
   async handler(args, ctx) {
     const { confirmationToken, ...call } = args;
+    if (args.contactIds !== undefined) {
+      return reinviteMany(ctx, checkMany(args), call, confirmationToken);
+    }
     const checked = checkArguments(args);
     const mode = checked.mode;
     const decision = await confirmChange(ctx, {
@@ -313,26 +338,51 @@ async function proposeInvite(
 }
 
 async function proposeReinvite(ctx: ToolContext, contactId: string): Promise<Proposal<Plan>> {
+  const { contact, preview } = await reinvitable(ctx, contactId, "contactId");
+  return {
+    preview: {
+      mode: "reinvite",
+      target: `contact ${contactId}`,
+      preview,
+      contactId,
+      invitedAt: contact.invitedAt,
+    },
+    lines: previewLines("reinvite", preview),
+    consequence: consequenceOf(preview),
+    question: "Send the invitation again?",
+    // The platform emails whatever address the contact has when it re-invites: bind it.
+    facts: reinviteFacts(preview, contact.status),
+  };
+}
+
+const reinviteFacts = (p: Preview, status: string) => ({
+  "recipient name": p.to.name,
+  "recipient email": p.to.email,
+  company: p.company.name,
+  status,
+  "invited on": p.invitedAt,
+  skills: p.skills,
+});
+
+/** A contact that can be re-invited now, read from the platform, with what its preview shows. */
+async function reinvitable(ctx: ToolContext, contactId: string, field: string) {
   const contact = await readContact(ctx, contactId);
   if (!contact) {
     throw new ToolInputError(
       `there is no talent pool contact ${oneLine(contactId)} visible to you`,
-      "contactId",
+      field,
       "Find the contact's id with search_talent_pool.",
     );
   }
   if (contact.status !== "INVITED") {
     throw new ToolInputError(
       `contact ${oneLine(contactId)} (${quoted(contact.worker.name)}) is ${oneLine(contact.status)}; only a contact who has not answered (INVITED) can be re-invited`,
-      "contactId",
+      field,
       "Nothing was sent.",
     );
   }
   if (!contact.worker.email) {
-    throw new ToolInputError(
-      `contact ${oneLine(contactId)} has no email address to invite`,
-      "contactId",
-    );
+    throw new ToolInputError(`contact ${oneLine(contactId)} has no email address to invite`, field);
   }
   // The platform records the day of the last invitation, not the time: a re-invitation within two
   // days of it (time zones) could never be told apart from it by a read, so a lost answer would
@@ -342,7 +392,7 @@ async function proposeReinvite(ctx: ToolContext, contactId: string): Promise<Pro
     const from = new Date(Date.parse(contact.invitedAt) + 2 * DAY_MS).toISOString().slice(0, 10);
     throw new ToolInputError(
       `contact ${oneLine(contactId)} was invited on ${oneLine(contact.invitedAt)}, too recently to re-invite: no read could tell a new invitation from that one`,
-      "contactId",
+      field,
       `Nothing was sent. Re-invite on or after ${from} if they have still not answered.`,
     );
   }
@@ -366,27 +416,7 @@ async function proposeReinvite(ctx: ToolContext, contactId: string): Promise<Pro
     contactId,
     invitedAt: contact.invitedAt,
   };
-  return {
-    preview: {
-      mode: "reinvite",
-      target: `contact ${contactId}`,
-      preview,
-      contactId,
-      invitedAt: contact.invitedAt,
-    },
-    lines: previewLines("reinvite", preview),
-    consequence: consequenceOf(preview),
-    question: "Send the invitation again?",
-    // The platform emails whatever address the contact has when it re-invites: bind it.
-    facts: {
-      "recipient name": preview.to.name,
-      "recipient email": preview.to.email,
-      company: preview.company.name,
-      status: contact.status,
-      "invited on": contact.invitedAt,
-      skills: preview.skills,
-    },
-  };
+  return { contact, preview };
 }
 
 const consequenceOf = (p: Preview) =>
@@ -595,3 +625,168 @@ function toOutput(c: InvitedContact): ContactOut {
     skills: c.skills.map((s) => s.name),
   };
 }
+
+/** The most contacts re-invited in one confirmation: each is a line of the preview. */
+const MAX_REINVITES = 25;
+
+/** contactIds: only ids, each once, and no more than one preview can show. */
+function checkMany(args: Partial<InviteArgs> & { contactId?: string; contactIds?: string[] }) {
+  const extra = [...INVITE_FIELDS, "skills", "country", "message", "contactId"].filter(
+    (k) => args[k as keyof typeof args] !== undefined,
+  );
+  if (extra.length > 0) {
+    throw new ToolInputError(
+      `contactIds re-invites contacts and takes nothing else, not ${extra.join(", ")}`,
+      extra[0],
+      "The platform re-sends its own invitation email. Put every contact in contactIds.",
+    );
+  }
+  const ids = [...new Set((args.contactIds ?? []).map((id) => id.trim()))];
+  if (ids.length === 0 || ids.includes("")) {
+    throw new ToolInputError("contactIds needs contact ids, none empty", "contactIds");
+  }
+  if (ids.length > MAX_REINVITES) {
+    throw new ToolInputError(
+      `at most ${MAX_REINVITES} contacts in one confirmation, not ${ids.length}`,
+      "contactIds",
+      "Re-invite them in several calls.",
+    );
+  }
+  return ids;
+}
+
+interface ManyPlan {
+  previews: Preview[];
+}
+
+/**
+ * Several re-invitations under one confirmation: one preview lists every contact with the whole
+ * address; the token binds every one of them. Each is then sent on its own, as the single
+ * re-invitation is (its own hold when its outcome is unknown), and each outcome is reported.
+ */
+async function reinviteMany(
+  ctx: ToolContext,
+  ids: string[],
+  call: Record<string, unknown>,
+  token: string | undefined,
+) {
+  const mode = "reinvite" as const;
+  const decision = await confirmChange<ManyPlan>(ctx, {
+    tool: TOOL,
+    args: call,
+    token,
+    target: `contacts ${ids.join(", ")}`,
+    check: `search_talent_pool (statuses ["INVITED"])`,
+    propose: async () => {
+      const read: Array<{ preview: Preview; status: string }> = [];
+      for (const id of ids) {
+        // A contact whose last re-invitation is unknown is held back, as alone it would be.
+        await refuseWhileUnknown(ctx, { tool: TOOL, target: `contact ${id}`, check: checkOf(id) });
+        const { contact, preview } = await reinvitable(ctx, id, "contactIds");
+        read.push({ preview, status: contact.status });
+      }
+      const previews = read.map((r) => r.preview);
+      return {
+        preview: { previews },
+        lines: [
+          `Re-invite ${ids.length} contacts who have not answered (INVITED); the platform sends each its invitation email again, with no personal message:`,
+          ...previews.map(
+            (p) =>
+              `- ${oneLine(p.contactId)}: ${whole(p.to.name)} (${whole(p.to.email)}) in the talent pool of ${whole(p.company.name)} (${oneLine(p.company.id)}); invited ${oneLine(p.invitedAt)}.`,
+          ),
+        ],
+        consequence: `This emails ${previews.map((p) => whole(p.to.email)).join(", ")} an invitation each; an email cannot be unsent.`,
+        question: `Send these ${ids.length} invitations again?`,
+        // Every contact's facts, each under its id: one changed fact stops them all.
+        facts: Object.fromEntries(
+          read.flatMap((r) =>
+            Object.entries(reinviteFacts(r.preview, r.status)).map(([k, v]) => [
+              `${r.preview.contactId} ${k}`,
+              v,
+            ]),
+          ),
+        ),
+      };
+    },
+  });
+  const { previews } = decision.proposal.preview;
+  switch (decision.kind) {
+    case "changed":
+      return changedResult(decision, { mode, previews });
+    case "preview":
+      return previewResult(decision, { mode, previews });
+    case "declined":
+      return {
+        structured: { status: "declined" as const, mode, previews },
+        text: `${decision.text} No email was sent.`,
+      };
+  }
+
+  const results = [];
+  const lines: string[] = [];
+  for (const p of previews) {
+    const id = p.contactId as string;
+    const email = p.to.email;
+    try {
+      const sent = await sendWrite(ctx, {
+        tool: TOOL,
+        target: `contact ${id}`,
+        check: checkOf(id),
+        send: refusedAsNotAllowed(
+          async () =>
+            (
+              await ctx.client.run(
+                reinviteTrustedContactMutation,
+                { input: { id } },
+                requestOptions(ctx),
+              )
+            ).data.reinviteTrustedContact,
+          `re-invite contacts in the talent pool of ${quoted(p.company.name)}`,
+          RIGHTS,
+        ),
+        readBack: () => readContact(ctx, id),
+        applied: (found) => found !== null && found.invitedAt > (p.invitedAt as string),
+      });
+      if (sent.kind === "unknown") {
+        results.push({
+          contactId: id,
+          email,
+          outcome: "outcome-unknown" as const,
+          note: sent.text,
+        });
+        lines.push(`- ${oneLine(id)} ${whole(email)}: ${sent.text}`);
+      } else {
+        const c = toOutput(sent.kind === "sent" ? sent.data : (sent.state as InvitedContact));
+        const late = sent.kind === "read-back" ? " (answer lost; the read-back confirmed it)" : "";
+        results.push({ contactId: id, email, outcome: "reinvited" as const });
+        lines.push(
+          `- ${oneLine(id)} ${whole(email)}: re-sent, invited ${oneLine(c.invitedAt)}${late}.`,
+        );
+      }
+    } catch (error) {
+      // A definite refusal for one contact: the others were confirmed on their own facts.
+      const note = error instanceof Error ? error.message : String(error);
+      results.push({ contactId: id, email, outcome: "not-sent" as const, note });
+      lines.push(`- ${oneLine(id)} ${whole(email)}: NOT sent: ${oneLine(note)}`);
+    }
+  }
+  const sentCount = results.filter((r) => r.outcome === "reinvited").length;
+  const unknown = results.some((r) => r.outcome === "outcome-unknown");
+  const status =
+    sentCount === results.length
+      ? ("reinvited" as const)
+      : unknown
+        ? ("outcome-unknown" as const)
+        : ("partly-sent" as const);
+  return {
+    ...(status === "reinvited" ? {} : { isError: true }),
+    structured: { status, mode, previews, results },
+    text: [
+      `Re-invitations: ${sentCount} of ${results.length} sent. Emails that went out cannot be unsent; those contacts show as INVITED in search_talent_pool until they answer.`,
+      ...lines,
+    ].join("\n"),
+  };
+}
+
+const checkOf = (id: string) =>
+  `query_platform ({ trustedContact(id: "${oneLine(id)}") { invitedAt } })`;

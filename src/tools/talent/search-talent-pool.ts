@@ -40,6 +40,9 @@ const HIRED_BEFORE = new Set(["ENDED", "TERMINATED"]);
 const contactOutput = z.object({
   id: z.string(),
   status: z.string(),
+  /** The day the invitation was sent (TrustedContact.invitedAt), and whole days since. */
+  invitedAt: z.string(),
+  daysSinceInvited: z.number(),
   worker: z.object({
     id: z.string(),
     name: z.string(),
@@ -72,7 +75,7 @@ export const searchTalentPoolTool = defineTool({
     does: '"React people in Denmark we have not hired yet"',
   },
   description: [
-    "Search the talent pool: the trusted contacts a company can hire directly, with skills, status and hire history.",
+    "Search the talent pool: the trusted contacts a company can hire directly, with skills, status, invitation date and hire history.",
     "Use when: React people in Denmark we have not hired yet, who in our pool knows Python.",
     "Do not use for: job candidates (use list_jobs). Unknown skill names are said plainly. Paged.",
     'Example: {"skills": ["React"], "countries": ["DK"], "hireStatus": "NEVER_HIRED"}',
@@ -149,7 +152,8 @@ export const searchTalentPoolTool = defineTool({
     }
     const { data, restricted } = await ctx.client.run(searchTalentPoolQuery, variables, options);
     const info = pageOf(data.trustedContacts.paginatorInfo);
-    const contacts = data.trustedContacts.data.map(toOutput);
+    const today = new Date(ctx.clock.now()).toISOString().slice(0, 10);
+    const contacts = data.trustedContacts.data.map((c) => toOutput(c, today));
     const hidden = hiddenFields(restricted);
     const matched =
       skills.matched.length > 0
@@ -214,7 +218,7 @@ function unmatchedText(skills: SkillsOut): string {
     .join("\n");
 }
 
-function toOutput(c: TalentContact): ContactOut {
+function toOutput(c: TalentContact, today: string): ContactOut {
   const hires = c.worker.hires.data
     .filter((h) => h.company.id === c.company.id)
     .map((h) => ({ id: h.id, status: h.status }));
@@ -226,6 +230,9 @@ function toOutput(c: TalentContact): ContactOut {
   return {
     id: c.id,
     status: c.status,
+    invitedAt: c.invitedAt,
+    // Both are whole days (the platform's Date), so the difference is whole too.
+    daysSinceInvited: Math.round((Date.parse(today) - Date.parse(c.invitedAt)) / 86_400_000),
     worker: {
       id: c.worker.id,
       name: c.worker.name,
@@ -259,5 +266,7 @@ function renderContact(c: ContactOut): string {
       : "";
   const skills =
     c.skills.length > 0 ? `skills ${c.skills.map((s) => quoted(s)).join(", ")}` : "no skills";
-  return `- ${oneLine(c.id)} ${quoted(c.worker.name)}${email}, ${place}; ${oneLine(c.status)}; ${HIRE_WORDS[c.hireStatus]}${hires}; ${skills}; pool of ${quoted(c.company.name)} (${oneLine(c.company.id)})`;
+  const days = c.daysSinceInvited;
+  const ago = days === 0 ? "today" : days === 1 ? "1 day ago" : `${days} days ago`;
+  return `- ${oneLine(c.id)} ${quoted(c.worker.name)}${email}, ${place}; ${oneLine(c.status)}, invited ${oneLine(c.invitedAt)} (${ago}); ${HIRE_WORDS[c.hireStatus]}${hires}; ${skills}; pool of ${quoted(c.company.name)} (${oneLine(c.company.id)})`;
 }

@@ -1,11 +1,13 @@
 import * as z from "zod";
+import type { PaymentRequestTotalsQueryVariables } from "../../client/operation-types.generated.js";
 import {
   listPaymentRequestsQuery,
   type PaymentRequestSummary,
+  paymentRequestTotalsQuery,
 } from "../../client/operations/payments.js";
 import { clampPage, clampPageSize } from "../../client/pagination.js";
 import { oneLine, quoted } from "../../client/platform-text.js";
-import { defineTool, ToolInputError } from "../define-tool.js";
+import { defineTool, type ToolContext, ToolInputError } from "../define-tool.js";
 import {
   dateSchema,
   hiddenFields,
@@ -14,6 +16,7 @@ import {
   pageOf,
   pageOutput,
   period,
+  quantityText,
   rateText,
   requestOptions,
   upperCaseEnum,
@@ -21,12 +24,6 @@ import {
 import { resolveAccounts, resolveHires } from "../known-ids.js";
 
 const STATUSES = ["UNAPPROVED", "APPROVED", "REJECTED", "CANCELLED"] as const;
-const UNITS: Record<string, string> = {
-  HOURLY: "hours",
-  DAILY: "days",
-  WEEKLY: "weeks",
-  MONTHLY: "months",
-};
 
 const registrationOutput = z.object({
   date: z.string(),
@@ -101,11 +98,27 @@ export const listPaymentRequestsTool = defineTool({
   },
   outputSchema: {
     paymentRequests: z.array(requestOutput),
-    totals: z.array(z.object({ currency: z.string(), amount: z.number(), count: z.number() })),
+    /**
+     * Per currency over every matching request (up to 1,000): payable is approved plus awaiting
+     * approval; rejected and cancelled requests are not payable and counted apart.
+     */
+    totals: z.array(
+      z.object({
+        currency: z.string(),
+        payable: z.number(),
+        approved: z.number(),
+        awaitingApproval: z.number(),
+        rejected: z.number(),
+        cancelled: z.number(),
+        count: z.number(),
+      }),
+    ),
+    /** Hours on the payable hourly requests the totals cover. */
     totalHours: z.number(),
-    /** With a period and includeHours: the hours logged on the days inside it. */
+    /** With a period and includeHours: the hours logged on the days inside it (this page). */
     hoursInPeriod: z.number().nullable(),
-    totalsCoverOnlyThisPage: z.boolean(),
+    /** How many requests the totals cover, of how many match: fewer only past 1,000. */
+    totalsCover: z.object({ requests: z.number(), of: z.number() }),
     page: pageOutput,
     hiddenFields: z.array(z.string()),
   },
@@ -160,15 +173,24 @@ export const listPaymentRequestsTool = defineTool({
       requests.push(out);
     }
 
-    const byCurrency = new Map<string, { currency: string; amount: number; count: number }>();
-    for (const r of requests) {
-      const t = byCurrency.get(r.currency) ?? { currency: r.currency, amount: 0, count: 0 };
-      t.amount = round2(t.amount + r.amount);
-      t.count += 1;
-      byCurrency.set(r.currency, t);
-    }
-    const totals = [...byCurrency.values()].sort((a, b) => a.currency.localeCompare(b.currency));
-    const totalHours = round2(requests.reduce((sum, r) => sum + (r.hours ?? 0), 0));
+    // Totals over the whole result: this page when it is all, else every page (100 at a time).
+    const counted: TotalRow[] =
+      info.hasMore || info.page > 1
+        ? await everyRequest(ctx, {
+            hires: hires.ids,
+            accounts: accounts.ids,
+            statuses: args.statuses,
+            billingStartDateRange: to ? { to } : undefined,
+            billingEndDateRange: from ? { from } : undefined,
+            orderBy: [{ field: "ISSUED_AT", order: "DESC" }],
+          })
+        : requests.map((r) => ({ ...r, netAmount: r.amount, rateQuantity: r.quantity }));
+    const totals = totalsOf(counted);
+    const totalHours = round2(
+      counted
+        .filter((r) => PAYABLE.has(r.status) && r.rateType === "HOURLY")
+        .reduce((sum, r) => sum + r.rateQuantity, 0),
+    );
     const hoursInPeriod =
       includeHours && (from || to)
         ? round2(
@@ -178,21 +200,16 @@ export const listPaymentRequestsTool = defineTool({
               .reduce((sum, g) => sum + g.duration, 0),
           )
         : null;
-    const partial = info.hasMore || info.page > 1;
     const hidden = hiddenFields(restricted);
+    const cover = { requests: counted.length, of: info.total };
 
-    const lines = [...hires.notes, ...accounts.notes, info.summary];
+    // The totals first: the answer to "what did we spend" before the rows.
+    const lines = [...hires.notes, ...accounts.notes];
+    if (totals.length > 0) lines.push(totalsLine(totals, cover, totalHours));
+    lines.push(info.summary);
     for (const r of requests) {
       lines.push(renderRequest(r));
       if (r.registrations) lines.push(renderDays(r.registrations));
-    }
-    if (totals.length > 0) {
-      const scope = partial ? "Totals for this page only" : "Totals";
-      const parts = totals.map(
-        (t) =>
-          `${oneLine(t.currency)} ${money(t.amount)} (${t.count} ${t.count === 1 ? "request" : "requests"})`,
-      );
-      lines.push(`${scope}: ${parts.join("; ")}. Hours on hourly requests: ${totalHours}.`);
     }
     if (hoursInPeriod !== null && requests.length > 0) {
       lines.push(`Hours logged within ${period(from ?? null, to ?? null)}: ${hoursInPeriod}.`);
@@ -208,7 +225,7 @@ export const listPaymentRequestsTool = defineTool({
         totals,
         totalHours,
         hoursInPeriod,
-        totalsCoverOnlyThisPage: partial,
+        totalsCover: cover,
         page: info,
         hiddenFields: hidden,
       },
@@ -216,6 +233,102 @@ export const listPaymentRequestsTool = defineTool({
     };
   },
 });
+
+/** Pages of 100 read for totals at most: past 1,000 requests the totals say what they cover. */
+const MAX_TOTAL_PAGES = 10;
+const PAYABLE = new Set(["APPROVED", "UNAPPROVED"]);
+
+interface TotalRow {
+  status: string;
+  currency: string;
+  rateType: string | null;
+  rateQuantity: number;
+  netAmount: number;
+}
+
+async function everyRequest(
+  ctx: ToolContext,
+  filters: Omit<PaymentRequestTotalsQueryVariables, "page">,
+): Promise<TotalRow[]> {
+  const rows: TotalRow[] = [];
+  for (let page = 1; page <= MAX_TOTAL_PAGES; page++) {
+    const { data } = await ctx.client.run(
+      paymentRequestTotalsQuery,
+      { ...filters, page },
+      requestOptions(ctx),
+    );
+    rows.push(...data.paymentRequests.data);
+    if (!data.paymentRequests.paginatorInfo.hasMorePages) break;
+  }
+  return rows;
+}
+
+interface Totals {
+  currency: string;
+  payable: number;
+  approved: number;
+  awaitingApproval: number;
+  rejected: number;
+  cancelled: number;
+  count: number;
+}
+
+function totalsOf(rows: TotalRow[]): Totals[] {
+  // In cents, so a thousand additions do not drift.
+  const byCurrency = new Map<string, Totals>();
+  const key: Record<string, "approved" | "awaitingApproval" | "rejected" | "cancelled"> = {
+    APPROVED: "approved",
+    UNAPPROVED: "awaitingApproval",
+    REJECTED: "rejected",
+    CANCELLED: "cancelled",
+  };
+  for (const r of rows) {
+    const t = byCurrency.get(r.currency) ?? {
+      currency: r.currency,
+      payable: 0,
+      approved: 0,
+      awaitingApproval: 0,
+      rejected: 0,
+      cancelled: 0,
+      count: 0,
+    };
+    const cents = Math.round(r.netAmount * 100);
+    const k = key[r.status];
+    if (k) t[k] += cents;
+    if (PAYABLE.has(r.status)) t.payable += cents;
+    t.count += 1;
+    byCurrency.set(r.currency, t);
+  }
+  return [...byCurrency.values()]
+    .map((t) => ({
+      ...t,
+      payable: t.payable / 100,
+      approved: t.approved / 100,
+      awaitingApproval: t.awaitingApproval / 100,
+      rejected: t.rejected / 100,
+      cancelled: t.cancelled / 100,
+    }))
+    .sort((a, b) => a.currency.localeCompare(b.currency));
+}
+
+function totalsLine(totals: Totals[], cover: { requests: number; of: number }, hours: number) {
+  const scope =
+    cover.requests < cover.of
+      ? `Totals over the newest ${cover.requests} of ${cover.of} requests (the most read)`
+      : `Totals over all ${cover.of} ${cover.of === 1 ? "request" : "requests"}`;
+  const parts = totals.map((t) => {
+    const payable = [
+      t.approved ? `approved ${money(t.approved)}` : "",
+      t.awaitingApproval ? `awaiting approval ${money(t.awaitingApproval)}` : "",
+    ].filter(Boolean);
+    const not = [
+      t.rejected ? `rejected ${money(t.rejected)}` : "",
+      t.cancelled ? `cancelled ${money(t.cancelled)}` : "",
+    ].filter(Boolean);
+    return `${oneLine(t.currency)} ${money(t.payable)} payable${payable.length > 0 ? ` (${payable.join(", ")})` : ""}${not.length > 0 ? `, not counted: ${not.join(", ")}` : ""}`;
+  });
+  return `${scope}: ${parts.join("; ")}. Payable hours on hourly requests: ${hours}.`;
+}
 
 function round2(n: number): number {
   return Math.round(n * 100) / 100;
@@ -280,8 +393,7 @@ function statusText(r: RequestOut): string {
 
 // Names and comments are quoted; ids, statuses, dates and currencies only kept to one line.
 function renderRequest(r: RequestOut): string {
-  const unit = r.rateType ? UNITS[r.rateType] : undefined;
-  const quantity = unit ? `${r.quantity} ${unit}` : `quantity ${r.quantity}`;
+  const quantity = quantityText(r.quantity, r.rateType);
   const rate = rateText(r.rate, r.currency, r.rateType);
   const hire = r.hireId ? ` ${oneLine(r.hireId)}` : "";
   const note = r.comments ? `; comment ${quoted(r.comments)}` : "";

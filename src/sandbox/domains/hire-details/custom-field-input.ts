@@ -110,7 +110,8 @@ export function recordNewHireDetails(
     details.customFieldValues.push({
       id,
       ...value,
-      contractId: hire.contractId,
+      on: "Contract",
+      targetId: hire.contractId,
       userId: hire.userId,
     });
   }

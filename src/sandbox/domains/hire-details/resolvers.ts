@@ -12,6 +12,8 @@ import {
   termsContract,
 } from "../../kit.js";
 import type { ContractRecord } from "../../seed/index.js";
+import { jobsOf } from "../jobs/seed.js";
+import { talentOf } from "../talent/seed.js";
 import {
   type CustomFieldRecord,
   type CustomFieldValueRecord,
@@ -63,6 +65,9 @@ function projectsQuery(ctx: RequestContext, args: Args, field: string) {
   return paginate(sortBy(projects, []), args, field);
 }
 
+const valuesOn = (ctx: RequestContext, on: CustomFieldValueRecord["on"], id: string) =>
+  details(ctx).customFieldValues.filter((v) => v.on === on && v.targetId === id);
+
 const fieldOf = (ctx: RequestContext, v: CustomFieldValueRecord) =>
   details(ctx).customFields.find((f) => f.id === v.fieldId) as CustomFieldRecord;
 
@@ -105,6 +110,14 @@ export const hireDetailsResolvers: ResolverMap = {
     isUsedInFieldValues: (f: AnyRecord, _a, ctx) =>
       details(ctx).customFieldValues.some((v) => v.fieldId === f.id),
   },
+  // Values on a job or a talent-pool record: those of the viewer's companies only, as the
+  // record itself is.
+  Job: {
+    customFieldValues: (j: AnyRecord, _a, ctx) => valuesOn(ctx, "Job", j.id),
+  },
+  TrustedContact: {
+    customFieldValues: (t: AnyRecord, _a, ctx) => valuesOn(ctx, "TrustedContact", t.id),
+  },
   CustomFieldOption: {
     customField: (o: AnyRecord, _a, ctx) =>
       details(ctx).customFields.find((f) => f.id === o.fieldId),
@@ -112,11 +125,17 @@ export const hireDetailsResolvers: ResolverMap = {
   CustomFieldValue: {
     account: (v: AnyRecord, _a, ctx) => companyOf(ctx, fieldOf(ctx, v).companyId),
     user: (v: AnyRecord, _a, ctx) => users(ctx, [v.userId])[0],
-    // The union needs the member's name; contracts are plain records.
-    appliesTo: (v: AnyRecord, _a, ctx) => ({
-      ...(ctx.data.contracts.get(v.contractId) as ContractRecord),
-      __typename: "Contract",
-    }),
+    // The union needs the member's name; the records are plain objects.
+    appliesTo: (v: AnyRecord, _a, ctx) => {
+      const { on, targetId } = v as CustomFieldValueRecord;
+      const target =
+        on === "Contract"
+          ? (ctx.data.contracts.get(targetId) as ContractRecord)
+          : on === "Job"
+            ? jobsOf(ctx.data).jobs.get(targetId)
+            : talentOf(ctx.data).contacts.get(targetId);
+      return { ...target, __typename: on };
+    },
     customField: (v: AnyRecord, _a, ctx) => fieldOf(ctx, v),
     customFieldOption: (v: AnyRecord, _a, ctx) => optionOf(ctx, v),
     displayValue: (v: AnyRecord, _a, ctx) => optionOf(ctx, v)?.value ?? v.content,

@@ -67,7 +67,7 @@ type CustomFieldSettings {
   validation: [CustomFieldValidationRules!]!
 }
 
-"What a custom field value applies to (the platform's members but CompanyRecruiter); the sandbox holds values on contracts only."
+"What a custom field value applies to (the platform's members but CompanyRecruiter)."
 union SupportsCustomFieldValue = Job | Contract | TrustedContact
 
 type CustomField {
@@ -171,6 +171,16 @@ type ProjectPaginator {
 
 extend type Company {
   customFields(first: Int! = 10, page: Int): CustomFieldPaginator!
+}
+
+extend type Job {
+  "Additional custom fields for the job; never shown to workers."
+  customFieldValues: [CustomFieldValue!]!
+}
+
+extend type TrustedContact {
+  "The custom fields values for the trusted contact."
+  customFieldValues: [CustomFieldValue!]!
 }
 
 extend type Hire {

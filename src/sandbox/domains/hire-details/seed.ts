@@ -42,7 +42,7 @@ export interface CustomFieldRecord {
   slug: string;
   description: string | null;
   fieldType: "SINGLE_SELECT" | "FREE_TEXT";
-  appliesTo: "CONTRACT" | "JOB";
+  appliesTo: "CONTRACT" | "JOB" | "TRUSTED_CONTACT";
   options: CustomFieldOptionRecord[];
   validation: Array<"REQUIRED" | "NULLABLE">;
   visibility: "INTERNAL" | "WORKER";
@@ -54,7 +54,9 @@ export interface CustomFieldRecord {
 export interface CustomFieldValueRecord {
   id: string;
   fieldId: string;
-  contractId: string;
+  /** What the value is set on: a contract, a job or a talent-pool record. */
+  on: "Contract" | "Job" | "TrustedContact";
+  targetId: string;
   userId: string;
   optionId: string | null;
   content: string | null;
@@ -244,7 +246,7 @@ interface FieldSpec {
   slug: string;
   description: string;
   fieldType: "SINGLE_SELECT" | "FREE_TEXT";
-  appliesTo: "CONTRACT" | "JOB";
+  appliesTo: "CONTRACT" | "JOB" | "TRUSTED_CONTACT";
   options: string[];
   required: boolean;
   approval?: boolean;
@@ -349,6 +351,83 @@ const FIELDS: Record<string, FieldSpec[]> = {
     },
   ],
 };
+
+/** Every company's: who owns a job's budget, and how the company rates a talent-pool member. */
+const LATER_FIELDS: FieldSpec[] = [
+  {
+    title: "Budget owner",
+    slug: "budget-owner",
+    description: "The person whose budget pays for the job.",
+    fieldType: "FREE_TEXT",
+    appliesTo: "JOB",
+    options: [],
+    required: false,
+  },
+  {
+    title: "Talent tier",
+    slug: "talent-tier",
+    description: "How the company rates the worker in its talent pool.",
+    fieldType: "SINGLE_SELECT",
+    appliesTo: "TRUSTED_CONTACT",
+    options: ["Preferred", "Approved", "Trial"],
+    required: false,
+  },
+];
+
+/**
+ * Values on jobs and talent-pool records, once both are seeded (the jobs domain calls this last).
+ * Chosen by position, not by the random source, so the seeds after it keep their numbers. About
+ * one in three jobs and one in four records has none.
+ */
+export function seedJobAndContactValues(
+  data: SandboxData,
+  jobs: Array<{ id: string; companyId: string }>,
+  contacts: Array<{ id: string; companyId: string }>,
+): void {
+  const details = hireDetailsOf(data);
+  let n = details.customFieldValues.length;
+  const add = (
+    on: CustomFieldValueRecord["on"],
+    targetId: string,
+    field: CustomFieldRecord,
+    value: { optionId?: string; content?: string },
+  ) => {
+    n += 1;
+    details.customFieldValues.push({
+      id: `cfv_${pad(n, 4)}`,
+      fieldId: field.id,
+      on,
+      targetId,
+      userId: field.userId,
+      optionId: value.optionId ?? null,
+      content: value.content ?? null,
+    });
+  };
+  const fieldsOf = (companyId: string, appliesTo: CustomFieldRecord["appliesTo"]) =>
+    details.customFields.filter((f) => f.companyId === companyId && f.appliesTo === appliesTo);
+  for (const [i, job] of jobs.entries()) {
+    if (i % 3 === 2) continue;
+    const team = teamOf(details, job.companyId);
+    for (const field of fieldsOf(job.companyId, "JOB")) {
+      if (field.fieldType === "SINGLE_SELECT") {
+        const option = field.options[i % field.options.length] as CustomFieldOptionRecord;
+        add("Job", job.id, field, { optionId: option.id });
+      } else if (field.slug === "budget-owner") {
+        const owner = details.users.get(team[i % team.length] as string) as UserRecord;
+        add("Job", job.id, field, { content: owner.name });
+      } else {
+        add("Job", job.id, field, { content: `Store ${pad(100 + i)}` });
+      }
+    }
+  }
+  for (const [i, contact] of contacts.entries()) {
+    if (i % 4 === 3) continue;
+    for (const field of fieldsOf(contact.companyId, "TRUSTED_CONTACT")) {
+      const option = field.options[i % field.options.length] as CustomFieldOptionRecord;
+      add("TrustedContact", contact.id, field, { optionId: option.id });
+    }
+  }
+}
 
 const pad = (n: number, width = 3) => String(n).padStart(width, "0");
 const dateTime = (date: string) => `${date}T09:00:00.000000Z`;
@@ -475,6 +554,34 @@ function seedCustomFields(
     }
   }
 
+  // Fields added later, after every company's first ones, so those keep their ids.
+  for (const company of data.companies) {
+    const creator = teamOf(details, company.id).at(-1) as string;
+    for (const spec of LATER_FIELDS) {
+      fieldN += 1;
+      const id = `cf_${pad(fieldN)}`;
+      details.customFields.push({
+        id,
+        companyId: company.id,
+        userId: creator,
+        title: spec.title,
+        slug: spec.slug,
+        description: spec.description,
+        fieldType: spec.fieldType,
+        appliesTo: spec.appliesTo,
+        options: spec.options.map((value, i) => {
+          optionN += 1;
+          return { id: `cfo_${pad(optionN)}`, fieldId: id, displayOrder: i + 1, value };
+        }),
+        validation: ["NULLABLE"],
+        visibility: "INTERNAL",
+        approval: false,
+        apiOnly: false,
+        createdAt: dateTime(addDays(data.today, -200)),
+      });
+    }
+  }
+
   // Values on every contract of a hire: a revision keeps the hire's cost center and budget line.
   let valueN = 0;
   const add = (
@@ -487,7 +594,8 @@ function seedCustomFields(
     details.customFieldValues.push({
       id: `cfv_${pad(valueN, 4)}`,
       fieldId,
-      contractId,
+      on: "Contract",
+      targetId: contractId,
       userId,
       optionId: value.optionId ?? null,
       content: value.content ?? null,

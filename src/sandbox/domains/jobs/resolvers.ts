@@ -23,7 +23,13 @@ import {
   updateJobCandidateStatus,
   updateJobCandidateStep,
 } from "./mutations.js";
-import { type BidRecord, type JobCandidateRecord, type JobRecord, jobsOf } from "./seed.js";
+import {
+  type BidRecord,
+  type JobCandidateRecord,
+  type JobRecord,
+  jobOfHire,
+  jobsOf,
+} from "./seed.js";
 
 const visibleJob = (ctx: RequestContext, job: JobRecord) =>
   ctx.identity.companyIds.has(job.companyId);
@@ -198,7 +204,8 @@ export const jobsResolvers: ResolverMap = {
   Query: {
     jobs: (_p, args, ctx, info) => jobsQuery(ctx, args, info.fieldName),
     job: (_p, args, ctx) => {
-      const job = jobsOf(ctx.data).jobs.get(args.id as string);
+      const store = jobsOf(ctx.data);
+      const job = store.jobs.get(args.id as string) ?? store.hireOnlyJobs.get(args.id as string);
       if (!job) return null;
       if (!visibleJob(ctx, job)) throw authorizationError();
       return job;
@@ -226,6 +233,9 @@ export const jobsResolvers: ResolverMap = {
     updateJobCandidateStatus: (_p, args, ctx, info) =>
       updateJobCandidateStatus(ctx, args.input as Args, info.fieldName),
     acceptBid: (_p, args, ctx, info) => acceptBid(ctx, args.input as Args, info.fieldName),
+  },
+  Hire: {
+    job: (h: AnyRecord, _a, ctx) => jobOfHire(ctx.data, h as HireRecord),
   },
   Job: {
     skills: (j: AnyRecord, _a, ctx) =>

@@ -291,4 +291,9 @@ extend type Query {
     page: Int
   ): BidPaginator!
 }
+
+extend type Hire {
+  "The job that the hire is on."
+  job: Job!
+}
 `;

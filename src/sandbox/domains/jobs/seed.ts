@@ -1,7 +1,8 @@
 // Jobs, their candidates and bids. Candidates are workers from the talent pool (seeded before this
 // domain); two finished jobs lead to the core seed's hires of Ana (Nordlys) and Liam (Harbor).
 import { addDays } from "../../dates.js";
-import type { SandboxData, WorkerRecord } from "../../seed/index.js";
+import type { ContractRecord, HireRecord, SandboxData, WorkerRecord } from "../../seed/index.js";
+import { seedJobAndContactValues } from "../hire-details/seed.js";
 import { talentOf } from "../talent/seed.js";
 
 type JobStatus = "DRAFT" | "ACTIVE" | "COMPLETED" | "REMOVED";
@@ -79,6 +80,13 @@ export interface JobsData {
   jobs: Map<string, JobRecord>;
   candidates: Map<string, JobCandidateRecord>;
   bids: Map<string, BidRecord>;
+  /** Hire id → the job it is on (Hire.job), for hires no candidacy leads to. */
+  hireJobs: Map<string, string>;
+  /**
+   * The jobs of the core's hires, which were not made through the job board: reachable through
+   * Hire.job and job(id), left out of jobs() so the seeded board stays as its tests know it.
+   */
+  hireOnlyJobs: Map<string, JobRecord>;
   counters: { job: number; candidate: number; bid: number };
 }
 
@@ -358,6 +366,8 @@ export function seedJobs(data: SandboxData, rand: () => number): void {
     jobs: new Map(),
     candidates: new Map(),
     bids: new Map(),
+    hireJobs: new Map(),
+    hireOnlyJobs: new Map(),
     counters: { job: 0, candidate: 0, bid: 0 },
   };
   data.jobs = store;
@@ -443,4 +453,62 @@ export function seedJobs(data: SandboxData, rand: () => number): void {
       });
     }
   }
+  // After the specified jobs, so they keep their ids; no random numbers, so later seeds keep theirs.
+  for (const hire of data.hires.values()) jobOfHire(data, hire);
+  seedJobAndContactValues(
+    data,
+    [...store.jobs.values(), ...store.hireOnlyJobs.values()],
+    [...talent.contacts.values()],
+  );
+}
+
+/**
+ * The job a hire is on (the schema has Hire.job non-null): the job its candidacy was on, else the
+ * company's job of the contract's job name, made once as a finished or running job when the seed
+ * has none (the core's hires were not made through jobs). A hire created later gets its job the
+ * first time it is asked for, as the platform gives every hire one.
+ */
+export function jobOfHire(data: SandboxData, hire: HireRecord): JobRecord {
+  const store = jobsOf(data);
+  const linked =
+    store.hireJobs.get(hire.id) ??
+    [...store.candidates.values()].find((c) => c.hireId === hire.id)?.jobId;
+  if (linked) return (store.jobs.get(linked) ?? store.hireOnlyJobs.get(linked)) as JobRecord;
+  const contract = data.contracts.get(hire.contractIds[0] as string) as ContractRecord;
+  let job = [...store.jobs.values(), ...store.hireOnlyJobs.values()].find(
+    (j) => j.companyId === hire.companyId && j.name === contract.jobName && j.status !== "DRAFT",
+  );
+  if (!job) {
+    const n = store.hireOnlyJobs.size + 1;
+    const id = `job_h${pad(n)}`;
+    const created = hire.createdAt.slice(0, 10);
+    const running =
+      hire.status === "ACTIVE" || hire.status === "READY" || hire.status === "OFFERED";
+    job = {
+      id,
+      number: 5_000 + n,
+      name: contract.jobName,
+      description: `${contract.jobName}.`,
+      companyId: hire.companyId,
+      status: running ? "ACTIVE" : "COMPLETED",
+      paused: false,
+      skillIds: [],
+      currency: contract.currency,
+      rateType: contract.rateType,
+      rate: contract.rate,
+      minimumRate: null,
+      maximumRate: null,
+      locationPreference: contract.locationPreference,
+      startDate: hire.startDate,
+      endDate: hire.endDate,
+      requiredWorkers: 1,
+      createdAt: dateTime(created),
+      updatedAt: dateTime(created, 14),
+      publishedAt: dateTime(created, 10),
+      externalIdentifier: null,
+    };
+    store.hireOnlyJobs.set(id, job);
+  }
+  store.hireJobs.set(hire.id, job.id);
+  return job;
 }

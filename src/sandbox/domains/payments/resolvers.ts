@@ -22,6 +22,7 @@ import {
   allPaymentRequests,
   type PaymentRequestRecord,
   type PaymentTimesheetRecord,
+  paymentsState,
   round2,
 } from "./store.js";
 
@@ -136,7 +137,9 @@ function paymentRequestsQuery(
 export const paymentsResolvers: ResolverMap = {
   Query: {
     paymentRequest: (_p, args, ctx) => {
-      const request = allPaymentRequests(ctx.data).find((r) => r.id === args.id);
+      const request =
+        allPaymentRequests(ctx.data).find((r) => r.id === args.id) ??
+        [...paymentsState(ctx.data).invoiced.values()].find((r) => r.id === args.id);
       if (!request) return null;
       if (!visible(ctx, request)) throw authorizationError();
       return request;
@@ -158,6 +161,10 @@ export const paymentsResolvers: ResolverMap = {
         own,
       );
     },
+  },
+  InvoiceRow: {
+    // The invoice was visible, so is what it bills.
+    paymentRequest: (r: AnyRecord, _a, ctx) => paymentsState(ctx.data).invoiced.get(r.id) ?? null,
   },
   PaymentRequest: {
     worker: (r: AnyRecord, _a, ctx) => workerOfRequest(ctx, r),

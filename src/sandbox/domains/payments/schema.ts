@@ -165,6 +165,11 @@ extend type Query {
   ): PaymentRequestPaginator!
 }
 
+extend type InvoiceRow {
+  "The payment request which the row on the invoice is related to."
+  paymentRequest: PaymentRequest
+}
+
 extend type Hire {
   paymentRequests(
     statuses: [PaymentRequestStatus!]

@@ -14,6 +14,7 @@ import {
   type RegistrationRecord,
   requestNumber,
   round2,
+  seedInvoicedRequests,
 } from "./store.js";
 
 const HISTORY_DAYS = 182;
@@ -71,6 +72,8 @@ export function seedPayments(data: SandboxData, rand: () => number): void {
       }
     }
   }
+  // After the history, so its requests keep their ids.
+  seedInvoicedRequests(data, state);
 }
 
 /** Weeks (Monday to Sunday) or calendar months covering `first`..`last`. */

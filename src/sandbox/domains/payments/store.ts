@@ -6,7 +6,13 @@
 // they are. The core reads them too (hires' missingPaymentRequestDateRange and the
 // LAST_PAYMENT_REQUEST_DATE order), so this file imports nothing at runtime but the date helpers.
 import { addDays, toDate } from "../../dates.js";
-import type { ContractRecord, HireRecord, SandboxData, TimesheetRecord } from "../../seed/index.js";
+import type {
+  ContractRecord,
+  HireRecord,
+  InvoiceRowRecord,
+  SandboxData,
+  TimesheetRecord,
+} from "../../seed/index.js";
 
 type PaymentRequestStatus = "APPROVED" | "CANCELLED" | "UNAPPROVED" | "REJECTED";
 type PaymentRequestWorkerStatus =
@@ -78,6 +84,8 @@ interface PaymentsState {
   seededByHire: Map<string, PaymentRequestRecord[]>;
   /** Ids given to records made from submissions, by what they are made of, so they stay put. */
   derivedIds: Map<string, string>;
+  /** The payment request each invoice row bills, by row id (InvoiceRow.paymentRequest). */
+  invoiced: Map<string, PaymentRequestRecord>;
   counters: { request: number; timesheet: number; registration: number };
 }
 
@@ -90,6 +98,7 @@ export function paymentsState(data: SandboxData): PaymentsState {
       seeded: [],
       seededByHire: new Map(),
       derivedIds: new Map(),
+      invoiced: new Map(),
       counters: { request: 0, timesheet: 0, registration: 0 },
     };
     states.set(data, state);
@@ -136,6 +145,61 @@ export function contractOn(data: SandboxData, hire: HireRecord, date: string): C
     signed.at(-1) ??
     (contracts.at(-1) as ContractRecord)
   );
+}
+
+/**
+ * The payment requests the seeded invoices bill, one per row (a credit note's row and the row it
+ * credits share one). They are approved and paid with their invoice. They stay out of the
+ * paymentRequests lists, which have their own seeded history for the same hires: counting both
+ * would bill the same weeks twice.
+ */
+export function seedInvoicedRequests(data: SandboxData, state: PaymentsState): void {
+  const made = new Map<InvoiceRowRecord["billed"], PaymentRequestRecord>();
+  for (const invoice of data.invoices) {
+    const hire = invoice.hireId ? data.hires.get(invoice.hireId) : undefined;
+    if (!hire) continue;
+    for (const row of invoice.rows) {
+      let request = made.get(row.billed);
+      if (!request) {
+        const b = row.billed;
+        const id = nextId(state, "request");
+        const paid = invoice.markedPaidAt;
+        request = {
+          id,
+          number: requestNumber(id),
+          hireId: hire.id,
+          companyId: invoice.companyId,
+          workerId: row.workerId ?? hire.workerId,
+          recruiterId: hire.recruiterId,
+          purchaseOrderNumber: invoice.purchaseOrderNumber,
+          startDate: b.from,
+          endDate: b.to,
+          currency: invoice.currency,
+          rate: b.rate,
+          rateType: b.rateType,
+          rateQuantity: quantityFor(b.rateType, b.hours),
+          expensesAmount: 0,
+          // The row's amount, not quantity × rate re-rounded: the invoice adds up to its rows.
+          billedAmount: b.amount,
+          date: addDays(b.to, 1),
+          dueAt: invoice.dueDate,
+          manuallyApprovedAt: addDays(b.to, 2),
+          autoApprovedAt: null,
+          rejectedAt: null,
+          cancelledAt: null,
+          paidAt: paid,
+          status: "APPROVED",
+          workerStatus: paid ? "COMPLETED" : "PROCESSING",
+          workerPayoutStatus: paid ? "PAID" : "DUE",
+          comments: null,
+          externalIdentifier: null,
+          timesheet: null,
+        };
+        made.set(row.billed, request);
+      }
+      state.invoiced.set(row.id, request);
+    }
+  }
 }
 
 /** Quantity in the contract's rate unit for billable hours: hours, 8-hour days or 160-hour months. */
