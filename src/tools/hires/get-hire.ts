@@ -94,7 +94,7 @@ export const getHireTool = defineTool({
   instruction:
     "get_hire takes a hire id and gives its whole picture in one call: current terms, an unsigned change, past contracts, owners, compliance gaps, custom fields and what has been paid.",
   readme: {
-    does: "One hire's whole picture: terms, unsigned change, past contracts, owners, compliance gaps, custom fields, total paid",
+    does: "One hire's whole picture: terms, unsigned change, past contracts, owners, compliance gaps, custom fields (contract, job and talent-pool record), total paid",
   },
   description: [
     "One hire in full: worker, company, dates, the terms in force and any unsigned change, past contracts, owners, compliance gaps, custom fields, total paid, last payment request.",

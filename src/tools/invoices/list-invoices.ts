@@ -93,7 +93,7 @@ export const listInvoicesTool = defineTool({
   instruction:
     "list_invoices lists invoices with filters, or shows one by its number with its rows and PDF. Amounts come per currency; never add amounts of different currencies together.",
   readme: {
-    does: "Invoices and credit notes, open amounts, totals per currency; one invoice's rows and PDF",
+    does: "Invoices and credit notes, open amounts, totals per currency; one invoice (by number or its last digits) with each row's worker, hours, rate and amount, and its PDF",
   },
   description: [
     "List invoices and credit notes with open amounts and totals per currency; or one invoice by number, with rows and PDF.",

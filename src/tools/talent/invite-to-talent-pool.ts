@@ -85,7 +85,7 @@ export const inviteToTalentPoolTool = defineTool({
   instruction:
     "invite_to_talent_pool emails a freelancer an invitation into a company's talent pool, or re-sends one to a contact who has not answered; it needs the person's confirmation.",
   readme: {
-    does: "Invites a freelancer by email, or re-invites one who has not answered (after confirmation)",
+    does: "Invites a freelancer by email, or re-invites one or several who have not answered (after one confirmation)",
     changes: "yes, an email cannot be unsent",
   },
   description: [

@@ -72,7 +72,7 @@ export const searchTalentPoolTool = defineTool({
   instruction:
     "search_talent_pool finds trusted contacts (the talent pool: workers a company can hire directly) by skill, country, status and whether they were hired.",
   readme: {
-    does: '"React people in Denmark we have not hired yet"',
+    does: '"React people in Denmark we have not hired yet", with when each was invited',
   },
   description: [
     "Search the talent pool: the trusted contacts a company can hire directly, with skills, status, invitation date and hire history.",

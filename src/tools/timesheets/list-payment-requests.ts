@@ -70,7 +70,7 @@ export const listPaymentRequestsTool = defineTool({
   instruction:
     "list_payment_requests shows the hours and money workers submitted (payment requests) by hire, company, status or work period, with daily hours on request. It only reads: the API cannot approve them.",
   readme: {
-    does: '"What hours did Ana log last week?", "unapproved payment requests", spend per period',
+    does: '"What hours did Ana log last week?", "unapproved payment requests", spend per period and status over every matching request (up to 1,000)',
   },
   description: [
     "List payment requests: hours or money workers submit per period, with totals per currency. Read only: the API cannot approve them.",
