@@ -38,6 +38,15 @@ async function main(): Promise<void> {
   logger.addSecret(config.clientSecret);
   logger.addSecret(config.encryptionKey);
 
+  const printing = ["login", "logout", "status", "doctor"].includes(config.command);
+  // A reader that stops early (`| head`) is not a failure of these commands: end quietly.
+  if (printing) {
+    process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+      if (error.code !== "EPIPE") throw error;
+      process.exit(process.exitCode ?? 0);
+    });
+  }
+
   if (config.command === "login" || config.command === "logout" || config.command === "status") {
     const commands = await import("./auth/commands.js");
     const run = {

@@ -1,5 +1,5 @@
 // `workforce-mcp doctor` as a person runs it: the lines on stdout, the exit code, no token anywhere.
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -44,6 +44,27 @@ describe("workforce-mcp doctor", () => {
         .map((l) => l.split(":")[0]),
     ).toEqual(["ok      address", "ok      credential", "ok      accounts", "ok      rate budget"]);
     expect(run.stdout + run.stderr).not.toContain(sandbox.tokens.full);
+  });
+
+  it("ends quietly when its reader stops early (| head -1): no stack trace", async () => {
+    const child = spawn(process.execPath, [cli, "doctor"], {
+      env: {
+        PATH: process.env.PATH ?? "",
+        WORKFORCE_API_URL: sandbox.url,
+        WORKFORCE_TOKEN: sandbox.tokens.full,
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    // Like `head -1`: read the first line, then close the pipe.
+    await new Promise<void>((resolve) => child.stdout.once("data", () => resolve()));
+    child.stdout.destroy();
+    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    expect(stderr).not.toMatch(/EPIPE|at .*\.js:\d+/);
+    expect(code).toBe(0);
   });
 
   it("exits 1 with a bad token, saying so and never printing it", async () => {
