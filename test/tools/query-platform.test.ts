@@ -93,7 +93,12 @@ describe("query_platform against the sandbox", () => {
     [
       "a mutation",
       { query: 'mutation { cancelHire(input: { hire: "hire_003", message: "x" }) { id } }' },
-      /mutations are refused: query_platform only reads/,
+      /mutations are refused: query_platform only reads\.\nThis server's cancel_hire tool makes cancelHire, checked and confirmed\. To read, write a query\./,
+    ],
+    [
+      "a mutation no tool of this server makes, saying where a person makes it",
+      { query: 'mutation { updatePaymentRequest(input: { id: "pr_001" }) { id } }' },
+      /mutations are refused: query_platform only reads\.\nNo tool of this server makes updatePaymentRequest; a person makes that change in the platform's web app\./,
     ],
     ["a subscription", { query: "subscription { viewer { id } }" }, /subscriptions are refused/],
     [

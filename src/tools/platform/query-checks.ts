@@ -31,6 +31,7 @@ import {
 import { formatBytes } from "../../client/format-bytes.js";
 import { oneLine } from "../../client/platform-text.js";
 import { ToolInputError } from "../define-tool.js";
+import { whoMakes } from "./mutation-tools.js";
 import { sensitiveField } from "./sensitive-fields.js";
 
 export const QUERY_LIMITS = {
@@ -132,6 +133,20 @@ function onlyQuery(document: DocumentNode): OperationDefinitionNode {
     );
   }
   const operation = operations[0] as OperationDefinitionNode;
+  if (operation.operation === "mutation") {
+    // Name the tool that makes each change asked for, or say plainly that none does.
+    const fields = operation.selectionSet.selections.flatMap((s) =>
+      s.kind === Kind.FIELD ? [s.name.value] : [],
+    );
+    const who = [...new Set(fields)].slice(0, 5).map((f) => whoMakes(oneLine(f, 80)));
+    throw new ToolInputError(
+      "mutations are refused: query_platform only reads",
+      "query",
+      who.length > 0
+        ? `${who.map((w) => `${w[0]?.toUpperCase()}${w.slice(1)}.`).join(" ")} To read, write a query.`
+        : "Write a query. Changes go through this server's other tools, which check and confirm them.",
+    );
+  }
   if (operation.operation !== "query") {
     throw new ToolInputError(
       `${operation.operation}s are refused: query_platform only reads`,
