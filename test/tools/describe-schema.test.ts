@@ -72,6 +72,9 @@ describe("describe_schema against the sandbox", () => {
       refused:
         "a change: this server's invite_to_talent_pool tool makes createTrustedContact, checked and confirmed",
     });
+    expect(text(await call({ typeName: "Hire" }))).toContain(
+      "Returned by the mutations: terminateHire (by terminate_hire), createDraftHire (by create_draft_hire), cancelHire (by cancel_hire), acceptBid (by manage_candidate); query_platform refuses them.",
+    );
     const mutation = await call({ typeName: "Mutation" });
     expect(out(mutation).fields.find((f) => f.name === "cancelHire")?.refused).toBe(
       "a change: this server's cancel_hire tool makes cancelHire, checked and confirmed",

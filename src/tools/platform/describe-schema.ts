@@ -21,7 +21,7 @@ import {
   whereToRead,
 } from "../../client/schema/index.js";
 import { defineTool, ToolInputError } from "../define-tool.js";
-import { whoMakes } from "./mutation-tools.js";
+import { toolForMutation, whoMakes } from "./mutation-tools.js";
 import { sensitiveField } from "./sensitive-fields.js";
 
 // How many matches of each kind a search shows; the rest are counted.
@@ -271,6 +271,18 @@ function describeType(schema: GraphQLSchema, asked: string, sandbox: boolean) {
   if (structured.readBy.length > 0) {
     lines.push(
       `Returned by the queries: ${structured.readBy.join(", ")} (call with query_platform).`,
+    );
+  }
+  const changedBy = rootFieldsReturning(schema, "mutation", type.name);
+  if (changedBy.length > 0) {
+    const made = changedBy.slice(0, SHOWN.mutations).map((f) => {
+      const tool = toolForMutation(f.name);
+      return `${f.name} (${tool ? `by ${tool}` : "no tool of this server: the platform's web app"})`;
+    });
+    const more =
+      changedBy.length > made.length ? `, and ${changedBy.length - made.length} more` : "";
+    lines.push(
+      `Returned by the mutations: ${made.join(", ")}${more}; query_platform refuses them.`,
     );
   }
   if (interfaces.length > 0) lines.push(`Implements: ${interfaces.join(", ")}.`);
