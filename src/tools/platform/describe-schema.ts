@@ -55,7 +55,7 @@ export const describeSchemaTool = defineTool({
   title: "Describe the platform's API",
   toolset: "platform",
   instruction:
-    "describe_schema searches the platform's whole API (queries, types, fields) or shows one type's fields, so query_platform can ask for the right ones.",
+    "describe_schema searches the platform's whole API (queries, mutations with the tool that makes each, types, fields) or shows one type's fields, so query_platform can ask for the right ones.",
   readme: {
     does: "What the API offers for a topic, and the exact names to query",
   },
