@@ -1,6 +1,6 @@
 import { buildSchema } from "graphql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { searchSchema, whereToRead } from "../../src/client/schema/index.js";
+import { rootFieldsReturning, searchSchema, whereToRead } from "../../src/client/schema/index.js";
 import { type Harness, startHarness } from "../helpers/mcp-harness.js";
 import { readReference } from "../helpers/reference.js";
 
@@ -56,6 +56,54 @@ describe("describe_schema against the sandbox", () => {
     expect(o.type).toBeNull();
     expect(o.queries.map((q) => q.name)).toEqual(["webhook", "webhooks"]);
     expect(o.types[0]).toMatchObject({ name: "Webhook", readBy: ["webhook", "webhooks"] });
+  });
+
+  it("finds mutations and says which tool of this server makes each change", async () => {
+    const r = await call({ search: "trusted contact" });
+    expect(r.isError).toBeFalsy();
+    const t = text(r);
+    expect(t).toContain("Mutations (2), changes query_platform refuses:");
+    expect(t).toMatch(
+      /- createTrustedContact\(input: CreateTrustedContactInput!\): TrustedContact! ".*" \[a change: this server's invite_to_talent_pool tool makes createTrustedContact, checked and confirmed\]/,
+    );
+    const created = out(r).queries.find((q) => q.name === "createTrustedContact");
+    expect(created).toMatchObject({
+      type: "Mutation",
+      refused:
+        "a change: this server's invite_to_talent_pool tool makes createTrustedContact, checked and confirmed",
+    });
+    expect(text(await call({ typeName: "Hire" }))).toContain(
+      "Returned by the mutations: terminateHire (by terminate_hire), createDraftHire (by create_draft_hire), cancelHire (by cancel_hire), acceptBid (by manage_candidate); query_platform refuses them.",
+    );
+    const mutation = await call({ typeName: "Mutation" });
+    expect(out(mutation).fields.find((f) => f.name === "cancelHire")?.refused).toBe(
+      "a change: this server's cancel_hire tool makes cancelHire, checked and confirmed",
+    );
+  });
+
+  it("always gives the root fields, with their arguments, that return the types a topic matched", async () => {
+    // No root field's name holds these words; the types and fields that match are read and
+    // changed through jobs, customFields and trustedContacts.
+    const r = await call({ search: "custom field value" });
+    expect(r.isError).toBeFalsy();
+    const t = text(r);
+    expect(t).toMatch(
+      /Queries \(0, and \d+ returning what matched\), to call with query_platform:/,
+    );
+    expect(t).toMatch(/^- job\(id: ID!\): Job$/m);
+    expect(t).toMatch(
+      /^- trustedContacts\(accounts: \[ID!\], .*first: Int! = 10, page: Int\): TrustedContactPaginator!$/m,
+    );
+    expect(t).toMatch(
+      /^- createJob\(input: CreateJobInput!\): Job! \[a change: this server's post_job tool makes createJob/m,
+    );
+    const names = out(r).queries.map((q) => q.name);
+    expect(names).toEqual(
+      expect.arrayContaining(["job", "jobs", "trustedContact", "trustedContacts"]),
+    );
+    // A topic whose own queries matched brings no others.
+    const payments = out(await call({ search: "payment request" })).queries.map((q) => q.name);
+    expect(payments).toEqual(["paymentRequest", "paymentRequests"]);
   });
 
   it("shows one type's fields with types, arguments and descriptions", async () => {
@@ -143,10 +191,21 @@ describe("schema search over the real schema", () => {
     ).toEqual(["project", "projects"]);
   });
 
-  it("leaves mutations out", () => {
+  it("keeps mutations apart from the queries, and their inputs out of the types", () => {
     const found = searchSchema(real, "webhook");
     expect(found.queries.map((q) => q.name)).not.toContain("createWebhook");
+    expect(found.mutations.map((q) => q.name)).toContain("createWebhook");
     expect(found.types.map((t) => t.name)).not.toContain("CreateWebhookInput");
+  });
+
+  it("finds the mutations no tool of this server makes (issue 22, finding 4)", () => {
+    const names = (text: string) => searchSchema(real, text).mutations.map((m) => m.name);
+    expect(names("update payment request")).toContain("updatePaymentRequest");
+    expect(names("retry webhook event")).toContain("retryWebhookEvent");
+    expect(names("update trusted contact")).toContain("updateTrustedContact");
+    expect(rootFieldsReturning(real, "mutation", "TrustedContact").map((f) => f.name)).toEqual(
+      expect.arrayContaining(["createTrustedContact", "updateTrustedContact"]),
+    );
   });
 
   it("names the queries that return a type, directly or as a page", () => {

@@ -93,7 +93,12 @@ describe("query_platform against the sandbox", () => {
     [
       "a mutation",
       { query: 'mutation { cancelHire(input: { hire: "hire_003", message: "x" }) { id } }' },
-      /mutations are refused: query_platform only reads/,
+      /mutations are refused: query_platform only reads\.\nThis server's cancel_hire tool makes cancelHire, checked and confirmed\. To read, write a query\./,
+    ],
+    [
+      "a mutation no tool of this server makes, saying where a person makes it",
+      { query: 'mutation { updatePaymentRequest(input: { id: "pr_001" }) { id } }' },
+      /mutations are refused: query_platform only reads\.\nNo tool of this server makes updatePaymentRequest; a person makes that change in the platform's web app\./,
     ],
     ["a subscription", { query: "subscription { viewer { id } }" }, /subscriptions are refused/],
     [
@@ -344,6 +349,27 @@ describe("query_platform's checks against the real schema", () => {
     }
     throw new Error("the query was not refused");
   };
+
+  it("names, for each mutation refused, the tool that makes it, or that none does or the API has none", () => {
+    const hint = (query: string) => {
+      try {
+        check(query);
+      } catch (error) {
+        return (error as ToolInputError).hint;
+      }
+      throw new Error("the query was not refused");
+    };
+    expect(
+      hint(
+        'mutation { retryWebhookEvent(id: "x") { id } updateTrustedContact(input: {}) { id } cancelHire(input: {}) { id } }',
+      ),
+    ).toBe(
+      "No tool of this server makes retryWebhookEvent; a person makes that change in the platform's web app. No tool of this server makes updateTrustedContact; a person makes that change in the platform's web app. This server's cancel_hire tool makes cancelHire, checked and confirmed. To read, write a query.",
+    );
+    expect(hint("mutation { deleteEverything { id } }")).toBe(
+      "The platform's API has no mutation deleteEverything; describe_schema lists the changes it offers. To read, write a query.",
+    );
+  });
 
   it("lists only fields that exist in the real schema", () => {
     expect(SENSITIVE_FIELDS.length).toBeGreaterThan(10);

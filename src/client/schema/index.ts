@@ -9,4 +9,4 @@ export {
   renderSchemaIndex,
   renderType,
 } from "./render.js";
-export { searchSchema, whereToRead } from "./search.js";
+export { rootFieldsReturning, searchSchema, whereToRead } from "./search.js";

@@ -22,18 +22,22 @@ export interface SchemaMatches {
   /** False when nothing matched every word and the matches are of any word. */
   allWords: boolean;
   queries: GraphQLField<unknown, unknown>[];
+  /** Root mutations, which query_platform refuses; describe_schema says which tool makes each. */
+  mutations: GraphQLField<unknown, unknown>[];
   types: GraphQLNamedType[];
   fields: FieldMatch[];
 }
 
 /**
  * Root queries, types and fields whose names or descriptions hold the words, best first: names
- * count more than descriptions. Only what a query can reach (no mutations, no mutation inputs).
+ * count more than descriptions. Types and fields are only what a query can reach (no mutation
+ * inputs); root mutations are matched on their own.
  */
 export function searchSchema(schema: GraphQLSchema, text: string): SchemaMatches {
   const words = searchWords(text);
   const every = collect(schema, words, true);
-  const found = every.queries.length + every.types.length + every.fields.length > 0;
+  const found =
+    every.queries.length + every.mutations.length + every.types.length + every.fields.length > 0;
   return found || words.length < 2 ? every : collect(schema, words, false);
 }
 
@@ -94,6 +98,13 @@ function collect(schema: GraphQLSchema, words: string[], all: boolean): SchemaMa
       score: score(f.name, f.description),
     })),
   );
+  const mutations = ranked(
+    Object.values(schema.getMutationType()?.getFields() ?? {}).map((f) => ({
+      item: f,
+      name: f.name,
+      score: score(f.name, f.description),
+    })),
+  );
   const named = [...readable]
     .map((name) => schema.getType(name))
     .filter((t): t is GraphQLNamedType => t !== undefined && t !== query);
@@ -111,7 +122,7 @@ function collect(schema: GraphQLSchema, words: string[], all: boolean): SchemaMa
       });
     }
   }
-  return { words, allWords: all, queries, types, fields: ranked(fields) };
+  return { words, allWords: all, queries, mutations, types, fields: ranked(fields) };
 }
 
 const readableCache = new WeakMap<GraphQLSchema, Set<string>>();
@@ -151,15 +162,23 @@ function typesReadable(schema: GraphQLSchema): Set<string> {
  * where a query about that type starts.
  */
 export function whereToRead(schema: GraphQLSchema, typeName: string): string[] {
-  const fields = Object.values(schema.getQueryType()?.getFields() ?? {});
-  return fields
-    .filter((f) => {
-      const returned = getNamedType(f.type);
-      if (returned.name === typeName) return true;
-      if (!isObjectType(returned)) return false;
-      const data = returned.getFields().data;
-      return data !== undefined && getNamedType(data.type).name === typeName;
-    })
+  return rootFieldsReturning(schema, "query", typeName)
     .map((f) => f.name)
     .sort((a, b) => a.localeCompare(b));
+}
+
+/** The root queries or mutations that return `typeName`, directly, as a list or as a page. */
+export function rootFieldsReturning(
+  schema: GraphQLSchema,
+  root: "query" | "mutation",
+  typeName: string,
+): GraphQLField<unknown, unknown>[] {
+  const type = root === "query" ? schema.getQueryType() : schema.getMutationType();
+  return Object.values(type?.getFields() ?? {}).filter((f) => {
+    const returned = getNamedType(f.type);
+    if (returned.name === typeName) return true;
+    if (!isObjectType(returned)) return false;
+    const data = returned.getFields().data;
+    return data !== undefined && getNamedType(data.type).name === typeName;
+  });
 }

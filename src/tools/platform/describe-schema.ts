@@ -16,14 +16,19 @@ import {
   argumentText,
   completeTypeName,
   fieldSignature,
+  rootFieldsReturning,
   searchSchema,
   whereToRead,
 } from "../../client/schema/index.js";
 import { defineTool, ToolInputError } from "../define-tool.js";
+import { toolForMutation, whoMakes } from "./mutation-tools.js";
 import { sensitiveField } from "./sensitive-fields.js";
 
 // How many matches of each kind a search shows; the rest are counted.
-const SHOWN = { queries: 15, types: 10, fields: 20 } as const;
+const SHOWN = { queries: 15, mutations: 10, types: 10, fields: 20, added: 6 } as const;
+// How many of the types shown that a root field returns (or, when none is, of the fields' types)
+// bring those root fields.
+const ANCHOR_TYPES = 3;
 const SEARCH_DESCRIPTION_CHARS = 160;
 const TYPE_DESCRIPTION_CHARS = 300;
 const SANDBOX_PART =
@@ -50,7 +55,7 @@ export const describeSchemaTool = defineTool({
   title: "Describe the platform's API",
   toolset: "platform",
   instruction:
-    "describe_schema searches the platform's whole API (queries, types, fields) or shows one type's fields, so query_platform can ask for the right ones.",
+    "describe_schema searches the platform's whole API (queries, mutations with the tool that makes each, types, fields) or shows one type's fields, so query_platform can ask for the right ones.",
   readme: {
     does: "What the API offers for a topic, and the exact names to query",
   },
@@ -115,7 +120,7 @@ function describeSearch(schema: GraphQLSchema, text: string, sandbox: boolean) {
     throw new ToolInputError("give at least one word (letters or digits)", "search");
   }
   const queryName = schema.getQueryType()?.name ?? "Query";
-  const queries = found.queries.slice(0, SHOWN.queries).map((f) => entryOf(queryName, f));
+  const mutationName = schema.getMutationType()?.name ?? "Mutation";
   const types = found.types.slice(0, SHOWN.types).map((t) => ({
     name: t.name,
     kind: kindOf(t),
@@ -127,13 +132,40 @@ function describeSearch(schema: GraphQLSchema, text: string, sandbox: boolean) {
     .map((m) => entryOf(m.typeName, m.field, schema));
   const totals = {
     queries: found.queries.length,
+    mutations: found.mutations.length,
     types: found.types.length,
     fields: found.fields.length,
   };
 
+  // Where a query about what matched starts: the root fields that return the first types shown
+  // (or the types of the first fields shown), with their arguments, even when their names do not
+  // hold the words.
+  const rooted = (names: string[]) =>
+    [...new Set(names)]
+      .filter(
+        (name) =>
+          rootFieldsReturning(schema, "query", name).length +
+            rootFieldsReturning(schema, "mutation", name).length >
+          0,
+      )
+      .slice(0, ANCHOR_TYPES);
+  const fromTypes = rooted(types.map((t) => t.name));
+  const anchors = fromTypes.length > 0 ? fromTypes : rooted(fields.map((f) => f.type));
+  const rootsOf = (root: "query" | "mutation", matched: GraphQLField<unknown, unknown>[]) => {
+    const shown = matched.slice(0, root === "query" ? SHOWN.queries : SHOWN.mutations);
+    const added = anchors
+      .flatMap((name) => rootFieldsReturning(schema, root, name))
+      .filter((f) => !shown.includes(f));
+    return { shown, added: [...new Set(added)].slice(0, SHOWN.added) };
+  };
+  const q = rootsOf("query", found.queries);
+  const m = rootsOf("mutation", found.mutations);
+  const queries = [...q.shown, ...q.added].map((f) => entryOf(queryName, f));
+  const mutations = [...m.shown, ...m.added].map((f) => mutationEntry(mutationName, f));
+
   const words = found.words.map((w) => oneLine(w, 60)).join(", ");
   const lines = [`Schema search for ${quoted(text, 200)} (words: ${words}).`];
-  const none = totals.queries + totals.types + totals.fields === 0;
+  const none = totals.queries + totals.mutations + totals.types + totals.fields === 0;
   if (!found.allWords && !none) lines.push("Nothing matched every word; these match some of them.");
   if (none) {
     lines.push(
@@ -144,10 +176,22 @@ function describeSearch(schema: GraphQLSchema, text: string, sandbox: boolean) {
   if (queries.length > 0) {
     lines.push(
       "",
-      `Queries (${shownOf(queries.length, totals.queries)}), to call with query_platform:`,
+      `Queries (${shownOf(q.shown.length, totals.queries)}${addedOf(q.added.length)}), to call with query_platform:`,
     );
-    for (const q of queries)
-      lines.push(`- ${q.signature}${describedText(q, SEARCH_DESCRIPTION_CHARS)}`);
+    for (const e of queries)
+      lines.push(`- ${e.signature}${describedText(e, SEARCH_DESCRIPTION_CHARS)}`);
+  }
+  if (mutations.length > 0) {
+    lines.push(
+      "",
+      `Mutations (${shownOf(m.shown.length, totals.mutations)}${addedOf(m.added.length)}), changes query_platform refuses:`,
+    );
+    for (const e of mutations) {
+      const description = e.description
+        ? ` ${quoted(e.description, SEARCH_DESCRIPTION_CHARS)}`
+        : "";
+      lines.push(`- ${e.signature}${description} [${e.refused}]`);
+    }
   }
   if (types.length > 0) {
     lines.push("", `Types (${shownOf(types.length, totals.types)}):`);
@@ -164,35 +208,43 @@ function describeSearch(schema: GraphQLSchema, text: string, sandbox: boolean) {
       lines.push(`- ${f.type}.${f.signature}${describedText(f, SEARCH_DESCRIPTION_CHARS)}`);
     }
   }
-  if (
-    totals.queries > queries.length ||
+  const more =
+    totals.queries > q.shown.length ||
+    totals.mutations > m.shown.length ||
     totals.types > types.length ||
-    totals.fields > fields.length
-  ) {
-    lines.push("", "More matched than shown: add words to narrow the search.");
-  }
+    totals.fields > fields.length;
+  if (more) lines.push("", "More matched than shown: add words to narrow the search.");
   const example = types[0]?.name ?? (queries[0] ? namedReturn(queries[0].signature) : undefined);
   if (example) lines.push(`Show one type's fields with {"typeName": "${example}"}.`);
   return {
-    structured: {
-      type: null,
-      queries,
-      types,
-      fields,
-      more:
-        totals.queries > queries.length ||
-        totals.types > types.length ||
-        totals.fields > fields.length,
-    },
+    // Mutations go with the queries, as root fields of the type Mutation; `refused` says which
+    // tool makes the change, or that none does.
+    structured: { type: null, queries: [...queries, ...mutations], types, fields, more },
     text: lines.join("\n"),
   };
+}
+
+/** A root mutation: query_platform refuses it; say which tool makes the change, if one does. */
+function mutationEntry(typeName: string, field: GraphQLField<unknown, unknown>): FieldEntry {
+  return {
+    ...entryOf(typeName, field),
+    refused: `a change: ${whoMakes(field.name)}`,
+  };
+}
+
+function addedOf(added: number): string {
+  return added > 0 ? `, and ${added} returning what matched` : "";
 }
 
 function describeType(schema: GraphQLSchema, asked: string, sandbox: boolean) {
   const type = findType(schema, asked, sandbox);
   const fields: FieldEntry[] =
     isObjectType(type) || isInterfaceType(type) || isInputObjectType(type)
-      ? Object.values(type.getFields()).map((f) => entryOf(type.name, f, schema))
+      ? Object.values(type.getFields()).map((f) =>
+          type === schema.getMutationType() && "args" in f
+            ? mutationEntry(type.name, f)
+            : entryOf(type.name, f, schema),
+        )
       : [];
   const values = isEnumType(type)
     ? type.getValues().map((v) => ({ name: v.name, description: v.description ?? null }))
@@ -219,6 +271,18 @@ function describeType(schema: GraphQLSchema, asked: string, sandbox: boolean) {
   if (structured.readBy.length > 0) {
     lines.push(
       `Returned by the queries: ${structured.readBy.join(", ")} (call with query_platform).`,
+    );
+  }
+  const changedBy = rootFieldsReturning(schema, "mutation", type.name);
+  if (changedBy.length > 0) {
+    const made = changedBy.slice(0, SHOWN.mutations).map((f) => {
+      const tool = toolForMutation(f.name);
+      return `${f.name} (${tool ? `by ${tool}` : "no tool of this server: the platform's web app"})`;
+    });
+    const more =
+      changedBy.length > made.length ? `, and ${changedBy.length - made.length} more` : "";
+    lines.push(
+      `Returned by the mutations: ${made.join(", ")}${more}; query_platform refuses them.`,
     );
   }
   if (interfaces.length > 0) lines.push(`Implements: ${interfaces.join(", ")}.`);

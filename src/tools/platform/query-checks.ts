@@ -31,6 +31,7 @@ import {
 import { formatBytes } from "../../client/format-bytes.js";
 import { oneLine } from "../../client/platform-text.js";
 import { ToolInputError } from "../define-tool.js";
+import { whoMakes } from "./mutation-tools.js";
 import { sensitiveField } from "./sensitive-fields.js";
 
 export const QUERY_LIMITS = {
@@ -90,7 +91,7 @@ export function checkQuery(
   options: { sandbox: boolean },
 ): CheckedQuery {
   const document = parseQuery(source);
-  const operation = onlyQuery(document);
+  const operation = onlyQuery(document, { schema, sandbox: options.sandbox });
   refuseSensitive(schema, document);
   const errors = validate(schema, document, undefined, { maxErrors: 10 });
   if (errors.length > 0) throw invalid(errors, options.sandbox);
@@ -118,7 +119,14 @@ function parseQuery(source: string): DocumentNode {
   }
 }
 
-function onlyQuery(document: DocumentNode): OperationDefinitionNode {
+/**
+ * The one operation, a query. A mutation's refusal names the tool that makes each change, or says
+ * that none does (or, outside the sandbox, which models only part of it, that the API has none).
+ */
+function onlyQuery(
+  document: DocumentNode,
+  known?: { schema: GraphQLSchema; sandbox: boolean },
+): OperationDefinitionNode {
   const operations = document.definitions.filter(
     (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
   );
@@ -132,6 +140,27 @@ function onlyQuery(document: DocumentNode): OperationDefinitionNode {
     );
   }
   const operation = operations[0] as OperationDefinitionNode;
+  if (operation.operation === "mutation") {
+    // Name the tool that makes each change asked for, or say plainly that none does.
+    const fields = operation.selectionSet.selections.flatMap((s) =>
+      s.kind === Kind.FIELD ? [s.name.value] : [],
+    );
+    const offered = known?.schema.getMutationType()?.getFields() ?? {};
+    const who = [...new Set(fields)]
+      .slice(0, 5)
+      .map((f) =>
+        known && !known.sandbox && !Object.hasOwn(offered, f)
+          ? `the platform's API has no mutation ${oneLine(f, 80)}; describe_schema lists the changes it offers`
+          : whoMakes(oneLine(f, 80)),
+      );
+    throw new ToolInputError(
+      "mutations are refused: query_platform only reads",
+      "query",
+      who.length > 0
+        ? `${who.map((w) => `${w[0]?.toUpperCase()}${w.slice(1)}.`).join(" ")} To read, write a query.`
+        : "Write a query. Changes go through this server's other tools, which check and confirm them.",
+    );
+  }
   if (operation.operation !== "query") {
     throw new ToolInputError(
       `${operation.operation}s are refused: query_platform only reads`,

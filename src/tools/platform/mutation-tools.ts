@@ -1,0 +1,37 @@
+// Which tool of this server makes each change the platform's API offers as a mutation, so
+// describe_schema and query_platform can name it, or say plainly that none does.
+// test/tools/mutation-tools.test.ts fails when a mutation the client sends is missing here.
+
+/** Root mutation field → the tool that sends it (src/client/operations/*). */
+const MUTATION_TOOLS: Readonly<Record<string, string>> = {
+  createCustomTimesheet: "submit_timesheets",
+  terminateHire: "terminate_hire",
+  createDraftHire: "create_draft_hire",
+  cancelHire: "cancel_hire",
+  actionApprovalApprovable: "review_hire_approval",
+  createTrustedContact: "invite_to_talent_pool",
+  reinviteTrustedContact: "invite_to_talent_pool",
+  createJob: "post_job",
+  updateJob: "post_job",
+  updateJobCandidateStep: "manage_candidate",
+  updateJobCandidateStatus: "manage_candidate",
+  acceptBid: "manage_candidate",
+};
+
+/** The tool that makes this change, if one does. */
+export function toolForMutation(field: string): string | undefined {
+  return Object.hasOwn(MUTATION_TOOLS, field) ? MUTATION_TOOLS[field] : undefined;
+}
+
+/** Every mutation a tool sends, for the test that keeps this table whole. */
+export function mappedMutations(): string[] {
+  return Object.keys(MUTATION_TOOLS);
+}
+
+/** One sentence: which tool makes the change, or that none does and where a person makes it. */
+export function whoMakes(field: string): string {
+  const tool = toolForMutation(field);
+  return tool
+    ? `this server's ${tool} tool makes ${field}, checked and confirmed`
+    : `no tool of this server makes ${field}; a person makes that change in the platform's web app`;
+}

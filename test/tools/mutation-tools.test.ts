@@ -1,0 +1,74 @@
+// The one table of which tool makes which change (src/tools/platform/mutation-tools.ts) must hold
+// every mutation the client sends, each with the tool that sends it.
+import { readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { Kind, parse } from "graphql";
+import { describe, expect, it } from "vitest";
+import { allOperations } from "../../src/client/operations/index.js";
+import {
+  mappedMutations,
+  toolForMutation,
+  whoMakes,
+} from "../../src/tools/platform/mutation-tools.js";
+import { tools } from "../../src/tools/registry.js";
+
+/** Each mutation operation's constant name and the root fields its document changes. */
+const sent = Object.entries(allOperations)
+  .filter(([, op]) => op.type === "mutation")
+  .map(([constant, op]) => {
+    const doc = parse(op.document);
+    const fields = doc.definitions.flatMap((d) =>
+      d.kind === Kind.OPERATION_DEFINITION
+        ? d.selectionSet.selections.flatMap((s) => (s.kind === Kind.FIELD ? [s.name.value] : []))
+        : [],
+    );
+    return { constant, fields };
+  });
+
+/** The tool files (src/tools/<toolset>/*.ts) and the tool name each defines. */
+function toolFiles(): { name: string; source: string }[] {
+  const root = join(import.meta.dirname, "../../src/tools");
+  const found: { name: string; source: string }[] = [];
+  for (const dir of readdirSync(root, { withFileTypes: true })) {
+    if (!dir.isDirectory()) continue;
+    for (const file of readdirSync(join(root, dir.name))) {
+      const source = readFileSync(join(root, dir.name, file), "utf8");
+      const name =
+        /const TOOL = "([a-z_]+)"/.exec(source)?.[1] ?? /name: "([a-z_]+)"/.exec(source)?.[1];
+      if (name && tools.some((t) => t.name === name)) found.push({ name, source });
+    }
+  }
+  return found;
+}
+
+describe("which tool makes which change", () => {
+  it("maps every mutation the client sends to the tool whose file sends it", () => {
+    expect(sent.length).toBeGreaterThan(0);
+    const files = toolFiles();
+    for (const { constant, fields } of sent) {
+      const senders = files.filter((f) => f.source.includes(constant)).map((f) => f.name);
+      expect(senders.length, constant).toBeGreaterThan(0);
+      for (const field of fields)
+        expect(senders, `${constant}: ${field}`).toContain(toolForMutation(field));
+    }
+  });
+
+  it("names only mutations the client sends and tools the registry has", () => {
+    const fields = new Set(sent.flatMap((s) => s.fields));
+    for (const field of mappedMutations()) {
+      expect(fields.has(field), field).toBe(true);
+      expect(tools.map((t) => t.name)).toContain(toolForMutation(field));
+    }
+  });
+
+  it("says plainly when no tool makes a change, and where a person makes it", () => {
+    expect(toolForMutation("updatePaymentRequest")).toBeUndefined();
+    expect(toolForMutation("constructor")).toBeUndefined();
+    expect(whoMakes("updatePaymentRequest")).toBe(
+      "no tool of this server makes updatePaymentRequest; a person makes that change in the platform's web app",
+    );
+    expect(whoMakes("cancelHire")).toBe(
+      "this server's cancel_hire tool makes cancelHire, checked and confirmed",
+    );
+  });
+});
