@@ -13,8 +13,8 @@ import {
 } from "../client/errors.js";
 import { listAccountsQuery } from "../client/operations/accounts.js";
 import type { Operation, TokenSource } from "../client/types.js";
-import type { Config } from "../config.js";
 import { DEFAULTS } from "../config/defaults.js";
+import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
 import { DAY_MS, SignInStore, when } from "./store.js";
 import { openSignIn } from "./token-source.js";

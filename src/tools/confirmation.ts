@@ -487,7 +487,16 @@ export async function sendWrite<T, R>(
   }
   const reads = READ_BACK_DELAYS_MS.length;
   for (const [i, delay] of READ_BACK_DELAYS_MS.entries()) {
-    if (delay > 0) await ctx.clock.sleep(delay, ctx.signal);
+    // A cancelled wait ends the read-back, never the answer: what was sent stays unknown and held.
+    if (
+      delay > 0 &&
+      !(await ctx.clock.sleep(delay, ctx.signal).then(
+        () => true,
+        () => false,
+      ))
+    ) {
+      break;
+    }
     await ctx.reportProgress(
       i + 1,
       reads,

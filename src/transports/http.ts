@@ -18,6 +18,7 @@ import type { StateStore } from "../state/store.js";
 import { loadCatalog } from "../tools/catalog.js";
 import { type HttpSession, SessionRegistry } from "./http-sessions.js";
 import { type StatelessContext, serveStatelessRequest } from "./http-stateless.js";
+import { refusalWarner, sendHumanPage, wantsHumanPage } from "./human-page.js";
 import { openPlatform } from "./platform.js";
 import {
   clientAddress,
@@ -25,7 +26,6 @@ import {
   type RemoteAuth,
   type RequestCredential,
 } from "./remote-auth.js";
-import { refusalWarner, sendHumanPage, wantsHumanPage } from "./human-page.js";
 import { createSessionLogger } from "./session-logger.js";
 import { sha256 } from "./sha256.js";
 

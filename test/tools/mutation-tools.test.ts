@@ -1,6 +1,6 @@
 // The one table of which tool makes which change (src/tools/platform/mutation-tools.ts) must hold
 // every mutation the client sends, each with the tool that sends it.
-import { readFileSync, readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Kind, parse } from "graphql";
 import { describe, expect, it } from "vitest";

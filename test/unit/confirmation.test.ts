@@ -314,6 +314,33 @@ describe("sendWrite", () => {
     expect(ctx.progress[0]).toMatch(/answer was lost; reading back/);
   });
 
+  it("stays UNKNOWN, and held, when the person cancels while it reads back (never 'not sent')", async () => {
+    const ctx = context();
+    // The person cancels during the wait before the second read.
+    const cancelled = new AbortController();
+    ctx.clock.sleep = async (_ms: number, signal: AbortSignal) => {
+      cancelled.abort(new Error("the client cancelled the call"));
+      throw signal.reason;
+    };
+    const outcome = await sendWrite(
+      { ...ctx, signal: cancelled.signal },
+      {
+        tool: "cancel_hire",
+        target: "hire hire_003",
+        check: "get_hire (hireId hire_003)",
+        send: async () => {
+          throw lost();
+        },
+        readBack: async () => "READY",
+        applied: (status) => status === "CANCELLED",
+      },
+    );
+    expect(outcome.kind).toBe("unknown");
+    await expect(confirmChange(ctx, change({}, {}))).rejects.toBeInstanceOf(
+      OutcomeStillUnknownError,
+    );
+  });
+
   it("says the outcome is unknown when no read shows the change, and holds further attempts", async () => {
     const ctx = context();
     const outcome = await sendWrite(ctx, {

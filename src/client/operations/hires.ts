@@ -12,10 +12,10 @@ import type {
   HireForCancelQueryVariables,
   HirePaidRequestsQuery,
   HirePaidRequestsQueryVariables,
-  HireTalentRecordQuery,
-  HireTalentRecordQueryVariables,
   HiresByExternalIdQuery,
   HiresByExternalIdQueryVariables,
+  HireTalentRecordQuery,
+  HireTalentRecordQueryVariables,
 } from "../operation-types.generated.js";
 import { mutation, query } from "./define.js";
 

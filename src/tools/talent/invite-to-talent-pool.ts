@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import * as z from "zod";
+import { isPlatformError } from "../../client/errors.js";
 import { listAccountsQuery } from "../../client/operations/accounts.js";
 import {
   MAX_SKILL_LOOKUPS,
@@ -18,11 +19,13 @@ import {
   trustedContactQuery,
 } from "../../client/operations/talent-invitations.js";
 import { oneLine, quoted } from "../../client/platform-text.js";
+import { SharedStateUnavailableError } from "../../state/store.js";
 import {
   changedResult,
   confirmationTokenArg,
   confirmChange,
   confirmedWriteAnnotations,
+  OutcomeStillUnknownError,
   type Proposal,
   previewResult,
   previewTokenOutput,
@@ -764,7 +767,9 @@ async function reinviteMany(
         );
       }
     } catch (error) {
-      // A definite refusal for one contact: the others were confirmed on their own facts.
+      // A definite refusal for one contact: the others were confirmed on their own facts. Anything
+      // else (the server's own failure) is not known to have left the email unsent.
+      if (!isDefiniteRefusal(error)) throw error;
       const note = error instanceof Error ? error.message : String(error);
       results.push({ contactId: id, email, outcome: "not-sent" as const, note });
       lines.push(`- ${oneLine(id)} ${whole(email)}: NOT sent: ${oneLine(note)}`);
@@ -790,3 +795,16 @@ async function reinviteMany(
 
 const checkOf = (id: string) =>
   `query_platform ({ trustedContact(id: "${oneLine(id)}") { invitedAt } })`;
+
+/**
+ * Errors after which this contact's email is known not to have gone out: the platform refused it
+ * (sendWrite turns a lost answer into "unknown" itself), or it was held or refused before sending.
+ */
+function isDefiniteRefusal(error: unknown): boolean {
+  return (
+    isPlatformError(error) ||
+    error instanceof NotAllowedError ||
+    error instanceof OutcomeStillUnknownError ||
+    error instanceof SharedStateUnavailableError
+  );
+}
