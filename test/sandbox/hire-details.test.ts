@@ -187,6 +187,21 @@ describe("custom fields", () => {
     });
   });
 
+  it("resolves every value's job, also the jobs made only for hires (job_h…)", async () => {
+    const r = await gql<{
+      customFields: { data: { customFieldValues: { appliesTo: { id?: string } }[] }[] };
+    }>(
+      sandbox,
+      `{ customFields(appliesTo: [JOB], first: 100) { data { customFieldValues { appliesTo { ... on Job { id } } } } } }`,
+    );
+    expect(r.errors).toBeUndefined();
+    const ids = (r.data?.customFields.data ?? []).flatMap((f) =>
+      f.customFieldValues.map((v) => v.appliesTo.id),
+    );
+    expect(ids.some((id) => id?.startsWith("job_h"))).toBe(true);
+    expect(ids.every((id) => typeof id === "string")).toBe(true);
+  });
+
   it("filters by what the field applies to and by approval, and pages", async () => {
     const jobs = await gql<{ customFields: { data: FieldRow[] } }>(
       sandbox,

@@ -12,7 +12,7 @@ import {
   termsContract,
 } from "../../kit.js";
 import type { ContractRecord } from "../../seed/index.js";
-import { jobsOf } from "../jobs/seed.js";
+import { jobById } from "../jobs/seed.js";
 import { talentOf } from "../talent/seed.js";
 import {
   type CustomFieldRecord,
@@ -132,7 +132,7 @@ export const hireDetailsResolvers: ResolverMap = {
         on === "Contract"
           ? (ctx.data.contracts.get(targetId) as ContractRecord)
           : on === "Job"
-            ? jobsOf(ctx.data).jobs.get(targetId)
+            ? jobById(ctx.data, targetId)
             : talentOf(ctx.data).contacts.get(targetId);
       return { ...target, __typename: on };
     },

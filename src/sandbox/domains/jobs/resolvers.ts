@@ -27,6 +27,7 @@ import {
   type BidRecord,
   type JobCandidateRecord,
   type JobRecord,
+  jobById,
   jobOfHire,
   jobsOf,
 } from "./seed.js";
@@ -204,8 +205,7 @@ export const jobsResolvers: ResolverMap = {
   Query: {
     jobs: (_p, args, ctx, info) => jobsQuery(ctx, args, info.fieldName),
     job: (_p, args, ctx) => {
-      const store = jobsOf(ctx.data);
-      const job = store.jobs.get(args.id as string) ?? store.hireOnlyJobs.get(args.id as string);
+      const job = jobById(ctx.data, args.id as string);
       if (!job) return null;
       if (!visibleJob(ctx, job)) throw authorizationError();
       return job;

@@ -455,12 +455,20 @@ export function seedJobs(data: SandboxData, rand: () => number): void {
   }
   // After the specified jobs, so they keep their ids; no random numbers, so later seeds keep theirs.
   for (const hire of data.hires.values()) jobOfHire(data, hire);
-  seedJobAndContactValues(
-    data,
-    [...store.jobs.values(), ...store.hireOnlyJobs.values()],
-    [...talent.contacts.values()],
-  );
+  seedJobAndContactValues(data, allJobs(data), [...talent.contacts.values()]);
 }
+
+/** A job by id, whether listed by `jobs` or made only for a hire (`job_h…`). */
+export function jobById(data: SandboxData, id: string): JobRecord | undefined {
+  const store = jobsOf(data);
+  return store.jobs.get(id) ?? store.hireOnlyJobs.get(id);
+}
+
+/** Every job: those `jobs` lists, then those made only for hires. */
+const allJobs = (data: SandboxData) => {
+  const store = jobsOf(data);
+  return [...store.jobs.values(), ...store.hireOnlyJobs.values()];
+};
 
 /**
  * The job a hire is on (the schema has Hire.job non-null): the job its candidacy was on, else the
@@ -473,9 +481,9 @@ export function jobOfHire(data: SandboxData, hire: HireRecord): JobRecord {
   const linked =
     store.hireJobs.get(hire.id) ??
     [...store.candidates.values()].find((c) => c.hireId === hire.id)?.jobId;
-  if (linked) return (store.jobs.get(linked) ?? store.hireOnlyJobs.get(linked)) as JobRecord;
+  if (linked) return jobById(data, linked) as JobRecord;
   const contract = data.contracts.get(hire.contractIds[0] as string) as ContractRecord;
-  let job = [...store.jobs.values(), ...store.hireOnlyJobs.values()].find(
+  let job = allJobs(data).find(
     (j) => j.companyId === hire.companyId && j.name === contract.jobName && j.status !== "DRAFT",
   );
   if (!job) {
