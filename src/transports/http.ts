@@ -6,6 +6,7 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import express, { type NextFunction, type Request, type Response } from "express";
 
+import { clientAddress } from "../auth/remote/address-key.js";
 import type { ClientMetadataOptions } from "../auth/remote/client-metadata.js";
 import { PersonalTokens } from "../auth/remote/personal-tokens.js";
 
@@ -20,12 +21,7 @@ import { type HttpSession, SessionRegistry } from "./http-sessions.js";
 import { type StatelessContext, serveStatelessRequest } from "./http-stateless.js";
 import { refusalWarner, sendHumanPage, wantsHumanPage } from "./human-page.js";
 import { openPlatform } from "./platform.js";
-import {
-  clientAddress,
-  createRemoteAuth,
-  type RemoteAuth,
-  type RequestCredential,
-} from "./remote-auth.js";
+import { createRemoteAuth, type RemoteAuth, type RequestCredential } from "./remote-auth.js";
 import { createSessionLogger } from "./session-logger.js";
 import { sha256 } from "./sha256.js";
 
@@ -165,11 +161,17 @@ export async function startHttpServer(
   const warnRefused = refusalWarner(logger);
   const checkHost = hostHeaderValidation(allowedHostnames);
   app.use((req, res, next) => {
+    let passed = false;
+    checkHost(req, res, () => {
+      passed = true;
+      next();
+    });
+    // The SDK's check answers synchronously; only a refused Host is looked at again, to log it.
+    if (passed) return;
     const hostname = hostnameOfHeader(req.headers.host);
-    if (hostname !== undefined && !allowedHostnames.includes(hostname)) {
+    if (hostname !== undefined) {
       warnRefused("Host", req.headers.host ?? "", hostname.length <= 253 ? hostname : undefined);
     }
-    checkHost(req, res, next);
   });
   // The OAuth endpoints serve browsers and web clients of any origin (the SDK's handlers set CORS).
   if (config.auth === "oauth") {

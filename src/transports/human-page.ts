@@ -2,6 +2,7 @@
 // an assistant, instead of a JSON-RPC error or Express's "Cannot GET /".
 import type { Request, Response } from "express";
 import type { Logger } from "../logger.js";
+import { escapeHtml } from "../web/pages.js";
 
 /** A browser's page load: GET that prefers HTML to an event stream, outside any MCP session. */
 export function wantsHumanPage(req: Request): boolean {
@@ -80,8 +81,4 @@ export function refusalWarner(logger: Logger, limit = 50) {
       { [what.toLowerCase()]: shown },
     );
   };
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

@@ -14,6 +14,7 @@ import {
   mcpAuthRouter,
 } from "@modelcontextprotocol/sdk/server/auth/router.js";
 import express, { type Request, type Response } from "express";
+import { clientAddress } from "../auth/remote/address-key.js";
 import { authorizeChecks } from "../auth/remote/authorize-checks.js";
 import type { ClientMetadataOptions } from "../auth/remote/client-metadata.js";
 import { PlatformGrants } from "../auth/remote/grants.js";
@@ -230,11 +231,6 @@ function upstreamClient(config: Config, platform: Platform, callbackUrl: string)
     );
   }
   return { authUrl: config.authUrl, clientId: config.clientId, clientSecret: config.clientSecret };
-}
-
-/** Where a request comes from: behind a trusted proxy (--trust-proxy) the address it names. */
-export function clientAddress(req: Request): string {
-  return req.ip ?? req.socket.remoteAddress ?? "unknown";
 }
 
 /** Errors of a page handler end as a page, never as a stack trace. */

@@ -10,6 +10,7 @@ import { redirectUriMatches } from "@modelcontextprotocol/sdk/server/auth/handle
 import type { OAuthClientInformationFull } from "@modelcontextprotocol/sdk/shared/auth.js";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { escapeHtml, sendPage } from "../../web/pages.js";
+import { quoted } from "./redirect-uris.js";
 
 /** Set on res.locals for the provider: whether the request named its redirect URL itself. */
 export interface AuthorizeLocals {
@@ -64,11 +65,11 @@ export function authorizeChecks(options: AuthorizeChecksOptions) {
       }
       if (given !== undefined && !registered.some((r) => redirectUriMatches(given, r))) {
         throw new Refusal(
-          `the return address ${quote(given)} is not one the application registered.`,
+          `the return address ${quoted(given, 300)} is not one the application registered.`,
         );
       }
       const problem = options.redirectUriProblem(redirectUri);
-      if (problem) throw new Refusal(`the return address ${quote(redirectUri)} ${problem}`);
+      if (problem) throw new Refusal(`the return address ${quoted(redirectUri, 300)} ${problem}`);
       if (param(source, "response_type") !== "code") {
         throw new Refusal("only the authorization code flow is offered (response_type=code).");
       }
@@ -78,7 +79,7 @@ export function authorizeChecks(options: AuthorizeChecksOptions) {
       const resource = param(source, "resource");
       if (resource !== undefined && !options.isOurResource(resource)) {
         throw new Refusal(
-          `it asks for access to ${quote(resource)}, and this server issues access only to itself.`,
+          `it asks for access to ${quoted(resource, 300)}, and this server issues access only to itself.`,
         );
       }
       (res.locals as AuthorizeLocals).redirectUriGiven = given !== undefined;
@@ -103,5 +104,3 @@ export function authorizeChecks(options: AuthorizeChecksOptions) {
     },
   ];
 }
-
-const quote = (text: string) => JSON.stringify(text.length > 300 ? `${text.slice(0, 300)}…` : text);

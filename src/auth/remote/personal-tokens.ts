@@ -88,7 +88,7 @@ export class PersonalTokens {
   }
 
   /** Whose token this is, asking the platform only when it is not remembered. */
-  async check(token: string, clientAddress: string | undefined): Promise<TokenCheck> {
+  async check(token: string, clientAddress: string): Promise<TokenCheck> {
     if (!token) return { ok: false, reason: "refused" };
     const key = digest(token);
     const now = this.now();
@@ -97,9 +97,7 @@ export class PersonalTokens {
     if (this.refused.get(key, now)) return { ok: false, reason: "refused" };
     const under = this.pending.get(key);
     if (under) return under;
-    const checking = this.ask(token, key, clientAddress ?? "unknown").finally(() =>
-      this.pending.delete(key),
-    );
+    const checking = this.ask(token, key, clientAddress).finally(() => this.pending.delete(key));
     this.pending.set(key, checking);
     return checking;
   }
@@ -122,7 +120,9 @@ export class PersonalTokens {
     }
     if (wait > 0) return { ok: false, reason: "rate-limited", retryAfterSeconds: seconds(wait) };
     try {
-      const identity = await (this.options.whoIs ?? ((t) => this.viewer(t)))(token);
+      const identity = await (
+        this.options.whoIs ?? ((t) => whoIs(this.options.apiUrl, t, this.options.timeoutMs))
+      )(token);
       this.accepted.set(key, identity, this.now() + ACCEPTED_FOR_MS);
       this.refused.delete(key);
       return { ok: true, identity };
@@ -138,18 +138,26 @@ export class PersonalTokens {
       return { ok: false, reason: "unavailable", message };
     }
   }
+}
 
-  private async viewer(token: string): Promise<SignInIdentity> {
-    const client = createPlatformClient({
-      apiUrl: this.options.apiUrl,
-      token,
-      timeoutMs: this.options.timeoutMs,
-      maxRetries: 1,
-      retryBaseMs: 500,
-    });
-    const { data } = await client.run(viewerQuery, {});
-    return { id: data.viewer.id, name: data.viewer.name, email: data.viewer.email };
-  }
+/**
+ * Who the platform says a token belongs to (`viewer`). Throws the platform client's error:
+ * AuthenticationError when the platform refuses the token.
+ */
+export async function whoIs(
+  apiUrl: string,
+  token: string,
+  timeoutMs: number,
+): Promise<SignInIdentity> {
+  const client = createPlatformClient({
+    apiUrl,
+    token,
+    timeoutMs,
+    maxRetries: 1,
+    retryBaseMs: 500,
+  });
+  const { data } = await client.run(viewerQuery, {});
+  return { id: data.viewer.id, name: data.viewer.name, email: data.viewer.email };
 }
 
 /** The key a token is remembered (and a session bound) by: never the token itself. */

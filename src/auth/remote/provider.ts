@@ -30,9 +30,7 @@ import type {
   OAuthTokens,
 } from "@modelcontextprotocol/sdk/shared/auth.js";
 import type { Request, Response } from "express";
-import { createPlatformClient } from "../../client/client.js";
 import { AuthenticationError, isPlatformError } from "../../client/errors.js";
-import { viewerQuery } from "../../client/operations/index.js";
 import type { Logger } from "../../logger.js";
 import { SharedStateUnavailableError } from "../../state/store.js";
 import { escapeHtml, redirectWith, sendPage } from "../../web/pages.js";
@@ -54,7 +52,8 @@ import {
   isClientIdMetadataUrl,
 } from "./client-metadata.js";
 import type { PlatformGrant, PlatformGrants } from "./grants.js";
-import { checkClientMetadata } from "./redirect-uris.js";
+import { whoIs } from "./personal-tokens.js";
+import { checkClientMetadata, isLoopbackUri } from "./redirect-uris.js";
 import { digestKey, type SealedStore } from "./sealed-store.js";
 
 const MINUTE = 60_000;
@@ -230,10 +229,7 @@ export class TeamSignIn implements OAuthServerProvider {
     // MCP authorization: a document's client that returns only to this computer could be any
     // program on it, so the person is told.
     const localOnly =
-      documentHost &&
-      client.redirect_uris.every((uri) =>
-        ["localhost", "127.0.0.1", "[::1]"].includes(new URL(uri).hostname),
-      )
+      documentHost && client.redirect_uris.every(isLoopbackUri)
         ? "<p><strong>It returns to a program on your own computer</strong>, which any program there could claim to be.</p>"
         : "";
     sendPage(
@@ -368,7 +364,7 @@ export class TeamSignIn implements OAuthServerProvider {
     try {
       const validated = validateCallback(upstream, url, upstreamState);
       tokens = await exchangeCode(upstream, validated, pending.codeVerifier, timeoutMs);
-      identity = await this.whoIs(tokens.accessToken);
+      identity = await whoIs(this.options.apiUrl, tokens.accessToken, this.options.timeoutMs);
     } catch (failure) {
       const reason =
         failure instanceof TokenEndpointError || isPlatformError(failure)
@@ -587,11 +583,10 @@ export class TeamSignIn implements OAuthServerProvider {
 
   /** A registration that completed a sign-in is kept as long as a sign-in may last. */
   private async keepRegistration(client: OAuthClientInformationFull): Promise<void> {
-    const name = `client:${client.client_id}`;
+    // A Client ID Metadata Document's client is not stored here: its document is.
+    if (isClientIdMetadataUrl(client.client_id)) return;
     const { store } = this.options;
-    if (await this.read(() => store.get(name))) {
-      await this.read(() => store.set(name, client, CLIENT_TTL_MS));
-    }
+    await this.read(() => store.set(`client:${client.client_id}`, client, CLIENT_TTL_MS));
   }
 
   /** Whether a resource indicator names this server (RFC 8707). */
@@ -649,19 +644,6 @@ export class TeamSignIn implements OAuthServerProvider {
       ...(refreshToken ? { refresh_token: refreshToken } : {}),
       ...(scopes.length > 0 ? { scope: scopes.join(" ") } : {}),
     };
-  }
-
-  /** Who the platform says signed in. */
-  private async whoIs(accessToken: string): Promise<SignInIdentity> {
-    const client = createPlatformClient({
-      apiUrl: this.options.apiUrl,
-      token: accessToken,
-      timeoutMs: this.options.timeoutMs,
-      maxRetries: 1,
-      retryBaseMs: 500,
-    });
-    const { data } = await client.run(viewerQuery, {});
-    return { id: data.viewer.id, name: data.viewer.name, email: data.viewer.email };
   }
 
   /** A store that cannot be reached becomes the SDK's server_error, with a readable message. */

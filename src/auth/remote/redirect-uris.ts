@@ -86,6 +86,11 @@ export function redirectUriProblem(uri: string): string | undefined {
   return `uses the ${url.protocol} scheme; only https, or http to localhost, 127.0.0.1 or [::1], is allowed (MCP authorization 2025-11-25)`;
 }
 
+/** Whether a (valid) redirect URL goes to this computer: a loopback host (RFC 8252 §7.3). */
+export function isLoopbackUri(uri: string): boolean {
+  return LOOPBACK_HOSTS.has(new URL(uri).hostname);
+}
+
 /** Why an optional link is dropped, or undefined when it is kept. */
 function linkProblem(value: string): string | undefined {
   if (value.length > MAX_URI_LENGTH || unreadable(value) || !URL.canParse(value)) return "invalid";

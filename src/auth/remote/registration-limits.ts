@@ -6,7 +6,7 @@
 import type { NextFunction, Request, Response } from "express";
 import express from "express";
 import type { StateStore } from "../../state/store.js";
-import { addressKey } from "./address-key.js";
+import { addressKey, clientAddress } from "./address-key.js";
 
 const HOUR = 60 * 60_000;
 
@@ -52,7 +52,7 @@ export function registrationLimits(
     },
     async (req: Request, res: Response, next: NextFunction) => {
       try {
-        const address = addressKey(req.ip ?? req.socket.remoteAddress ?? "unknown");
+        const address = addressKey(clientAddress(req));
         const counts = [
           {
             key: `oauth-register:address:${address}`,
