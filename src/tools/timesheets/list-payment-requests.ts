@@ -139,18 +139,24 @@ export const listPaymentRequestsTool = defineTool({
       );
     }
     const includeHours = args.includeHours === true;
-    const hires = await resolveHires(ctx, args.hires);
-    const accounts = await resolveAccounts(ctx, args.accounts);
+    const [hires, accounts] = await Promise.all([
+      resolveHires(ctx, args.hires),
+      resolveAccounts(ctx, args.accounts),
+    ]);
+    // One filter for the rows and the totals, so both always cover the same requests.
+    const filters = {
+      hires: hires.ids,
+      accounts: accounts.ids,
+      statuses: args.statuses,
+      // Overlap: the period starts by `to` and ends on or after `from`.
+      billingStartDateRange: to ? { to } : undefined,
+      billingEndDateRange: from ? { from } : undefined,
+      orderBy: [{ field: "ISSUED_AT" as const, order: "DESC" as const }],
+    };
     const { data, restricted } = await ctx.client.run(
       listPaymentRequestsQuery,
       {
-        hires: hires.ids,
-        accounts: accounts.ids,
-        statuses: args.statuses,
-        // Overlap: the period starts by `to` and ends on or after `from`.
-        billingStartDateRange: to ? { to } : undefined,
-        billingEndDateRange: from ? { from } : undefined,
-        orderBy: [{ field: "ISSUED_AT", order: "DESC" }],
+        ...filters,
         includeRegistrations: includeHours,
         first: clampPageSize(args.first),
         page: clampPage(args.page),
@@ -176,14 +182,7 @@ export const listPaymentRequestsTool = defineTool({
     // Totals over the whole result: this page when it is all, else every page (100 at a time).
     const counted: TotalRow[] =
       info.hasMore || info.page > 1
-        ? await everyRequest(ctx, {
-            hires: hires.ids,
-            accounts: accounts.ids,
-            statuses: args.statuses,
-            billingStartDateRange: to ? { to } : undefined,
-            billingEndDateRange: from ? { from } : undefined,
-            orderBy: [{ field: "ISSUED_AT", order: "DESC" }],
-          })
+        ? await everyRequest(ctx, filters)
         : requests.map((r) => ({ ...r, netAmount: r.amount, rateQuantity: r.quantity }));
     const totals = totalsOf(counted);
     const totalHours = round2(
