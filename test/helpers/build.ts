@@ -2,46 +2,12 @@
 // tsc's output (test/auth/fixtures/renew-worker.mjs): test/global-setup.ts calls ensureBuilt()
 // once per vitest run, so a test never passes or fails on a build older than the code it tests.
 import { spawn } from "node:child_process";
-import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import lockfile from "proper-lockfile";
 
-/** What the build reads, besides node_modules: a change to any of them makes dist/ stale. */
-const BUILD_INPUTS = [
-  "src",
-  "scripts/bundle.mjs",
-  "scripts/make-executable.mjs",
-  "package.json",
-  "package-lock.json",
-  "tsconfig.json",
-  "tsconfig.build.json",
-];
+import { BUILD_OUTPUT, staleBecause } from "../../scripts/lib/build-freshness.mjs";
 
-/** The file the build writes last (bundle.mjs, then make-executable.mjs): its time is the build's. */
-export const BUILD_OUTPUT = "dist/cli.js";
-
-/** The newest modification time under `file` (folders count too: a deleted file changes its folder). */
-function newestMtime(file: string): number {
-  if (!existsSync(file)) return 0;
-  const stat = statSync(file);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = stat.mtimeMs;
-  for (const entry of readdirSync(file)) {
-    newest = Math.max(newest, newestMtime(path.join(file, entry)));
-  }
-  return newest;
-}
-
-/** Why dist/ must be built again, or undefined when it is newer than everything it is built from. */
-export function staleBecause(root: string): string | undefined {
-  const output = path.join(root, BUILD_OUTPUT);
-  if (!existsSync(output)) return `${BUILD_OUTPUT} is missing`;
-  const built = statSync(output).mtimeMs;
-  for (const input of BUILD_INPUTS) {
-    if (newestMtime(path.join(root, input)) > built) return `${input} changed since the last build`;
-  }
-  return undefined;
-}
+export { BUILD_OUTPUT, staleBecause };
 
 /** `npm run build`, its output shown; rejects when it fails (a run must not go on with an old dist/). */
 function npmRunBuild(root: string, reason: string): Promise<void> {
