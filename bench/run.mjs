@@ -15,7 +15,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { Kind, parse, print, visit } from "graphql";
 import { startSandbox } from "../dist/sandbox/index.js";
-import { oversizedAnswer, procStatus, sessionFlood, startHttpBinary } from "./ceilings.mjs";
+import { MB, mb, oversizedAnswer, procStatus, sessionFlood, startHttpBinary } from "./ceilings.mjs";
 
 const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
 const PEER = fileURLToPath(new URL("../node_modules/mcp-graphql/dist/index.js", import.meta.url));
@@ -39,7 +39,6 @@ function percentile(values, p) {
 const now = () => process.hrtime.bigint();
 const ms = (start) => Number(now() - start) / 1e6;
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
-const mb = (bytes) => `${(bytes / 2 ** 20).toFixed(0)} MB`;
 const ratio = (a, b) => `${(a / b).toFixed(2)}×`;
 
 const sandbox = await startSandbox({ rateLimitPerMinute: 0 });
@@ -410,9 +409,7 @@ try {
     "initialize flood, memory",
     `RSS ${mb(flood.before)} before, ${mb(flood.halfway)} halfway, ${mb(flood.after)} after (peak ${mb(flood.peak)}); ${flood.created} of ${flood.total} answered 200`,
     "after ≤ halfway + 60 MB, ≤ 200 MB",
-    flood.other === 0 &&
-      flood.after <= flood.halfway + 60 * 2 ** 20 &&
-      flood.after <= 200 * 2 ** 20,
+    flood.other === 0 && flood.after <= flood.halfway + 60 * MB && flood.after <= 200 * MB,
     `HTTP, ${flood.total} initialize 16 at a time, WORKFORCE_MAX_SESSIONS=${flood.maxSessions}`,
   );
   const big = await oversizedAnswer(CLI, baseEnv);
@@ -420,7 +417,7 @@ try {
     "oversized answer, memory",
     `peak ${mb(big.peak)}, ${mb(big.peak - big.before)} over ${mb(big.before)} before${big.peakReset ? "" : " (peak since start: /proc clear_refs refused)"}; platform wrote ${mb(big.written)}`,
     "refused; peak ≤ 200 MB, ≤ 30 MB over",
-    big.refused && big.peak <= 200 * 2 ** 20 && big.peak - big.before <= 30 * 2 ** 20,
+    big.refused && big.peak <= 200 * MB && big.peak - big.before <= 30 * MB,
     `search_hires, ${mb(big.totalBytes)} chunked answer, 5 MB limit`,
   );
 } finally {
