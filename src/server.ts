@@ -1,18 +1,10 @@
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import {
-  CallToolRequestSchema,
-  type CallToolResult,
-  type ElicitRequestFormParams,
-  ErrorCode,
-  ListToolsRequestSchema,
-  type LoggingLevel,
-  LoggingLevelSchema,
-  McpError,
-  type ServerNotification,
-  type ServerRequest,
-  SetLevelRequestSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+import { Server, ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
+import type {
+  CallToolResult,
+  ElicitRequestFormParams,
+  LoggingLevel,
+  ServerContext,
+} from "@modelcontextprotocol/server";
 import * as z from "zod";
 import type { SchemaSource } from "./client/schema/introspection.js";
 import type { PlatformClient } from "./client/types.js";
@@ -74,8 +66,19 @@ export const SANDBOX_NOTICE =
 // People wait on elicitation (a confirmation dialog): give them longer than the SDK's 60 s default.
 const ELICIT_TIMEOUT_MS = 10 * 60_000;
 
-const MCP_LEVEL_RANK: Record<LoggingLevel, number> = Object.fromEntries(
-  LoggingLevelSchema.options.map((level, index) => [level, index]),
+// MCP's levels, least severe first (RFC 5424's order).
+const MCP_LEVELS = [
+  "debug",
+  "info",
+  "notice",
+  "warning",
+  "error",
+  "critical",
+  "alert",
+  "emergency",
+] as const satisfies readonly LoggingLevel[];
+const MCP_LEVEL_RANK = Object.fromEntries(
+  MCP_LEVELS.map((level, index) => [level, index]),
 ) as Record<LoggingLevel, number>;
 
 export function createServer(config: Config, deps: ServerDeps): WorkforceServer {
@@ -135,7 +138,7 @@ interface RegisterOptions {
   schemaSource: SchemaSource;
 }
 
-type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+type Extra = ServerContext;
 
 /**
  * How a tool's definition is found: among the given ones, or in the registry, which loads with the
@@ -175,12 +178,12 @@ function registerTools(
     }
     return runner;
   };
-  server.setRequestHandler(ListToolsRequestSchema, () => listed);
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  server.setRequestHandler("tools/list", () => listed);
+  server.setRequestHandler("tools/call", async (request, ctx) => {
     const { name } = request.params;
     const run = offered.has(name) ? await runnerFor(name) : undefined;
     if (!run) return toolError(`Tool ${name} not found`);
-    return run(request.params.arguments ?? {}, extra);
+    return run(request.params.arguments ?? {}, ctx);
   });
 }
 
@@ -293,8 +296,8 @@ function toolRunner(
       config,
       logger,
       sandbox: deps.sandbox !== undefined,
-      signal: extra.signal,
-      schema: () => schemaSource.get(extra.signal),
+      signal: extra.mcpReq.signal,
+      schema: () => schemaSource.get(extra.mcpReq.signal),
       store,
       identity,
       clock: deps.clock ?? systemClock,
@@ -369,11 +372,11 @@ function toolRunner(
 }
 
 function progressReporter(extra: Extra, logger: Logger): ToolContext["reportProgress"] {
-  const progressToken = extra._meta?.progressToken;
+  const progressToken = extra.mcpReq._meta?.progressToken;
   return async (progress, total, message) => {
     if (progressToken === undefined) return;
     try {
-      await extra.sendNotification({
+      await extra.mcpReq.notify({
         method: "notifications/progress",
         params: { progressToken, progress, total, message },
       });
@@ -396,12 +399,16 @@ function elicitorFor(server: Server, extra: Extra, logger: Logger): ToolContext[
           message,
           requestedSchema: requestedSchema as ElicitRequestFormParams["requestedSchema"],
         },
-        { signal: extra.signal, relatedRequestId: extra.requestId, timeout: ELICIT_TIMEOUT_MS },
+        {
+          signal: extra.mcpReq.signal,
+          relatedRequestId: extra.mcpReq.id,
+          timeout: ELICIT_TIMEOUT_MS,
+        },
       );
       return { action: result.action, content: result.content };
     } catch (error) {
       // The SDK checks the answer against the form: one that does not fit is the client's, not ours.
-      if (error instanceof McpError && error.code === ErrorCode.InvalidParams) {
+      if (error instanceof ProtocolError && error.code === ProtocolErrorCode.InvalidParams) {
         logger.warning("a form's answer did not fit the form", { error: error.message });
         return { action: "unreadable" };
       }
@@ -418,7 +425,7 @@ function elicitorFor(server: Server, extra: Extra, logger: Logger): ToolContext[
 function forwardLogs(server: Server, logger: Logger): () => void {
   let level: LoggingLevel | undefined;
   let ready = false;
-  server.setRequestHandler(SetLevelRequestSchema, async (request) => {
+  server.setRequestHandler("logging/setLevel", async (request) => {
     level = request.params.level;
     return {};
   });

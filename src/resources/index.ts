@@ -1,11 +1,4 @@
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import {
-  CompleteRequestSchema,
-  ErrorCode,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ReadResourceRequestSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+import type { Server } from "@modelcontextprotocol/server";
 import { oneLine, quoted } from "../client/platform-text.js";
 import type { SchemaSource } from "../client/schema/introspection.js";
 import {
@@ -14,6 +7,11 @@ import {
   TIMESHEET_PAYLOAD_SCHEMA_URI,
 } from "../client/schema/uris.js";
 import type { Logger } from "../logger.js";
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  ResourceNotFoundError,
+} from "@modelcontextprotocol/server";
 
 // Our own constant, loaded and serialized on the first read; nothing in it to redact.
 let payloadSchemaText: string | undefined;
@@ -24,7 +22,6 @@ async function timesheetPayloadSchemaText(): Promise<string> {
 }
 
 // JSON-RPC code the MCP specification gives to "resource not found".
-const RESOURCE_NOT_FOUND = -32002;
 
 // Rendering needs graphql (~0.4 MB): loaded with the first schema read, not when the server starts.
 const render = () => import("../client/schema/render.js");
@@ -86,7 +83,7 @@ function schemaTypeName(uri: string): string | undefined {
 
 /**
  * The three resources on the SDK's low-level server: two fixed documents and one template with
- * completion of type names. Unknown URIs are "resource not found" (-32002), as the spec says.
+ * completion of type names. Unknown URIs are "resource not found" (-32602 with the URI in data, as the SDK sends it on every era).
  */
 export function registerResources(server: Server, deps: ResourceDeps): void {
   const source = deps.schemaSource;
@@ -96,8 +93,8 @@ export function registerResources(server: Server, deps: ResourceDeps): void {
     try {
       return await source.get(signal);
     } catch (error) {
-      throw protocolError(
-        ErrorCode.InternalError,
+      throw new ProtocolError(
+        ProtocolErrorCode.InternalError,
         deps.logger.redact(await readFailure(error, what, deps.logger)),
       );
     }
@@ -106,17 +103,17 @@ export function registerResources(server: Server, deps: ResourceDeps): void {
     contents: [{ uri, mimeType: entry.mimeType, text }],
   });
 
-  server.setRequestHandler(ListResourcesRequestSchema, () => ({
+  server.setRequestHandler("resources/list", () => ({
     resources: [SCHEMA_INDEX, TIMESHEET_PAYLOAD_SCHEMA],
   }));
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
+  server.setRequestHandler("resources/templates/list", () => ({
     resourceTemplates: [SCHEMA_TYPE],
   }));
 
-  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
+  server.setRequestHandler("resources/read", async (request, ctx) => {
     const { uri } = request.params;
     if (uri === SCHEMA_INDEX_URI) {
-      const index = (await render()).renderSchemaIndex(await schema(uri, extra.signal));
+      const index = (await render()).renderSchemaIndex(await schema(uri, ctx.mcpReq.signal));
       return document(SCHEMA_INDEX, uri, redact(index));
     }
     if (uri === TIMESHEET_PAYLOAD_SCHEMA_URI) {
@@ -124,17 +121,17 @@ export function registerResources(server: Server, deps: ResourceDeps): void {
     }
     const name = schemaTypeName(uri);
     if (name === undefined) {
-      throw protocolError(
-        RESOURCE_NOT_FOUND,
+      throw new ResourceNotFoundError(
+        uri,
         redact(
           `There is no resource ${quoted(uri)}. This server has ${SCHEMA_INDEX_URI}, ${SCHEMA_TYPE_TEMPLATE} and ${TIMESHEET_PAYLOAD_SCHEMA_URI}.`,
         ),
       );
     }
-    const sdl = (await render()).renderType(await schema(uri, extra.signal), name);
+    const sdl = (await render()).renderType(await schema(uri, ctx.mcpReq.signal), name);
     if (sdl === undefined) {
-      throw protocolError(
-        RESOURCE_NOT_FOUND,
+      throw new ResourceNotFoundError(
+        uri,
         redact(
           `The platform's API has no type named ${quoted(name)}. Type names are case-sensitive; see ${SCHEMA_INDEX_URI} for the operations and their types, or complete the name.`,
         ),
@@ -143,11 +140,11 @@ export function registerResources(server: Server, deps: ResourceDeps): void {
     return document(SCHEMA_TYPE, uri, redact(sdl));
   });
 
-  server.setRequestHandler(CompleteRequestSchema, async (request) => {
+  server.setRequestHandler("completion/complete", async (request) => {
     const { ref, argument } = request.params;
     if (ref.type !== "ref/resource" || ref.uri !== SCHEMA_TYPE_TEMPLATE) {
-      throw protocolError(
-        ErrorCode.InvalidParams,
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
         `Nothing to complete for ${ref.type === "ref/resource" ? quoted(ref.uri) : "prompts"}: this server completes ${SCHEMA_TYPE_TEMPLATE}.`,
       );
     }
@@ -160,15 +157,6 @@ export function registerResources(server: Server, deps: ResourceDeps): void {
       return { completion: { values: [] } };
     }
   });
-}
-
-/**
- * An error the SDK answers with as `{ code, message }`. Not McpError: its message already starts
- * with "MCP error <code>:", and the client's McpError adds that again ("MCP error -32603: MCP
- * error -32603: Reading…").
- */
-function protocolError(code: number, message: string): Error {
-  return Object.assign(new Error(message), { code });
 }
 
 /** What a failed read of the platform's schema says: the client's own words, or a generic line. */

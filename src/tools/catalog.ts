@@ -1,7 +1,7 @@
 // What the server needs to list tools and write its instructions, without loading any tool: the
 // bundle embeds it, built from the registry at build time (scripts/bundle.mjs), so a start costs
 // neither the tools' zod schemas nor their conversion to JSON Schema. Tools load on first call.
-import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { Tool } from "@modelcontextprotocol/server";
 import type { Config, Toolset } from "../config.js";
 
 export interface CatalogEntry {

@@ -1,4 +1,4 @@
-import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { Tool } from "@modelcontextprotocol/server";
 import * as z from "zod";
 import type { CatalogEntry } from "./catalog.js";
 import type { AnyTool } from "./define-tool.js";

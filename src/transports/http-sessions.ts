@@ -1,10 +1,10 @@
-import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import type { NodeStreamableHTTPServerTransport } from "@modelcontextprotocol/node";
 import type { WorkforceServer } from "../server.js";
 
 /** One live MCP session over HTTP. */
 export interface HttpSession {
   id: string;
-  transport: StreamableHTTPServerTransport;
+  transport: NodeStreamableHTTPServerTransport;
   workforce: WorkforceServer;
   /** SHA-256 of the bearer the session was opened with (per-client token mode only). */
   bearerDigest?: Buffer;

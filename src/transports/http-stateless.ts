@@ -5,7 +5,7 @@
 // stateless servers never ask with forms: changes are confirmed with single-use tokens instead,
 // which the shared store makes valid on every replica.
 
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { NodeStreamableHTTPServerTransport } from "@modelcontextprotocol/node";
 import type { Request, Response } from "express";
 import { governorKey } from "../client/governor.js";
 import type { SchemaCache } from "../client/schema/index.js";
@@ -57,7 +57,7 @@ export async function serveStatelessRequest(
     identity,
     catalog: context.catalog,
   });
-  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+  const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
   res.once("close", () => {
     void transport.close();
     void workforce.close();

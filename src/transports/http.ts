@@ -1,9 +1,9 @@
 import { randomUUID, timingSafeEqual } from "node:crypto";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { hostHeaderValidation } from "@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import { isInitializeRequest } from "@modelcontextprotocol/server";
+import { NodeStreamableHTTPServerTransport } from "@modelcontextprotocol/node";
+import { hostHeaderValidation } from "@modelcontextprotocol/express";
 import express, { type NextFunction, type Request, type Response } from "express";
 
 import { clientAddress } from "../auth/remote/address-key.js";
@@ -318,7 +318,7 @@ export async function startHttpServer(
       schemaSource: sharedSchema,
       catalog,
     });
-    const transport = new StreamableHTTPServerTransport({
+    const transport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
         const session: HttpSession = { id, transport, workforce, bearerDigest };

@@ -6,13 +6,13 @@
 // valid token. The person's consent is delegated to the platform's own OAuth (src/auth/remote).
 // With --token-passthrough, a personal access token in the X-Workforce-Token header is the one
 // other way in; without it that header is refused (MCP authorization: only tokens issued here).
-import { metadataHandler } from "@modelcontextprotocol/sdk/server/auth/handlers/metadata.js";
-import { requireBearerAuth } from "@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js";
 import {
+  metadataHandler,
+  requireBearerAuth,
   createOAuthMetadata,
   getOAuthProtectedResourceMetadataUrl,
   mcpAuthRouter,
-} from "@modelcontextprotocol/sdk/server/auth/router.js";
+} from "@modelcontextprotocol/server-legacy/auth";
 import express, { type Request, type Response } from "express";
 import { clientAddress } from "../auth/remote/address-key.js";
 import { authorizeChecks } from "../auth/remote/authorize-checks.js";
@@ -116,6 +116,7 @@ export function createRemoteAuth(options: RemoteAuthOptions): RemoteAuth {
     metadataHandler({
       ...createOAuthMetadata(authRouterOptions),
       client_id_metadata_document_supported: true,
+      authorization_response_iss_parameter_supported: true,
     }),
   );
   router.use(mcpAuthRouter(authRouterOptions));
@@ -129,7 +130,9 @@ export function createRemoteAuth(options: RemoteAuthOptions): RemoteAuth {
     answer((req, res) => provider.callback(req, res)),
   );
 
+  /* @mcp-codemod-error getOAuthProtectedResourceMetadataUrl: resource-server auth helpers routed to the frozen @modelcontextprotocol/server-legacy/auth copy. The maintained v2 home is @modelcontextprotocol/express — when re-pointing, verifiers must throw the v2 OAuthError (the express middleware does not recognize the legacy error classes). See the migration guide's server auth split section. */
   const resourceMetadataUrl = getOAuthProtectedResourceMetadataUrl(resource);
+  /* @mcp-codemod-error requireBearerAuth: resource-server auth helpers routed to the frozen @modelcontextprotocol/server-legacy/auth copy. The maintained v2 home is @modelcontextprotocol/express — when re-pointing, verifiers must throw the v2 OAuthError (the express middleware does not recognize the legacy error classes). See the migration guide's server auth split section. */
   const bearer = requireBearerAuth({
     verifier: provider,
     resourceMetadataUrl,

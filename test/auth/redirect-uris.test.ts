@@ -1,5 +1,5 @@
 // Which redirect URLs and client metadata an MCP client may register or publish here.
-import { InvalidClientMetadataError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
+import { InvalidClientMetadataError } from "@modelcontextprotocol/server-legacy/auth";
 import { describe, expect, it } from "vitest";
 import {
   checkClientMetadata,

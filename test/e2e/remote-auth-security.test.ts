@@ -1,7 +1,7 @@
 // `--http --auth oauth` tried as an attacker would, one finding of the security review a test:
 // each reproduces the attack against the real server and the sandbox's OAuth, and checks that it
 // now fails in the way the standard named in the test says.
-import type { OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
+import type { OAuthTokens } from "@modelcontextprotocol/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { createMemoryStore } from "../../src/state/memory-store.js";

@@ -4,15 +4,17 @@
 // registration, this server's consent page, the platform's consent, the callback, code → token,
 // MCP calls as the signed-in person; then what must be refused, the personal-token header, the
 // end of the platform's grant, and what the state store and the logs hold.
-import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
-import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import {
+  UnauthorizedError,
+  Client,
+  StreamableHTTPClientTransport,
+} from "@modelcontextprotocol/client";
 import type {
+  OAuthClientProvider,
   OAuthClientInformationMixed,
   OAuthClientMetadata,
   OAuthTokens,
-} from "@modelcontextprotocol/sdk/shared/auth.js";
+} from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { Browser, expectNoSecret } from "../auth/helpers.js";
@@ -272,8 +274,10 @@ describe("--auth oauth: remote sign-in against the sandbox's OAuth", () => {
       identity: "limited",
     });
     const back = await browser.get(location.href);
-    const code = new URL(back.headers.get("location") as string).searchParams.get("code") as string;
-    await first.finishAuth(code);
+    const answer = new URL(back.headers.get("location") as string).searchParams;
+    // RFC 9207 §2: the answer names this server as its issuer; the SDK's client checks it.
+    expect(answer.get("iss")).toBe(new URL(server.publicUrl).href);
+    await first.finishAuth(answer);
     expect(saved?.access_token).toBeTruthy();
     secrets.push(saved?.access_token as string, saved?.refresh_token as string);
     const client = new Client({ name: "sdk", version: "0" });

@@ -4,9 +4,8 @@
 import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { Client } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSandbox } from "../../src/sandbox/index.js";
 import { until } from "../helpers/until.js";
@@ -35,7 +34,7 @@ describe("WORKFORCE_LOG_LEVEL=error with a client that asks for debug", () => {
     });
     transport.stderr?.on("data", (chunk: Buffer) => stderr.push(chunk.toString("utf8")));
     client = new Client({ name: "log-levels", version: "0" });
-    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+    client.setNotificationHandler("notifications/message", (n) => {
       messages.push({ level: n.params.level, data: n.params.data });
     });
     await client.connect(transport);

@@ -4,9 +4,8 @@ import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { McpError } from "@modelcontextprotocol/sdk/types.js";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { Client, ProtocolError } from "@modelcontextprotocol/client";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { MAX_STDIO_MESSAGE_BYTES } from "../../src/transports/stdio-guard.js";
 
@@ -139,9 +138,9 @@ describe("a stdio message over the size limit", () => {
           () => undefined,
           (error: unknown) => error,
         );
-      expect(refused).toBeInstanceOf(McpError);
-      expect((refused as McpError).code).toBe(-32600);
-      expect((refused as McpError).message).toMatch(/message too large/);
+      expect(refused).toBeInstanceOf(ProtocolError);
+      expect((refused as ProtocolError).code).toBe(-32600);
+      expect((refused as ProtocolError).message).toMatch(/message too large/);
 
       const after = await client.callTool({ name: "search_hires", arguments: { search: "Ana" } });
       expect(after.isError).toBeFalsy();

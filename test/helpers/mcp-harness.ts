@@ -1,14 +1,12 @@
 // Shared harness: a real SDK Client talking to createServer over an in-memory transport pair,
 // against an in-process sandbox platform. Owned by the server work; other tests import it.
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import {
-  type ClientCapabilities,
-  type ElicitRequest,
-  ElicitRequestSchema,
-  type ElicitResult,
-  type ServerNotification,
-} from "@modelcontextprotocol/sdk/types.js";
+import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
+import type {
+  ClientCapabilities,
+  ElicitRequest,
+  ElicitResult,
+  ServerNotification,
+} from "@modelcontextprotocol/client";
 import { createPlatformClient } from "../../src/client/index.js";
 import type { PlatformClient } from "../../src/client/types.js";
 import { type Config, parseConfig } from "../../src/config.js";
@@ -118,7 +116,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       { capabilities: options.clientCapabilities ?? {} },
     );
     const { onElicit } = options;
-    if (onElicit) client.setRequestHandler(ElicitRequestSchema, (req) => onElicit(req.params));
+    if (onElicit) client.setRequestHandler("elicitation/create", (req) => onElicit(req.params));
     const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
     await workforce.server.connect(serverTransport);
     await client.connect(clientTransport);

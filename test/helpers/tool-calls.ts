@@ -1,7 +1,7 @@
 // Small helpers the tool tests share: a harness per test (or per describe) that closes itself,
 // calling a tool and reading its answer, a client that answers forms (elicitation), and moving the
 // clock past a confirmation token's lifetime.
-import type { ElicitRequest, ElicitResult } from "@modelcontextprotocol/sdk/types.js";
+import type { ElicitRequest, ElicitResult } from "@modelcontextprotocol/server";
 import { afterAll, afterEach, beforeAll, vi } from "vitest";
 import { type Harness, type HarnessOptions, startHarness } from "./mcp-harness.js";
 

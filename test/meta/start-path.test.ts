@@ -5,17 +5,17 @@ import { existsSync, mkdtempSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { Client } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSandbox } from "../../src/sandbox/index.js";
 
 const cli = path.resolve(process.cwd(), "dist/cli.js");
 const recorder = fileURLToPath(new URL("./fixtures/record-loads.mjs", import.meta.url));
-// The code a configured start parses, in bytes; about 675 KB in 14 files when this was written, the
-// SDK's server with what it imports (ajv, its zod 3 support) included.
-const START_CODE_BUDGET = 740 * 1024;
+// The code a configured start parses, in bytes: about 870 KB on SDK 2.x, of which the SDK's server
+// package is 540 KB (both protocol eras, their codecs and validators). Start-up time beside
+// mcp-graphql is measured by `npm run bench`.
+const START_CODE_BUDGET = 920 * 1024;
 
 let sandbox: Awaited<ReturnType<typeof startSandbox>>;
 let client: Client;
@@ -43,7 +43,7 @@ beforeAll(async () => {
     { name: "start-path", version: "0" },
     { capabilities: { elicitation: { form: {} } } },
   );
-  client.setRequestHandler(ElicitRequestSchema, () => {
+  client.setRequestHandler("elicitation/create", () => {
     forms += 1;
     return { action: "accept", content: { confirm: false } };
   });

@@ -1,6 +1,6 @@
 // What the model reads of the tool list costs context on every turn, and some model APIs refuse
 // schemas that MCP allows. These checks keep the whole list affordable and portable.
-import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { Tool } from "@modelcontextprotocol/server";
 import { describe, expect, it } from "vitest";
 import { listToolsAsClientSees } from "./tool-surface.js";
 

@@ -1,8 +1,7 @@
 // The tool surface exactly as an MCP client sees it: a real SDK Client lists the tools of a server
 // built from the registry. Listing never reaches the platform, so the client is a stub.
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
+import type { Tool } from "@modelcontextprotocol/client";
 import type { PlatformClient } from "../../src/client/types.js";
 import { parseConfig } from "../../src/config.js";
 import { createLogger } from "../../src/logger.js";

@@ -1,7 +1,7 @@
 // Rules every tool must follow, checked over the whole registry so a new tool cannot skip them.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { Tool } from "@modelcontextprotocol/server";
 import { describe, expect, it } from "vitest";
 import { tools } from "../../src/tools/registry.js";
 import { listToolsAsClientSees } from "./tool-surface.js";

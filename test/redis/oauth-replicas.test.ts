@@ -7,7 +7,7 @@
 // replica (RFC 9700 §4.14.2, OAuth 2.1 §4.1.3). Then it reads every key and value in Redis for the
 // tokens, codes and secrets of that sign-in: none may be there in plain text.
 import { randomBytes } from "node:crypto";
-import type { OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
+import type { OAuthTokens } from "@modelcontextprotocol/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseConfig } from "../../src/config.js";
 import { type OAuthClientInfo, type Sandbox, startSandbox } from "../../src/sandbox/index.js";

@@ -1,8 +1,7 @@
 // Three HTTP replicas sharing one real Redis, behind a round-robin in the test: any request may
 // land on any replica. The figures are printed so that a run shows them, not only pass/fail.
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { Progress } from "@modelcontextprotocol/sdk/types.js";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import type { Progress } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseConfig } from "../../src/config.js";
 import { createLogger } from "../../src/logger.js";
@@ -125,10 +124,13 @@ describe.skipIf(REDIS_MISSING)("three replicas sharing Redis", () => {
     const started = Date.now();
     const results = await Promise.all(
       Array.from({ length: 3 * BUDGET }, () =>
-        client.callTool({ name: "list_accounts", arguments: {} }, undefined, {
-          onprogress: (p) => progress.push(p),
-          timeout: 60_000,
-        }),
+        client.callTool(
+          { name: "list_accounts", arguments: {} },
+          {
+            onprogress: (p) => progress.push(p),
+            timeout: 60_000,
+          },
+        ),
       ),
     );
     const took = Date.now() - started;

@@ -1,7 +1,7 @@
 // Bounded answers through the real SDK client: an oversized platform answer becomes a readable
 // error, a tool answer over WORKFORCE_MAX_ANSWER_BYTES is cut (structured content still valid),
 // and a huge argument value is not echoed whole.
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/server";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ResponseTooLargeError, ValidationError } from "../../src/client/errors.js";

@@ -1,6 +1,6 @@
 // What a person notices while a call is under way: pressing stop ends the platform request at
 // once, and a wait for the rate limit shows up as progress instead of a silent pause.
-import type { ProgressNotification } from "@modelcontextprotocol/sdk/types.js";
+import type { ProgressNotification } from "@modelcontextprotocol/server";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { type Harness, startHarness } from "../helpers/mcp-harness.js";
 import { until } from "../helpers/until.js";
@@ -19,7 +19,6 @@ describe("a cancelled tool call", () => {
     const controller = new AbortController();
     const call = h.client.callTool(
       { name: "search_hires", arguments: { search: "Ana" } },
-      undefined,
       {
         signal: controller.signal,
       },
@@ -49,7 +48,6 @@ describe("a call held back by the rate limit", () => {
     const progress: string[] = [];
     const result = await h.client.callTool(
       { name: "search_hires", arguments: { search: "Liam" } },
-      undefined,
       { onprogress: (p) => progress.push(p.message ?? "") },
     );
     expect(result.isError).toBeFalsy();

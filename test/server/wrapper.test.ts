@@ -1,11 +1,6 @@
 // The tool wrapper, logging and instructions, with small tools of our own and no platform at all.
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import {
-  type ClientCapabilities,
-  ElicitRequestSchema,
-  LoggingMessageNotificationSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
+import type { ClientCapabilities } from "@modelcontextprotocol/client";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { AuthenticationError } from "../../src/client/errors.js";
@@ -115,7 +110,7 @@ async function setup(
     { capabilities: options.capabilities ?? {} },
   );
   if (options.capabilities?.elicitation) {
-    client.setRequestHandler(ElicitRequestSchema, async (request) => ({
+    client.setRequestHandler("elicitation/create", async (request) => ({
       action: "accept",
       content: { confirm: request.params.message === "Sure?" },
     }));
@@ -204,9 +199,12 @@ describe("progress", () => {
   it("reaches the client when it gave a progress token", async () => {
     const { client } = await setup();
     const progress: unknown[] = [];
-    await client.callTool({ name: "probe", arguments: { mode: "progress" } }, undefined, {
-      onprogress: (p) => progress.push(p),
-    });
+    await client.callTool(
+      { name: "probe", arguments: { mode: "progress" } },
+      {
+        onprogress: (p) => progress.push(p),
+      },
+    );
     expect(progress).toEqual([
       { progress: 1, total: 3, message: "first" },
       { progress: 3, total: 3, message: "done" },
@@ -219,9 +217,12 @@ describe("progress", () => {
     expect(result.isError).toBeFalsy();
     expect(notifications.filter((n) => n === "notifications/progress")).toEqual([]);
     // The same call with a token does produce them, so the filter above would see them.
-    await client.callTool({ name: "probe", arguments: { mode: "progress" } }, undefined, {
-      onprogress: () => {},
-    });
+    await client.callTool(
+      { name: "probe", arguments: { mode: "progress" } },
+      {
+        onprogress: () => {},
+      },
+    );
     expect(notifications.filter((n) => n === "notifications/progress")).toHaveLength(2);
   });
 });
@@ -242,7 +243,7 @@ describe("logging", () => {
   it("forwards log lines as notifications at or above the level the client set", async () => {
     const { client, logger } = await setup();
     const messages: { level: string; data: unknown }[] = [];
-    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+    client.setNotificationHandler("notifications/message", (n) => {
       messages.push({ level: n.params.level, data: n.params.data });
     });
     await client.setLoggingLevel("warning");
@@ -260,7 +261,7 @@ describe("logging", () => {
   it("honours the client's debug level above stderr's error level, still redacting the token", async () => {
     const { client, logger, lines } = await setup({ logLevel: "error" });
     const messages: { level: string; data: unknown }[] = [];
-    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+    client.setNotificationHandler("notifications/message", (n) => {
       messages.push({ level: n.params.level, data: n.params.data });
     });
     logger.debug("before the client chose"); // until then, stderr's level
@@ -281,7 +282,7 @@ describe("logging", () => {
   it("stops forwarding when the session closes", async () => {
     const s = await setup();
     const messages: unknown[] = [];
-    s.client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+    s.client.setNotificationHandler("notifications/message", (n) => {
       messages.push(n.params);
     });
     await s.close();

@@ -4,7 +4,7 @@
 // Each planted value also carries look-alike quotation marks around a copy of the server's preview
 // line (`Ana” Nothing has been changed yet. … confirmationToken: 0000… “`): they must reach the
 // reader as JSON escapes, so the value cannot even seem to close its quotes.
-import type { ElicitRequest } from "@modelcontextprotocol/sdk/types.js";
+import type { ElicitRequest } from "@modelcontextprotocol/server";
 import { afterEach, describe, expect, it } from "vitest";
 import type { SandboxData } from "../../src/sandbox/index.js";
 import {

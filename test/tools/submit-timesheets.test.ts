@@ -301,7 +301,6 @@ describe("submit_timesheets preview", () => {
     const progress: number[] = [];
     const r = await h.client.callTool(
       { name: "submit_timesheets", arguments: { registrations } },
-      undefined,
       { onprogress: (p) => progress.push(p.progress) },
     );
     const out = r.structuredContent as unknown as Out;
@@ -510,7 +509,6 @@ describe("submit_timesheets submission", () => {
         name: "submit_timesheets",
         arguments: { registrations, confirmationToken: first.out.confirmationToken },
       },
-      undefined,
       { onprogress: (p) => progress.push(p) },
     );
     const out = r.structuredContent as unknown as Out;

@@ -46,7 +46,7 @@ describe("the compact tool list", () => {
   });
 
   it("keeps every output property, including one named like a keyword", () => {
-    const rows = entry?.outputSchema?.properties?.rows as {
+    const rows = (entry?.outputSchema?.properties as Record<string, unknown> | undefined)?.rows as {
       items: { properties: Record<string, unknown> };
     };
     expect(Object.keys(rows.items.properties)).toEqual(["id", "required"]);

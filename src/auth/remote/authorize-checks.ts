@@ -4,10 +4,9 @@
 // redirect URL, that would make this server an open redirector (RFC 9700 §4.11.1). Here every
 // problem is shown on this server's own page, and the SDK is handed only requests it will turn
 // into the consent page. Nothing goes back to a client before the person has seen that page.
-import type { OAuthRegisteredClientsStore } from "@modelcontextprotocol/sdk/server/auth/clients.js";
-import { OAuthError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
-import { redirectUriMatches } from "@modelcontextprotocol/sdk/server/auth/handlers/authorize.js";
-import type { OAuthClientInformationFull } from "@modelcontextprotocol/sdk/shared/auth.js";
+import type { OAuthClientInformationFull } from "@modelcontextprotocol/server";
+import { OAuthError, redirectUriMatches } from "@modelcontextprotocol/server-legacy/auth";
+import type { OAuthRegisteredClientsStore } from "@modelcontextprotocol/server-legacy/auth";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { escapeHtml, sendPage } from "../../web/pages.js";
 import { quoted } from "./redirect-uris.js";

@@ -10,14 +10,12 @@ import { lookup as dnsLookup } from "node:dns/promises";
 import { request } from "node:https";
 import { BlockList, isIP, type LookupFunction } from "node:net";
 import { MIMEType } from "node:util";
+import { OAuthClientInformationFullSchema } from "@modelcontextprotocol/core";
+import type { OAuthClientInformationFull } from "@modelcontextprotocol/server";
 import {
   InvalidClientError,
   InvalidClientMetadataError,
-} from "@modelcontextprotocol/sdk/server/auth/errors.js";
-import {
-  type OAuthClientInformationFull,
-  OAuthClientInformationFullSchema,
-} from "@modelcontextprotocol/sdk/shared/auth.js";
+} from "@modelcontextprotocol/server-legacy/auth";
 import { readCapped } from "../../web/body.js";
 import { checkClientMetadata, MAX_URI_LENGTH, quoted } from "./redirect-uris.js";
 

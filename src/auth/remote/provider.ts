@@ -12,23 +12,23 @@
 //      keeps only SHA-256 digests, never outliving the platform's.
 // Everything lives in the shared state store, sealed, so any replica can take any step.
 import { randomBytes } from "node:crypto";
-import type { OAuthRegisteredClientsStore } from "@modelcontextprotocol/sdk/server/auth/clients.js";
+import type {
+  AuthInfo,
+  OAuthClientInformationFull,
+  OAuthTokenRevocationRequest,
+  OAuthTokens,
+} from "@modelcontextprotocol/server";
 import {
   InvalidGrantError,
   InvalidTargetError,
   InvalidTokenError,
   ServerError,
-} from "@modelcontextprotocol/sdk/server/auth/errors.js";
+} from "@modelcontextprotocol/server-legacy/auth";
 import type {
+  OAuthRegisteredClientsStore,
   AuthorizationParams,
   OAuthServerProvider,
-} from "@modelcontextprotocol/sdk/server/auth/provider.js";
-import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
-import type {
-  OAuthClientInformationFull,
-  OAuthTokenRevocationRequest,
-  OAuthTokens,
-} from "@modelcontextprotocol/sdk/shared/auth.js";
+} from "@modelcontextprotocol/server-legacy/auth";
 import type { Request, Response } from "express";
 import { AuthenticationError, isPlatformError } from "../../client/errors.js";
 import type { Logger } from "../../logger.js";
@@ -288,6 +288,8 @@ export class TeamSignIn implements OAuthServerProvider {
       redirectWith(res, pending.redirectUri, {
         ...params,
         ...(pending.state === undefined ? {} : { state: pending.state }),
+        // RFC 9207 §2: every answer names its issuer, so a client can tell it from a mix-up.
+        iss: new URL(this.options.publicUrl).href,
       });
     if (req.body?.decision !== "approve") {
       return back({
@@ -346,6 +348,8 @@ export class TeamSignIn implements OAuthServerProvider {
       redirectWith(res, pending.redirectUri, {
         ...params,
         ...(pending.state === undefined ? {} : { state: pending.state }),
+        // RFC 9207 §2: every answer names its issuer, so a client can tell it from a mix-up.
+        iss: new URL(this.options.publicUrl).href,
       });
     const error = url.searchParams.get("error");
     if (error !== null) {

@@ -5,8 +5,8 @@
 // Private-use schemes (RFC 8252 §7.1) are not needed by MCP's rule and are refused. The consent
 // page shows the redirect URL and the client's name, so neither may hold characters a reader
 // cannot see. Sizes are bounded: everything here is stored, and shown to a person.
-import { InvalidClientMetadataError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
-import type { OAuthClientMetadata } from "@modelcontextprotocol/sdk/shared/auth.js";
+import type { OAuthClientMetadata } from "@modelcontextprotocol/server";
+import { InvalidClientMetadataError } from "@modelcontextprotocol/server-legacy/auth";
 
 export const MAX_URI_LENGTH = 2_000;
 export const MAX_REDIRECT_URIS = 10;
