@@ -63,6 +63,8 @@ export interface WorkforceServer {
 export const SANDBOX_NOTICE =
   "[Sandbox] Sample data from the embedded sandbox platform, not a real company's.";
 
+const LIST_CACHE_HINT = { ttlMs: 60 * 60_000, cacheScope: "public" } as const;
+
 // People wait on elicitation (a confirmation dialog): give them longer than the SDK's 60 s default.
 const ELICIT_TIMEOUT_MS = 10 * 60_000;
 
@@ -91,6 +93,14 @@ export function createServer(config: Config, deps: ServerDeps): WorkforceServer 
     {
       capabilities: { logging: {}, tools: {}, resources: {}, completions: {} },
       instructions: buildInstructions(entries, config, deps.sandbox),
+      // On 2026-07-28 lists may be cached: they change only when the server restarts with other
+      // settings, and are the same for every caller (what a caller may do is checked per call).
+      cacheHints: {
+        "server/discover": LIST_CACHE_HINT,
+        "tools/list": LIST_CACHE_HINT,
+        "resources/list": LIST_CACHE_HINT,
+        "resources/templates/list": LIST_CACHE_HINT,
+      },
     },
   );
   const store = deps.store ?? createMemoryStore();

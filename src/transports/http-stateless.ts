@@ -12,7 +12,7 @@ import type { SchemaCache } from "../client/schema/index.js";
 import type { TokenSource } from "../client/types.js";
 import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
-import { createServer } from "../server.js";
+import { createServer, type WorkforceServer } from "../server.js";
 import type { StateStore } from "../state/store.js";
 import type { CatalogEntry } from "../tools/catalog.js";
 import type { Platform } from "./platform.js";
@@ -36,18 +36,13 @@ export interface StatelessCall {
   bearer?: string;
 }
 
-/** Serves one request with a server of its own; nothing of it outlives the response but the store. */
-export async function serveStatelessRequest(
-  context: StatelessContext,
-  req: Request,
-  res: Response,
-  call: StatelessCall,
-): Promise<void> {
+/** A server for one request, acting with the request's own credential. */
+export function statelessServer(context: StatelessContext, call: StatelessCall): WorkforceServer {
   const { config, platform } = context;
   const identity = identityOf(platform.apiUrl, call.token);
   const logger = createSessionLogger(context.logger, call.bearer);
   const client = platform.createClient(call.token, logger);
-  const workforce = createServer(config, {
+  return createServer(config, {
     client,
     logger,
     sandbox: platform.sandbox,
@@ -57,6 +52,16 @@ export async function serveStatelessRequest(
     identity,
     catalog: context.catalog,
   });
+}
+
+/** Serves one 2025-11-25 request with a server of its own; nothing of it outlives the response but the store. */
+export async function serveStatelessRequest(
+  context: StatelessContext,
+  req: Request,
+  res: Response,
+  call: StatelessCall,
+): Promise<void> {
+  const workforce = statelessServer(context, call);
   const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
   res.once("close", () => {
     void transport.close();

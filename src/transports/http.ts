@@ -1,9 +1,18 @@
 import { randomUUID, timingSafeEqual } from "node:crypto";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { isInitializeRequest } from "@modelcontextprotocol/server";
-import { NodeStreamableHTTPServerTransport } from "@modelcontextprotocol/node";
 import { hostHeaderValidation } from "@modelcontextprotocol/express";
+import {
+  NodeStreamableHTTPServerTransport,
+  toNodeHandler,
+  toWebRequest,
+} from "@modelcontextprotocol/node";
+import {
+  type AuthInfo,
+  createMcpHandler,
+  isInitializeRequest,
+  isLegacyRequest,
+} from "@modelcontextprotocol/server";
 import express, { type NextFunction, type Request, type Response } from "express";
 
 import { clientAddress } from "../auth/remote/address-key.js";
@@ -13,12 +22,17 @@ import { PersonalTokens } from "../auth/remote/personal-tokens.js";
 import { createSchemaCache, createSchemaSource } from "../client/schema/introspection.js";
 import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
-import { createServer } from "../server.js";
+import { createServer, type WorkforceServer } from "../server.js";
 import { createStateStore } from "../state/index.js";
 import type { StateStore } from "../state/store.js";
 import { loadCatalog } from "../tools/catalog.js";
 import { type HttpSession, SessionRegistry } from "./http-sessions.js";
-import { type StatelessContext, serveStatelessRequest } from "./http-stateless.js";
+import {
+  type StatelessCall,
+  type StatelessContext,
+  serveStatelessRequest,
+  statelessServer,
+} from "./http-stateless.js";
 import { refusalWarner, sendHumanPage, wantsHumanPage } from "./human-page.js";
 import { openPlatform } from "./platform.js";
 import { createRemoteAuth, type RemoteAuth, type RequestCredential } from "./remote-auth.js";
@@ -51,6 +65,15 @@ export interface HttpServerOptions {
 
 const REALM = 'Bearer realm="workforce-mcp"';
 
+/** The largest request body /mcp reads, in either protocol version. */
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+/** What a 2026-07-28 request's server is built from (passed through the SDK as authInfo.extra). */
+interface ModernCall {
+  call: StatelessCall;
+  opened(workforce: WorkforceServer): void;
+}
+
 /** Starts Streamable HTTP at /mcp (one MCP server per session) and /healthz. */
 export async function startHttpServer(
   config: Config,
@@ -80,9 +103,37 @@ export async function startHttpServer(
     now: options.now,
     checksPerWindow: options.tokenChecksPerWindow,
   });
-  const stateless: StatelessContext | undefined = config.stateless
-    ? { config, logger, version, platform, store, schemas: createSchemaCache({ store }), catalog }
-    : undefined;
+  // Requests of MCP 2026-07-28 stand alone on every replica, as --stateless makes 2025 ones do.
+  const perRequest: StatelessContext = {
+    config,
+    logger,
+    version,
+    platform,
+    store,
+    schemas: createSchemaCache({ store }),
+    catalog,
+  };
+  const stateless = config.stateless ? perRequest : undefined;
+  // 2026-07-28 requests: a server per request from the SDK's entry; 2025 ones keep the routes below.
+  const modern = createMcpHandler(
+    ({ authInfo }) => {
+      // Always set by handleModern below, the only caller of the handler.
+      const { call, opened } = (authInfo as AuthInfo).extra as unknown as ModernCall;
+      const workforce = statelessServer(perRequest, call);
+      opened(workforce);
+      return workforce.server;
+    },
+    {
+      legacy: "reject",
+      maxRequestBodySize: MAX_BODY_BYTES,
+      onerror: (error) =>
+        logger.debug("MCP 2026-07-28 request refused or failed", { error: error.message }),
+    },
+  );
+  const serveModern = toNodeHandler(modern, {
+    maxRequestBodySize: MAX_BODY_BYTES,
+    onerror: (error) => logger.error("HTTP request failed", { error: String(error) }),
+  });
   if (stateless) {
     logger.info(
       "Stateless HTTP: no sessions, so any replica may answer any request; changes are confirmed with single-use tokens, not forms.",
@@ -191,7 +242,7 @@ export async function startHttpServer(
   app.get("/healthz", (_req, res) => {
     res.json({ status: "ok", version, sandbox: platform.sandbox !== undefined });
   });
-  app.use("/mcp", express.json({ limit: "4mb" }));
+  app.use("/mcp", express.json({ limit: MAX_BODY_BYTES }));
   app.all("/mcp", async (req, res) => {
     try {
       await handleMcp(req, res);
@@ -220,6 +271,13 @@ export async function startHttpServer(
       // 401 with the resource metadata's address, or who the request acts as.
       credential = await remoteAuth.authenticate(req, res);
       if (!credential) return;
+    }
+    // The SDK's own test of which protocol a request speaks (2026-07-28 carries it in _meta).
+    if (
+      req.method === "POST" &&
+      !(await isLegacyRequest(await toWebRequest(req, req.body), req.body))
+    ) {
+      return handleModern(req, res, credential);
     }
     if (stateless) return handleStateless(req, res, stateless, credential);
     const sessionId = req.header("mcp-session-id");
@@ -342,6 +400,53 @@ export async function startHttpServer(
     }
   }
 
+  /** A 2026-07-28 request: its credential checked here, then the SDK's entry serves it. */
+  async function handleModern(
+    req: Request,
+    res: Response,
+    credential: RequestCredential | undefined,
+  ) {
+    const call = await requestCall(req, res, credential);
+    if (!call) return;
+    const opened: WorkforceServer[] = [];
+    whenClosed(res, () => {
+      for (const workforce of opened) void workforce.close();
+    });
+    const auth: AuthInfo = {
+      token: "",
+      clientId: "workforce-mcp",
+      scopes: [],
+      extra: { call, opened: (workforce) => opened.push(workforce) } satisfies ModernCall,
+    };
+    await serveModern(Object.assign(req, { auth }), res, req.body);
+  }
+
+  /**
+   * Who a request without a session acts as: the signed-in person, the server's own token, or
+   * the client's own platform token (checked with the platform). Undefined once answered (401).
+   */
+  async function requestCall(
+    req: Request,
+    res: Response,
+    credential: RequestCredential | undefined,
+  ): Promise<StatelessCall | undefined> {
+    if (credential) return { token: credential.token(), bearer: credential.secret };
+    if (platform.token) return { token: platform.token };
+    const bearer = bearerToken(req);
+    if (!bearer) {
+      res.setHeader("WWW-Authenticate", REALM);
+      rpcError(
+        res,
+        401,
+        -32001,
+        "This server has no platform token of its own. Send your platform personal access token as 'Authorization: Bearer <token>' with every request.",
+      );
+      return undefined;
+    }
+    if (!(await admitClientToken(req, res, bearer))) return undefined;
+    return { token: bearer, bearer };
+  }
+
   /** Each request stands alone: its own credential check, server and transport. */
   async function handleStateless(
     req: Request,
@@ -358,29 +463,8 @@ export async function startHttpServer(
         "Method not allowed: this server is stateless (no sessions, no server-initiated stream); send each request as a POST.",
       );
     }
-    if (credential) {
-      return serveStatelessRequest(context, req, res, {
-        token: credential.token(),
-        bearer: credential.secret,
-      });
-    }
-    let token = platform.token;
-    let bearer: string | undefined;
-    if (!token) {
-      bearer = bearerToken(req);
-      if (!bearer) {
-        res.setHeader("WWW-Authenticate", REALM);
-        return rpcError(
-          res,
-          401,
-          -32001,
-          "This server has no platform token of its own. Send your platform personal access token as 'Authorization: Bearer <token>' with every request.",
-        );
-      }
-      if (!(await admitClientToken(req, res, bearer))) return;
-      token = bearer;
-    }
-    await serveStatelessRequest(context, req, res, { token, bearer });
+    const call = await requestCall(req, res, credential);
+    if (call) await serveStatelessRequest(context, req, res, call);
   }
 
   /**
@@ -452,6 +536,7 @@ export async function startHttpServer(
     close() {
       closing ??= (async () => {
         await sessions.closeAll();
+        await modern.close();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeAllConnections();

@@ -1,7 +1,10 @@
-import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
+import {
+  StdioServerTransport,
+  serveStdio as serveMcpStdio,
+} from "@modelcontextprotocol/server/stdio";
 import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
-import { createServer } from "../server.js";
+import { createServer, type WorkforceServer } from "../server.js";
 import { createStateStore } from "../state/index.js";
 import { loadCatalog } from "../tools/catalog.js";
 import { openPlatform } from "./platform.js";
@@ -13,13 +16,21 @@ export async function serveStdio(config: Config, logger: Logger, version: string
   const store = config.redisUrl ? await createStateStore(config, logger) : undefined;
   const platform = await openPlatform(config, logger, { stateStore: store });
   if (!platform.token) throw new Error("WORKFORCE_TOKEN is not set.");
-  const workforce = createServer(config, {
+  const deps = {
     client: platform.createClient(platform.token, logger),
     logger,
     sandbox: platform.sandbox,
     version,
     catalog: await loadCatalog(),
-  });
+  };
+  // The SDK's entry calls this for the connection (and once more for a discarded probe): both
+  // protocol versions are served from the same server.
+  const servers: WorkforceServer[] = [];
+  const build = () => {
+    const workforce = createServer(config, deps);
+    servers.push(workforce);
+    return workforce.server;
+  };
   // The SDK closes the session on a line over its buffer cap; the guard answers it instead.
   const guard = new StdinLineGuard(MAX_STDIO_MESSAGE_BYTES, ({ bytes, id }) => {
     logger.warning(
@@ -42,10 +53,12 @@ export async function serveStdio(config: Config, logger: Logger, version: string
   const transport = new StdioServerTransport(guard, process.stdout);
 
   let stopping: Promise<void> | undefined;
+  let handle: { close(): Promise<void> } | undefined;
   const stop = (why: string) => {
     stopping ??= (async () => {
       logger.debug(`stopping: ${why}`);
-      await workforce.close().catch(() => {});
+      await handle?.close().catch(() => {});
+      await Promise.allSettled(servers.map((workforce) => workforce.close()));
       await platform.close().catch(() => {});
       await store?.close().catch(() => {});
     })();
@@ -70,8 +83,10 @@ export async function serveStdio(config: Config, logger: Logger, version: string
   process.once("SIGTERM", () => void stop("SIGTERM").then(() => process.exit(0)));
   // The client closing stdin ends the session; the embedded sandbox would keep the process alive.
   process.stdin.once("end", () => void stop("stdin closed").then(() => process.exit(0)));
-  transport.onclose = () => void stop("transport closed");
-
-  await workforce.server.connect(transport);
+  // The entry owns the transport from here on, its close included (stdin's end, above).
+  handle = serveMcpStdio(build, {
+    transport,
+    onerror: (error) => logger.debug("stdio", { error: error.message }),
+  });
   logger.info(`workforce-mcp ${version} serving MCP over stdio.`);
 }

@@ -173,6 +173,41 @@ describe.skipIf(REDIS_MISSING)("three replicas sharing Redis", () => {
     expect(bytes).toBeGreaterThan(0);
   });
 
+  it("serves a 2026-07-28 client from any replica, request by request: a preview on one, its token on another", async () => {
+    sandbox.reset();
+    for (const r of replicas) r.served = 0;
+    const client = new Client(
+      { name: "replica-test-2026", version: "0" },
+      { versionNegotiation: { mode: { pin: "2026-07-28" } } },
+    );
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${replicas[0]?.handle.url}/mcp`), {
+        fetch: roundRobin(replicas),
+        requestInit: { headers: { Authorization: `Bearer ${sandbox.tokens.full}` } },
+      }),
+    );
+    clients.push(client);
+    expect((await client.listTools()).tools.length).toBeGreaterThanOrEqual(18);
+    const preview = await client.callTool({ name: "terminate_hire", arguments: TERMINATE });
+    const token = (preview.structuredContent as { confirmationToken?: string }).confirmationToken;
+    expect(token, textOf(preview)).toBeTruthy();
+    const done = await client.callTool({
+      name: "terminate_hire",
+      arguments: { ...TERMINATE, confirmationToken: token },
+    });
+    expect(done.isError, textOf(done)).toBeFalsy();
+    const again = await client.callTool({
+      name: "terminate_hire",
+      arguments: { ...TERMINATE, confirmationToken: token },
+    });
+    expect(again.isError).toBe(true);
+    print(
+      `2026-07-28 client: requests served by A/B/C ${replicas.map((r) => r.served).join("/")}; TerminateHire sent ${terminations()} time(s)`,
+    );
+    expect(terminations()).toBe(1);
+    expect(replicas.filter((r) => r.served > 0).length).toBe(3);
+  });
+
   it("a confirmation minted on replica A is accepted once on B and refused on C", async () => {
     sandbox.reset();
     const [a, b, c] = replicas as [Replica, Replica, Replica];

@@ -1,0 +1,282 @@
+// One server, two protocol versions: MCP 2026-07-28 (no handshake, every request carries its
+// version in _meta) and 2025-11-25 (initialize, sessions), over stdio and Streamable HTTP,
+// driven by the SDK's 2.x client pinned to 2026-07-28, its negotiating client, and the 1.x
+// client, which speaks only 2025-11-25.
+import { spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport as StdioClientTransportV1 } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport as StreamableHTTPClientTransportV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tools as registry } from "../../src/tools/registry.js";
+import { type HttpServerHandle, startHttpServer } from "../../src/transports/http.js";
+import { httpConfig, quietLogger, raw } from "./http-helpers.js";
+
+const cli = path.resolve(process.cwd(), "dist/cli.js");
+const MODERN = "2026-07-28";
+const registryOrder = registry.map((tool) => tool.name);
+
+/** A client as each SDK line makes one, and the protocol version it should end up speaking. */
+const clients = [
+  {
+    name: "2.x client pinned to 2026-07-28",
+    version: MODERN,
+    make: () =>
+      new Client(
+        { name: "pinned", version: "0" },
+        { versionNegotiation: { mode: { pin: MODERN } } },
+      ),
+  },
+  {
+    name: "2.x client negotiating (server/discover first)",
+    version: MODERN,
+    make: () =>
+      new Client({ name: "auto", version: "0" }, { versionNegotiation: { mode: "auto" } }),
+  },
+  {
+    name: "1.x client (2025-11-25 only)",
+    version: "2025-11-25",
+    make: () => new ClientV1({ name: "v1", version: "0" }),
+  },
+] as const;
+
+type AnyClient = Client | ClientV1;
+
+function stdioTransport(v1: boolean) {
+  const options = {
+    command: process.execPath,
+    args: [cli],
+    env: {},
+    cwd: mkdtempSync(path.join(tmpdir(), "workforce-mcp-versions-")),
+    stderr: "ignore" as const,
+  };
+  return v1 ? new StdioClientTransportV1(options) : new StdioClientTransport(options);
+}
+
+function textOf(result: unknown): string {
+  const content = (result as { content: { type: string; text?: string }[] }).content;
+  return content.map((c) => c.text ?? "").join("\n");
+}
+
+/** What every client must be able to do, whatever version it speaks. */
+async function exercise(client: AnyClient, expectedVersion: string) {
+  // The 1.x client speaks 2025-11-25 at most; what it agreed to shows as the session (HTTP) below.
+  if (client instanceof Client) expect(client.getNegotiatedProtocolVersion()).toBe(expectedVersion);
+  const { tools } = await client.listTools();
+  expect(tools.length).toBeGreaterThanOrEqual(18);
+  // Listed in one fixed order (the registry's), whoever asks and in whichever version.
+  expect(tools.map((t) => t.name)).toEqual(registryOrder);
+  const hire = await client.callTool({ name: "get_hire", arguments: { hireId: "hire_001" } });
+  expect(hire.isError).toBeFalsy();
+  expect(textOf(hire)).toContain("Hire hire_001");
+  // A tool error is a result with isError, in both versions.
+  const missing = await client.callTool({ name: "get_hire", arguments: { hireId: "hire_999" } });
+  expect(missing.isError).toBe(true);
+  expect(textOf(missing)).toMatch(/hire_999/);
+  const type = await client.readResource({ uri: "workforce://schema/types/Hire" });
+  expect((type.contents[0] as { text: string }).text).toMatch(/^type Hire \{/m);
+  // A change without forms: a preview with a single-use token, then the token.
+  const args = { hireId: "hire_001", date: "2026-12-31", reason: "OTHER" };
+  const preview = await client.callTool({ name: "terminate_hire", arguments: args });
+  const token = (preview.structuredContent as { confirmationToken?: string }).confirmationToken;
+  expect(token, textOf(preview)).toMatch(/^[0-9a-f-]{36}$/);
+  expect(textOf(preview)).toContain("Nothing has been changed yet");
+}
+
+describe("both protocol versions over stdio (the built binary, embedded sandbox)", () => {
+  for (const entry of clients) {
+    it(`serves the ${entry.name}`, async () => {
+      const client = entry.make();
+      await client.connect(stdioTransport(client instanceof ClientV1) as never);
+      try {
+        await exercise(client, entry.version);
+      } finally {
+        await client.close();
+      }
+    });
+  }
+
+  it("answers server/discover, then an initialize on the same connection (clients that do both)", async () => {
+    const child = spawn(process.execPath, [cli], {
+      stdio: ["pipe", "pipe", "ignore"],
+      cwd: mkdtempSync(path.join(tmpdir(), "workforce-mcp-versions-")),
+      env: {},
+    });
+    const answers = new Map<number, { result?: Record<string, unknown>; error?: unknown }>();
+    let buffer = "";
+    let waiting: (() => void) | undefined;
+    child.stdout.on("data", (chunk: Buffer) => {
+      buffer += chunk.toString("utf8");
+      for (let i = buffer.indexOf("\n"); i >= 0; i = buffer.indexOf("\n")) {
+        const message = JSON.parse(buffer.slice(0, i));
+        buffer = buffer.slice(i + 1);
+        if (typeof message.id === "number") answers.set(message.id, message);
+        waiting?.();
+      }
+    });
+    const ask = async (message: Record<string, unknown>) => {
+      child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", ...message })}\n`);
+      const id = message.id as number;
+      while (!answers.has(id)) await new Promise<void>((resolve) => (waiting = resolve));
+      return answers.get(id);
+    };
+    try {
+      const discover = await ask({
+        id: 1,
+        method: "server/discover",
+        params: {
+          _meta: {
+            "io.modelcontextprotocol/protocolVersion": MODERN,
+            "io.modelcontextprotocol/clientInfo": { name: "raw", version: "0" },
+            "io.modelcontextprotocol/clientCapabilities": {},
+          },
+        },
+      });
+      expect(discover?.result?.supportedVersions).toEqual([MODERN]);
+      const init = await ask({
+        id: 2,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-11-25",
+          capabilities: {},
+          clientInfo: { name: "raw", version: "0" },
+        },
+      });
+      expect(init?.result?.protocolVersion).toBe("2025-11-25");
+      child.stdin.write(
+        `${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`,
+      );
+      const list = await ask({ id: 3, method: "tools/list", params: {} });
+      expect((list?.result?.tools as unknown[] | undefined)?.length).toBeGreaterThanOrEqual(18);
+    } finally {
+      child.kill();
+    }
+  });
+});
+
+describe("both protocol versions over Streamable HTTP (embedded sandbox)", () => {
+  let server: HttpServerHandle;
+  let mcpUrl: URL;
+  beforeAll(async () => {
+    server = await startHttpServer(httpConfig({ useSandbox: true }), quietLogger(), "9.9.9");
+    mcpUrl = new URL(`${server.url}/mcp`);
+  });
+  afterAll(() => server.close());
+
+  for (const entry of clients) {
+    it(`serves the ${entry.name}`, async () => {
+      const client = entry.make();
+      const transport =
+        client instanceof ClientV1
+          ? new StreamableHTTPClientTransportV1(mcpUrl)
+          : new StreamableHTTPClientTransport(mcpUrl);
+      await client.connect(transport as never);
+      try {
+        await exercise(client, entry.version);
+        // 2026-07-28 has no sessions; 2025-11-25 clients get one.
+        expect(Boolean(transport.sessionId)).toBe(entry.version !== MODERN);
+      } finally {
+        await client.close();
+      }
+    });
+  }
+
+  it("reports progress of long work to a 2026-07-28 client", async () => {
+    const client = clients[0].make();
+    await client.connect(new StreamableHTTPClientTransport(mcpUrl));
+    try {
+      const registrations = Array.from({ length: 120 }, (_, i) => ({
+        hireId: i === 0 ? "hire_001" : `hire_unknown_${i}`,
+        reportedDate: "2026-11-16",
+        hours: 7.5,
+        externalId: `row-${i}`,
+      }));
+      const progress: number[] = [];
+      await client.callTool(
+        { name: "submit_timesheets", arguments: { registrations } },
+        { onprogress: (p) => progress.push(p.progress) },
+      );
+      expect(progress.length).toBeGreaterThan(1);
+      expect(progress.at(-1)).toBe(120);
+    } finally {
+      await client.close();
+    }
+  });
+
+  const modernBody = (method: string, params: Record<string, unknown> = {}, version = MODERN) => ({
+    jsonrpc: "2.0",
+    id: 7,
+    method,
+    params: {
+      ...params,
+      _meta: {
+        "io.modelcontextprotocol/protocolVersion": version,
+        "io.modelcontextprotocol/clientInfo": { name: "raw", version: "0" },
+        "io.modelcontextprotocol/clientCapabilities": {},
+      },
+    },
+  });
+
+  it("checks MCP-Protocol-Version, Mcp-Method and Mcp-Name against the body (MCP 2026-07-28, standard headers)", async () => {
+    const ok = await raw(mcpUrl.href, {
+      body: modernBody("tools/list"),
+      headers: { "mcp-protocol-version": MODERN, "mcp-method": "tools/list" },
+    });
+    expect(ok.status).toBe(200);
+    const noHeaders = await raw(mcpUrl.href, { body: modernBody("tools/list") });
+    expect(noHeaders.status).toBe(400);
+    expect(JSON.parse(noHeaders.body).error.code).toBe(-32020);
+    const otherMethod = await raw(mcpUrl.href, {
+      body: modernBody("tools/list"),
+      headers: { "mcp-protocol-version": MODERN, "mcp-method": "tools/call" },
+    });
+    expect(otherMethod.status).toBe(400);
+    expect(JSON.parse(otherMethod.body).error.message).toMatch(/Mcp-Method/);
+    const otherName = await raw(mcpUrl.href, {
+      body: modernBody("tools/call", { name: "get_hire", arguments: { hireId: "hire_001" } }),
+      headers: {
+        "mcp-protocol-version": MODERN,
+        "mcp-method": "tools/call",
+        "mcp-name": "terminate_hire",
+      },
+    });
+    expect(otherName.status).toBe(400);
+    expect(JSON.parse(otherName.body).error.code).toBe(-32020);
+  });
+
+  it("answers an unknown protocol version with the versions it speaks, and malformed _meta with invalid params", async () => {
+    const unknown = await raw(mcpUrl.href, {
+      body: modernBody("tools/list", {}, "2099-01-01"),
+      headers: { "mcp-protocol-version": "2099-01-01", "mcp-method": "tools/list" },
+    });
+    expect(unknown.status).toBe(400);
+    expect(JSON.parse(unknown.body).error).toMatchObject({
+      code: -32022,
+      data: { supported: [MODERN], requested: "2099-01-01" },
+    });
+    const malformed = modernBody("tools/list");
+    (malformed.params._meta as Record<string, unknown>)[
+      "io.modelcontextprotocol/clientCapabilities"
+    ] = "all";
+    const bad = await raw(mcpUrl.href, {
+      body: malformed,
+      headers: { "mcp-protocol-version": MODERN, "mcp-method": "tools/list" },
+    });
+    expect(bad.status).toBe(400);
+    expect(JSON.parse(bad.body).error.code).toBe(-32602);
+  });
+
+  it("gives the lists cache hints on 2026-07-28 (ttlMs, cacheScope) and none on 2025-11-25", async () => {
+    const modern = await raw(mcpUrl.href, {
+      body: modernBody("tools/list"),
+      headers: { "mcp-protocol-version": MODERN, "mcp-method": "tools/list" },
+    });
+    const result = JSON.parse(modern.body).result;
+    expect(result.ttlMs).toBeGreaterThan(0);
+    expect(result.cacheScope).toBe("public");
+  });
+});
