@@ -7,6 +7,7 @@ import type {
 } from "@modelcontextprotocol/server";
 import * as z from "zod";
 import type { SchemaSource } from "./client/schema/introspection.js";
+import { traceContextOf, withTrace } from "./client/traced.js";
 import type { PlatformClient } from "./client/types.js";
 import type { Config } from "./config.js";
 import { atLeast, type Logger, type LogLevel } from "./logger.js";
@@ -301,8 +302,9 @@ function toolRunner(
     }
     const args = parsed.data;
     const started = Date.now();
+    const trace = traceOf(extra);
     const context: ToolContext = {
-      client: deps.client,
+      client: trace ? withTrace(deps.client, trace) : deps.client,
       config,
       logger,
       sandbox: deps.sandbox !== undefined,
@@ -379,6 +381,15 @@ function toolRunner(
     return fitted.cut ? { ...result, content: [{ type: "text", text: fitted.text }] } : result;
   };
   return callback;
+}
+
+/** The caller's trace context: MCP's `_meta.traceparent`, else an HTTP caller's header. */
+function traceOf(extra: Extra) {
+  const meta = extra.mcpReq._meta;
+  const headers = extra.http?.req?.headers;
+  return meta?.traceparent !== undefined
+    ? traceContextOf(meta.traceparent, meta.tracestate)
+    : traceContextOf(headers?.get("traceparent"), headers?.get("tracestate"));
 }
 
 function progressReporter(extra: Extra, logger: Logger): ToolContext["reportProgress"] {

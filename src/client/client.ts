@@ -92,7 +92,7 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
     requestOptions: RequestOptions = {},
   ): Promise<OperationResult<TData>> {
     const op = operation as unknown as Operation<unknown, Record<string, unknown>>;
-    const { signal, onWait } = requestOptions;
+    const { signal, onWait, trace } = requestOptions;
     const maxAttempts = retries.maxAttempts(op);
     // After `Unauthenticated.`, a token source may renew the token once; then the request is sent
     // once more. The platform refused it before doing anything, so this holds for writes too.
@@ -118,6 +118,7 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
           operation: op,
           variables,
           signal,
+          trace,
           attempt,
           retryAfterMs: Math.max(governor.estimateWait(0), retries.backoff(attempt - 1)),
         }).finally(release);

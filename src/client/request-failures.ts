@@ -19,7 +19,7 @@ import {
 } from "./errors.js";
 import { formatBytes } from "./format-bytes.js";
 import { BodyTooLargeError } from "./http-fetch.js";
-import type { Operation } from "./types.js";
+import type { Operation, TraceContext } from "./types.js";
 
 // Connection errors that prove the request never left this machine, so nothing happened. Each
 // says what is wrong with the address rather than with the moment: sending again seconds later
@@ -71,6 +71,8 @@ export interface Attempt {
   operation: Operation<unknown, Record<string, unknown>>;
   variables: Record<string, unknown>;
   signal: AbortSignal | undefined;
+  /** Sent as the traceparent and tracestate headers, so the platform's trace joins the caller's. */
+  trace?: TraceContext;
   attempt: number;
   retryAfterMs: number;
 }

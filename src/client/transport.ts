@@ -53,7 +53,12 @@ export function createTransport(options: TransportOptions): Send {
       });
 
     const gql = new GraphQLClient(endpoint, {
-      headers: { Authorization: `Bearer ${a.token}`, "Content-Type": "application/json" },
+      headers: {
+        Authorization: `Bearer ${a.token}`,
+        "Content-Type": "application/json",
+        ...(a.trace && { traceparent: a.trace.traceparent }),
+        ...(a.trace?.tracestate && { tracestate: a.trace.tracestate }),
+      },
       errorPolicy: "all",
       // graphql-request would parse every document on every call just to find its operation name;
       // each of ours has exactly one, named after the operation, so it is named here.

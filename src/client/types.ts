@@ -57,8 +57,15 @@ export interface OperationResult<TData> {
   errors: PlatformError[];
 }
 
+/** W3C trace context a caller sent (MCP `_meta.traceparent`), carried into the platform request. */
+export interface TraceContext {
+  traceparent: string;
+  tracestate?: string;
+}
+
 export interface RequestOptions {
   signal?: AbortSignal;
+  trace?: TraceContext;
   /** Called when the rate-limit governor makes the call wait longer than about a second. */
   onWait?: (waitMs: number) => void;
 }

@@ -93,6 +93,8 @@ interface RecordedRequest {
   identity: "full" | "limited" | null;
   status: number;
   at: number;
+  /** The W3C traceparent header the request carried, as a platform's tracing would read it. */
+  traceparent?: string;
 }
 export interface Sandbox {
   url: string;
@@ -504,6 +506,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       identity: null,
       status: 0,
       at: Date.now(),
+      ...(typeof req.headers.traceparent === "string" && { traceparent: req.headers.traceparent }),
     };
     requests.push(record);
     void handle(req, res, record);

@@ -12,6 +12,7 @@ import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as StdioClientTransportV1 } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport as StreamableHTTPClientTransportV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startSandbox } from "../../src/sandbox/index.js";
 import { tools as registry } from "../../src/tools/registry.js";
 import { type HttpServerHandle, startHttpServer } from "../../src/transports/http.js";
 import { httpConfig, quietLogger, raw } from "./http-helpers.js";
@@ -278,5 +279,65 @@ describe("both protocol versions over Streamable HTTP (embedded sandbox)", () =>
     const result = JSON.parse(modern.body).result;
     expect(result.ttlMs).toBeGreaterThan(0);
     expect(result.cacheScope).toBe("public");
+  });
+});
+
+describe("a caller's trace context goes on to the platform (W3C traceparent)", () => {
+  const TRACE = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+  let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+  let server: HttpServerHandle;
+  let mcpUrl: URL;
+  beforeAll(async () => {
+    sandbox = await startSandbox({ rateLimitPerMinute: 0 });
+    const env = { WORKFORCE_API_URL: sandbox.url, WORKFORCE_TOKEN: sandbox.tokens.full };
+    server = await startHttpServer(httpConfig({}, env), quietLogger(), "9.9.9");
+    mcpUrl = new URL(`${server.url}/mcp`);
+  });
+  afterAll(async () => {
+    await server.close();
+    await sandbox.close();
+  });
+
+  const lastTraceparent = () => sandbox.requests.at(-1)?.traceparent;
+
+  it("from _meta.traceparent, in both protocol versions; a malformed one is not passed on", async () => {
+    for (const entry of [clients[0], clients[2]]) {
+      const client = entry.make();
+      const transport =
+        client instanceof ClientV1
+          ? new StreamableHTTPClientTransportV1(mcpUrl)
+          : new StreamableHTTPClientTransport(mcpUrl);
+      await client.connect(transport as never);
+      try {
+        const args = { hireId: "hire_001" };
+        await client.callTool({ name: "get_hire", arguments: args, _meta: { traceparent: TRACE } });
+        expect(lastTraceparent(), entry.name).toBe(TRACE);
+        await client.callTool({
+          name: "get_hire",
+          arguments: args,
+          _meta: { traceparent: "junk" },
+        });
+        expect(lastTraceparent(), entry.name).toBeUndefined();
+        await client.callTool({ name: "get_hire", arguments: args });
+        expect(lastTraceparent(), entry.name).toBeUndefined();
+      } finally {
+        await client.close();
+      }
+    }
+  });
+
+  it("from an HTTP caller's traceparent header", async () => {
+    const client = clients[0].make();
+    await client.connect(
+      new StreamableHTTPClientTransport(mcpUrl, {
+        requestInit: { headers: { traceparent: TRACE } },
+      }),
+    );
+    try {
+      await client.callTool({ name: "get_hire", arguments: { hireId: "hire_001" } });
+      expect(lastTraceparent()).toBe(TRACE);
+    } finally {
+      await client.close();
+    }
   });
 });
