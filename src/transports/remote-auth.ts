@@ -7,11 +7,16 @@
 // With --token-passthrough, a personal access token in the X-Workforce-Token header is the one
 // other way in; without it that header is refused (MCP authorization: only tokens issued here).
 import {
-  metadataHandler,
-  requireBearerAuth,
-  createOAuthMetadata,
   getOAuthProtectedResourceMetadataUrl,
+  requireBearerAuth,
+} from "@modelcontextprotocol/express";
+import { type AuthInfo, OAuthError, type OAuthTokenVerifier } from "@modelcontextprotocol/server";
+// The authorization server's endpoints: the SDK's frozen 1.x copy, which 2.x keeps for this.
+import {
+  createOAuthMetadata,
+  OAuthError as LegacyOAuthError,
   mcpAuthRouter,
+  metadataHandler,
 } from "@modelcontextprotocol/server-legacy/auth";
 import express, { type Request, type Response } from "express";
 import { clientAddress } from "../auth/remote/address-key.js";
@@ -130,11 +135,10 @@ export function createRemoteAuth(options: RemoteAuthOptions): RemoteAuth {
     answer((req, res) => provider.callback(req, res)),
   );
 
-  /* @mcp-codemod-error getOAuthProtectedResourceMetadataUrl: resource-server auth helpers routed to the frozen @modelcontextprotocol/server-legacy/auth copy. The maintained v2 home is @modelcontextprotocol/express — when re-pointing, verifiers must throw the v2 OAuthError (the express middleware does not recognize the legacy error classes). See the migration guide's server auth split section. */
   const resourceMetadataUrl = getOAuthProtectedResourceMetadataUrl(resource);
-  /* @mcp-codemod-error requireBearerAuth: resource-server auth helpers routed to the frozen @modelcontextprotocol/server-legacy/auth copy. The maintained v2 home is @modelcontextprotocol/express — when re-pointing, verifiers must throw the v2 OAuthError (the express middleware does not recognize the legacy error classes). See the migration guide's server auth split section. */
+  // The bearer check of every MCP request: the SDK's 2.x resource-server middleware.
   const bearer = requireBearerAuth({
-    verifier: provider,
+    verifier: bearerVerifier(provider),
     resourceMetadataUrl,
     expectedResource: resource,
   });
@@ -248,5 +252,22 @@ function answer(handler: (req: Request, res: Response) => Promise<void>) {
           `The sign-in could not continue: ${error instanceof Error ? error.message : "an internal error"}. Start it again from your assistant.`,
         );
     });
+  };
+}
+
+/**
+ * The provider's token check as the 2.x middleware takes it: the authorization server's errors
+ * (the 1.x copy's classes) become 2.x OAuthErrors with the same code and words.
+ */
+function bearerVerifier(provider: OAuthTokenVerifier): OAuthTokenVerifier {
+  return {
+    async verifyAccessToken(token: string): Promise<AuthInfo> {
+      try {
+        return await provider.verifyAccessToken(token);
+      } catch (error) {
+        if (error instanceof LegacyOAuthError) throw new OAuthError(error.errorCode, error.message);
+        throw error;
+      }
+    },
   };
 }

@@ -287,6 +287,26 @@ describe("--auth oauth: remote sign-in against the sandbox's OAuth", () => {
     } finally {
       await client.close();
     }
+    // The same sign-in serves a client speaking MCP 2026-07-28 (each request stands alone).
+    const modern = new Client(
+      { name: "sdk-2026", version: "0" },
+      { versionNegotiation: { mode: { pin: "2026-07-28" } } },
+    );
+    await modern.connect(new StreamableHTTPClientTransport(url, { authProvider: provider }));
+    try {
+      expect(modern.getNegotiatedProtocolVersion()).toBe("2026-07-28");
+      expect(await viewerName(modern)).toBe("Oskar Berg");
+    } finally {
+      await modern.close();
+    }
+    // Without a token a 2026-07-28 request is challenged like any other (MCP authorization, 401).
+    const bare = new Client(
+      { name: "sdk-2026-anonymous", version: "0" },
+      { versionNegotiation: { mode: { pin: "2026-07-28" } } },
+    );
+    await expect(bare.connect(new StreamableHTTPClientTransport(url))).rejects.toThrow(
+      /401|Unauthorized/,
+    );
   });
 
   it("MCP authorization: token passthrough is opt-in: X-Workforce-Token is refused with 401 without it", async () => {
