@@ -249,6 +249,30 @@ describe("both protocol versions over Streamable HTTP (embedded sandbox)", () =>
     expect(JSON.parse(otherName.body).error.code).toBe(-32020);
   });
 
+  it("answers server/discover, then opens a 2025 session for the same client's initialize", async () => {
+    const discover = await raw(mcpUrl.href, {
+      body: modernBody("server/discover"),
+      headers: { "mcp-protocol-version": MODERN, "mcp-method": "server/discover" },
+    });
+    expect(discover.status).toBe(200);
+    expect(JSON.parse(discover.body).result.supportedVersions).toEqual([MODERN]);
+    const init = await raw(mcpUrl.href, {
+      body: {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-11-25",
+          capabilities: {},
+          clientInfo: { name: "raw", version: "0" },
+        },
+      },
+    });
+    expect(init.status).toBe(200);
+    expect(init.headers["mcp-session-id"]).toBeTruthy();
+    expect(init.body).toContain('"protocolVersion":"2025-11-25"');
+  });
+
   it("answers an unknown protocol version with the versions it speaks, and malformed _meta with invalid params", async () => {
     const unknown = await raw(mcpUrl.href, {
       body: modernBody("tools/list", {}, "2099-01-01"),
