@@ -1,12 +1,15 @@
 // What `npm publish` would ship, installed the way a person or `npx` installs it: the packed tarball
 // into an empty folder, then started over stdio with nothing configured (the embedded sandbox).
-import { execFileSync, spawnSync } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { Client } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SANDBOX_TOKENS } from "../../src/sandbox/index.js";
+import { Browser, freePort } from "../auth/helpers.js";
+import { REDIS_MISSING, type RedisServer, startRedis } from "../redis/helpers.js";
 
 const root = process.cwd();
 
@@ -88,5 +91,129 @@ describe("the npm package, packed and installed into an empty folder", () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toContain("search_hires");
     expect(protocolErrors).toEqual([]);
+  });
+
+  it("installs nothing but itself: every dependency is inside the built server", () => {
+    const installed = readdirSync(path.join(project, "node_modules")).filter(
+      (d) => !d.startsWith("."),
+    );
+    expect(installed).toEqual(["workforce-mcp"]);
+    // The bundle with its chunks, unminified so that stack traces stay readable: about 4.3 MB.
+    expect(sizeOf(path.join(project, "node_modules"))).toBeLessThan(5 * 1024 * 1024);
+  });
+
+  describe("every other start path of the installed binary", () => {
+    const bin = () => path.join(project, "node_modules", ".bin", "workforce-mcp");
+    const home = mkdtempSync(path.join(tmpdir(), "workforce-mcp-package-home-"));
+    const baseEnv = {
+      PATH: process.env.PATH ?? "",
+      HOME: home,
+      WORKFORCE_CONFIG_DIR: path.join(home, "config"),
+    };
+    const children: ChildProcess[] = [];
+    let redis: RedisServer | undefined;
+    const loginEnv: Record<string, string> = {};
+
+    /** Starts the installed binary; resolves with what it printed once `pattern` shows. */
+    function start(args: string[], env: Record<string, string>, pattern: RegExp) {
+      const child = spawn(bin(), args, {
+        cwd: project,
+        env: { ...baseEnv, ...env },
+        stdio: "pipe",
+      });
+      children.push(child);
+      let out = "";
+      return new Promise<{ match: RegExpMatchArray; out: string }>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no ${pattern} in:\n${out}`)), 20_000);
+        const check = (chunk: Buffer) => {
+          out += chunk.toString("utf8");
+          const match = out.match(pattern);
+          if (match) {
+            clearTimeout(timer);
+            resolve({ match, out });
+          }
+        };
+        child.stdout?.on("data", check);
+        child.stderr?.on("data", check);
+        child.on("exit", (code) => reject(new Error(`exited ${code}:\n${out}`)));
+      });
+    }
+
+    async function serves(url: string, version: string, headers?: Record<string, string>) {
+      const http = new Client(
+        { name: "package-http", version: "0" },
+        version === "2026-07-28" ? { versionNegotiation: { mode: { pin: version } } } : {},
+      );
+      await http.connect(
+        new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }),
+      );
+      try {
+        expect(http.getNegotiatedProtocolVersion()).toBe(version);
+        const result = await http.callTool({ name: "get_hire", arguments: { hireId: "hire_001" } });
+        expect(result.isError).toBeFalsy();
+      } finally {
+        await http.close();
+      }
+    }
+
+    beforeAll(async () => {
+      const redirectUri = `http://127.0.0.1:${await freePort()}/callback`;
+      const { out: listing } = await start(
+        ["sandbox", "--port", "0", "--rate-limit", "0", "--redirect-uri", redirectUri],
+        {},
+        /Press Ctrl\+C/,
+      );
+      for (const m of listing.matchAll(/export (WORKFORCE_[A-Z_]+)=(\S+)/g)) {
+        loginEnv[m[1] as string] = m[2] as string;
+      }
+      if (!REDIS_MISSING) redis = await startRedis();
+    }, 60_000);
+    afterAll(async () => {
+      for (const child of children) if (child.exitCode === null) child.kill("SIGTERM");
+      await redis?.close();
+    });
+
+    it("sandbox: serves the platform with its OAuth client", () => {
+      expect(loginEnv.WORKFORCE_API_URL).toMatch(/^http:\/\/127\.0\.0\.1:\d+/);
+      expect(loginEnv.WORKFORCE_CLIENT_ID).toBeTruthy();
+    });
+
+    it("login and status: signs in through the browser, then says who", async () => {
+      const {
+        match: [address],
+      } = await start(["login", "--no-browser"], loginEnv, /http:\/\/\S+\/oauth\/authorize\?\S+/);
+      const browser = await new Browser().signIn(address, { identity: "limited" });
+      expect(browser.text).toContain("Signed in to");
+      const status = spawnSync(bin(), ["status"], {
+        cwd: project,
+        env: { ...baseEnv, WORKFORCE_API_URL: loginEnv.WORKFORCE_API_URL ?? "" },
+        encoding: "utf8",
+        timeout: 15_000,
+      });
+      expect(status.stdout).toMatch(/Identity: +Oskar Berg/);
+    }, 30_000);
+
+    it("--http: serves both protocol versions on the embedded sandbox", async () => {
+      const {
+        match: [, url],
+      } = await start(["--http", "--port", "0"], {}, /listening on (http:\/\/\S+\/mcp)/);
+      await serves(url as string, "2026-07-28");
+      await serves(url as string, "2025-11-25");
+    });
+
+    it.skipIf(REDIS_MISSING)("--http with Redis: loads the shared store and serves", async () => {
+      const {
+        match: [, url],
+      } = await start(
+        ["--http", "--port", "0", "--token-passthrough"],
+        {
+          WORKFORCE_API_URL: loginEnv.WORKFORCE_API_URL ?? "",
+          WORKFORCE_REDIS_URL: redis?.url ?? "",
+          WORKFORCE_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),
+        },
+        /listening on (http:\/\/\S+\/mcp)/,
+      );
+      await serves(url as string, "2026-07-28", { Authorization: `Bearer ${SANDBOX_TOKENS.full}` });
+    });
   });
 });
