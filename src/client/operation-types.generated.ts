@@ -751,6 +751,14 @@ export type PoolContactsByExternalIdQueryVariables = Exact<{
 
 export type PoolContactsByExternalIdQuery = { trustedContacts: { data: Array<{ id: string, status: ContactStatus, invitedAt: string, externalIdentifier: string | null, company: { id: string, name: string }, worker: { id: string, name: string, email: string | null }, skills: Array<{ id: string, name: string }> }> } };
 
+export type PoolContactsByWorkerQueryVariables = Exact<{
+  company: string;
+  worker: string;
+}>;
+
+
+export type PoolContactsByWorkerQuery = { trustedContacts: { data: Array<{ id: string, status: ContactStatus, invitedAt: string, externalIdentifier: string | null, company: { id: string, name: string }, worker: { id: string, name: string, email: string | null }, skills: Array<{ id: string, name: string }> }> } };
+
 export type TrustedContactQueryVariables = Exact<{
   id: string;
 }>;

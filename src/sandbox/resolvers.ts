@@ -251,6 +251,10 @@ function createDraftHire(ctx: RequestContext, input: Args, field: string) {
   if (typeof input.name !== "string" || input.name.trim() === "") {
     v.add("input.name", "The input.name field is required.");
   }
+  // As the platform: a draft hire needs a valid start date (PLATFORM-INTERFACE.md §4.3).
+  if (input.startDate === undefined || input.startDate === null) {
+    v.add("input.startDate", "The input.startDate field is required.");
+  }
   for (const key of ["startDate", "endDate"] as const) {
     const value = input[key];
     if (value !== undefined && value !== null && !isRealDate(value)) {

@@ -31,8 +31,12 @@ interface Created {
     latestContract: { id: string; status: string; jobName: string };
   };
 }
+// The platform requires a start date; tests that are not about it give one.
 const create = (input: Record<string, unknown>, token?: "full" | "limited") =>
-  gql<Created>(sandbox, CREATE, { token, variables: { input } });
+  gql<Created>(sandbox, CREATE, {
+    token,
+    variables: { input: { startDate: "2027-01-04", ...input } },
+  });
 
 function validationKeys(r: GqlResponse<unknown>): Record<string, string[]> {
   const e = onlyError(r);
@@ -42,6 +46,17 @@ function validationKeys(r: GqlResponse<unknown>): Record<string, string[]> {
 }
 
 const COST_CENTER_ENG = { singleSelect: { slug: "cost-center", value: "cfo_001" } };
+
+describe("createDraftHire needs a start date, as the platform does", () => {
+  it("refuses a draft without one", async () => {
+    const r = await gql<Created>(sandbox, CREATE, {
+      variables: { input: { company: "cmp_nordlys", name: "Data Platform Engineer" } },
+    });
+    expect(validationKeys(r)).toEqual({
+      "input.startDate": ["The input.startDate field is required."],
+    });
+  });
+});
 
 describe("createDraftHire for a trusted contact", () => {
   it("hires the contact's worker, and the caller owns the hire", async () => {

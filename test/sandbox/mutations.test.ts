@@ -308,8 +308,13 @@ describe("createDraftHire", () => {
   });
 
   it.each([
-    ["a missing name", { company: "cmp_nordlys" }, ["input.name"]],
-    ["a blank name", { company: "cmp_nordlys", name: "  " }, ["input.name"]],
+    ["a missing name", { company: "cmp_nordlys", startDate: "2027-01-04" }, ["input.name"]],
+    [
+      "a blank name",
+      { company: "cmp_nordlys", name: "  ", startDate: "2027-01-04" },
+      ["input.name"],
+    ],
+    ["a missing start date", { company: "cmp_nordlys", name: "X" }, ["input.startDate"]],
     [
       "an impossible start date",
       { company: "cmp_nordlys", name: "X", startDate: "2027-13-01" },
@@ -320,7 +325,11 @@ describe("createDraftHire", () => {
       { company: "cmp_nordlys", name: "X", startDate: "2027-02-01", endDate: "2027-01-01" },
       ["input.endDate"],
     ],
-    ["an unknown company", { company: "cmp_nowhere", name: "X" }, ["input.company"]],
+    [
+      "an unknown company",
+      { company: "cmp_nowhere", name: "X", startDate: "2027-01-04" },
+      ["input.company"],
+    ],
   ])("rejects %s with a validation error", async (_label, input, keys) => {
     expectValidation(await create(input), "createDraftHire", keys);
   });

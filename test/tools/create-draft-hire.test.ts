@@ -46,8 +46,9 @@ const ARGS = {
 
 const harness = useHarness();
 
+// The platform requires a start date; tests that are not about it give one.
 const call = (h: Harness, args: Record<string, unknown>) =>
-  callTool<Out>(h, "create_draft_hire", args);
+  callTool<Out>(h, "create_draft_hire", { startDate: "2027-01-04", ...args });
 
 async function hiresWithExternalId(h: Harness, id: string) {
   const r = await h.client.callTool({
@@ -166,8 +167,9 @@ describe("create_draft_hire", () => {
     const other = await call(h, { ...ARGS, trustedContact: "tc_024" });
     expect(other.r.isError).toBe(true);
     expect(other.text).toContain("argument `trustedContact`");
-    expect(other.text).toContain("not a contact in the talent pool of company cmp_nordlys");
-    expect(other.text).toContain("search_talent_pool");
+    expect(other.text).toContain("neither a contact in the talent pool of company cmp_nordlys");
+    // The advice names an argument search_talent_pool has.
+    expect(other.text).toContain("search_talent_pool (search: the person's name or email)");
 
     const field = await call(h, { ...ARGS, customFieldValues: [{ field: "colour", value: "x" }] });
     expect(field.r.isError).toBe(true);
@@ -186,6 +188,28 @@ describe("create_draft_hire", () => {
     expect(empty.r.isError).toBe(true);
     expect(empty.text).toContain("argument `name`");
 
+    expect(h.sandbox.countRequests("CreateDraftHire")).toBe(0);
+  });
+
+  it("recognises a worker id given as trustedContact: that worker's contact in the company's pool", async () => {
+    const h = await harness();
+    const byWorker = await call(h, { ...ARGS, trustedContact: "wrk_061" });
+    expect(byWorker.r.isError, byWorker.text).toBeFalsy();
+    expect(byWorker.out.hire?.worker).toEqual({ id: "wrk_061", name: "Oliver Dahl" });
+    expect(byWorker.text).toContain(
+      "trustedContact wrk_061 is a worker id; their talent pool contact at this company was used.",
+    );
+    expect(h.sandbox.countRequests("CreateDraftHire")).toBe(1);
+  });
+
+  it("needs a start date, as the platform does, and says so before sending", async () => {
+    const h = await harness();
+    const r = await h.client.callTool({
+      name: "create_draft_hire",
+      arguments: { company: "cmp_nordlys", name: "Data Platform Engineer" },
+    });
+    expect(r.isError).toBe(true);
+    expect(JSON.stringify(r.content)).toContain("startDate");
     expect(h.sandbox.countRequests("CreateDraftHire")).toBe(0);
   });
 

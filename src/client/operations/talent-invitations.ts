@@ -10,6 +10,8 @@ import type {
   PoolContactsByEmailQueryVariables,
   PoolContactsByExternalIdQuery,
   PoolContactsByExternalIdQueryVariables,
+  PoolContactsByWorkerQuery,
+  PoolContactsByWorkerQueryVariables,
   ReinviteTrustedContactMutation,
   ReinviteTrustedContactMutationVariables,
   TrustedContactQuery,
@@ -73,6 +75,21 @@ export const poolContactsByExternalIdQuery = query<
   `,
 );
 
+/** A worker's contacts in one company's pool: a worker id given where a contact id belongs. */
+export const poolContactsByWorkerQuery = query<
+  PoolContactsByWorkerQuery,
+  PoolContactsByWorkerQueryVariables
+>(
+  "PoolContactsByWorker",
+  /* GraphQL */ `
+    query PoolContactsByWorker($company: ID!, $worker: ID!) {
+      trustedContacts(accounts: [$company], workers: [$worker], first: 5) {
+        data {${CONTACT_FIELDS}}
+      }
+    }
+  `,
+);
+
 export const trustedContactQuery = query<TrustedContactQuery, TrustedContactQueryVariables>(
   "TrustedContact",
   /* GraphQL */ `
@@ -125,6 +142,7 @@ export const reinviteTrustedContactMutation = mutation<
 export const talentInvitationOperations = {
   poolContactsByEmailQuery,
   poolContactsByExternalIdQuery,
+  poolContactsByWorkerQuery,
   trustedContactQuery,
   canReInviteQuery,
   createTrustedContactMutation,

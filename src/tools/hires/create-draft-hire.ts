@@ -14,6 +14,7 @@ import {
 } from "../../client/operations/hires.js";
 import {
   type InvitedContact,
+  poolContactsByWorkerQuery,
   trustedContactQuery,
 } from "../../client/operations/talent-invitations.js";
 import { oneLine, quoted } from "../../client/platform-text.js";
@@ -56,7 +57,7 @@ export const createDraftHireTool = defineTool({
     changes: "yes (a draft tells no one)",
   },
   description: [
-    "Create a DRAFT hire (new job, draft contract) for a talent pool contact or with no worker yet. Nothing reaches anyone until it is offered on the platform; undo with cancel_hire.",
+    "Create a DRAFT hire (new job, draft contract) for a talent pool contact or with no worker yet. Nothing reaches anyone until offered on the platform; undo with cancel_hire.",
     "Use when: asked to set up a hire.",
     "Do not use for: finding contact ids (use search_talent_pool).",
     "Returns: the hire id and terms; an externalIdentifier in use names its hire instead.",
@@ -69,7 +70,7 @@ export const createDraftHireTool = defineTool({
     trustedContact: z.string().optional().describe("Talent pool contact id."),
     rate: z.number().optional().describe("Company currency."),
     rateType: upperCaseEnum(RATE_TYPES).optional().describe("Rate unit."),
-    startDate: dateSchema("YYYY-MM-DD.").optional(),
+    startDate: dateSchema("YYYY-MM-DD."),
     endDate: dateSchema("YYYY-MM-DD.").optional(),
     purchaseOrderNumber: z.string().optional().describe("PO number."),
     customFieldValues: z
@@ -106,9 +107,10 @@ export const createDraftHireTool = defineTool({
     // A repeat with the caller's identifier names the hire it made, and makes no second one.
     const existing = args.externalIdentifier ? await hiresWith(ctx, externalIdentifier) : [];
     if (existing.length > 0) return existsResult(existing, externalIdentifier);
-    const contact = args.trustedContact
+    const found = args.trustedContact
       ? await findContact(ctx, args.company, args.trustedContact)
       : null;
+    const contact = found?.contact ?? null;
     const fields = args.customFieldValues?.length
       ? await customFieldInputs(ctx, args.company, args.customFieldValues)
       : { inputs: [], shown: [] };
@@ -169,6 +171,7 @@ export const createDraftHireTool = defineTool({
       text: createdText(structured.hire, fields.shown, externalIdentifier, {
         withContact: contact !== null,
         foundAfterDrop: sent.kind === "read-back",
+        workerIdGiven: found?.fromWorker ? (args.trustedContact as string) : undefined,
       }),
     };
   },
@@ -238,8 +241,15 @@ async function hiresWith(ctx: ToolContext, externalIdentifier: string): Promise<
   return data.hires.data;
 }
 
-/** The contact, if it is in the company's talent pool and visible to the account: one request. */
-async function findContact(ctx: ToolContext, company: string, id: string): Promise<InvitedContact> {
+/**
+ * The contact, if it is in the company's talent pool and visible to the account. A worker's id
+ * given instead is recognised: that worker's contact in this company's pool is the one meant.
+ */
+async function findContact(
+  ctx: ToolContext,
+  company: string,
+  id: string,
+): Promise<{ contact: InvitedContact; fromWorker: boolean }> {
   let contact: InvitedContact | null = null;
   try {
     contact = (await ctx.client.run(trustedContactQuery, { id }, requestOptions(ctx))).data
@@ -248,11 +258,18 @@ async function findContact(ctx: ToolContext, company: string, id: string): Promi
     // Another company's contact reads as "not authorised": for this tool it is not in the pool.
     if (!(error instanceof AuthorizationError)) throw error;
   }
-  if (contact && contact.company.id === company) return contact;
+  if (contact && contact.company.id === company) return { contact, fromWorker: false };
+  const { data } = await ctx.client.run(
+    poolContactsByWorkerQuery,
+    { company, worker: id },
+    requestOptions(ctx),
+  );
+  const ofWorker = data.trustedContacts.data.filter((c) => c.company.id === company);
+  if (ofWorker.length === 1) return { contact: ofWorker[0] as InvitedContact, fromWorker: true };
   throw new ToolInputError(
-    `${oneLine(id)} is not a contact in the talent pool of company ${oneLine(company)} that your account can see`,
+    `${oneLine(id)} is neither a contact in the talent pool of company ${oneLine(company)} that your account can see, nor a worker with one`,
     "trustedContact",
-    "Find the contact's id with search_talent_pool (accounts: the same company). Nothing was created.",
+    "Find the contact's id with search_talent_pool (search: the person's name or email). Nothing was created.",
   );
 }
 
@@ -351,7 +368,7 @@ function createdText(
   h: z.infer<typeof hireOutput>,
   fields: ShownField[],
   externalIdentifier: string,
-  how: { withContact: boolean; foundAfterDrop: boolean },
+  how: { withContact: boolean; foundAfterDrop: boolean; workerIdGiven?: string },
 ): string {
   const worker = how.withContact
     ? `for worker ${quoted(h.worker.name)} (${oneLine(h.worker.id)})`
@@ -369,6 +386,11 @@ function createdText(
       : "";
   return [
     `Created draft hire ${oneLine(h.id)} (status ${oneLine(h.status)}${how.foundAfterDrop ? "; found after the connection dropped: it was sent once, not again" : ""}) at company ${quoted(h.company.name)} (${oneLine(h.company.id)}) ${worker}: ${terms}.${custom} External id ${quoted(externalIdentifier)}.`,
+    ...(how.workerIdGiven
+      ? [
+          `trustedContact ${oneLine(how.workerIdGiven)} is a worker id; their talent pool contact at this company was used.`,
+        ]
+      : []),
     "Nothing is sent to anyone until the draft is completed and offered on the platform. To undo it, cancel it with cancel_hire.",
   ].join("\n");
 }
