@@ -35,3 +35,27 @@ export function unseal(key: Buffer, name: string, sealed: string): string | unde
     return undefined;
   }
 }
+
+/** The name a multi-round-trip requestState is sealed under, apart from every stored record. */
+const REQUEST_STATE = "mcp:requestState";
+
+/** What every sealed requestState holds besides its own fields: when it stops opening. */
+export interface ExpiringState {
+  expiresAt: number;
+}
+
+export function sealRequestState(key: Buffer, state: ExpiringState): string {
+  return seal(key, REQUEST_STATE, JSON.stringify(state));
+}
+
+/** The state, or undefined when it was not sealed with this key, was altered, or has expired. */
+export function openRequestState(
+  key: Buffer,
+  sealed: string,
+  now: number,
+): ExpiringState | undefined {
+  const text = unseal(key, REQUEST_STATE, sealed);
+  if (text === undefined) return undefined;
+  const state = JSON.parse(text) as ExpiringState;
+  return typeof state.expiresAt === "number" && state.expiresAt > now ? state : undefined;
+}

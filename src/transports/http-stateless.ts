@@ -27,6 +27,8 @@ export interface StatelessContext {
   schemas: SchemaCache;
   /** Every tool's catalog entry, read once for the process. */
   catalog: readonly CatalogEntry[];
+  /** Seals forms' requestState; one for the process (see startHttpServer). */
+  sealingKey: Buffer;
 }
 
 export interface StatelessCall {
@@ -56,6 +58,7 @@ export async function serveStatelessRequest(
     store: context.store,
     identity,
     catalog: context.catalog,
+    sealingKey: context.sealingKey,
   });
   const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
   res.once("close", () => {

@@ -15,6 +15,7 @@ import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
 import { createServer } from "../server.js";
 import { createStateStore } from "../state/index.js";
+import { sealingKeyFor } from "../state/sealing-key.js";
 import type { StateStore } from "../state/store.js";
 import { loadCatalog } from "../tools/catalog.js";
 import { type HttpSession, SessionRegistry } from "./http-sessions.js";
@@ -64,6 +65,8 @@ export async function startHttpServer(
   const store = options.stateStore ?? (await createStateStore(config, logger));
   // Every session lists the same tools: read the catalog once for the process.
   const catalog = await loadCatalog();
+  // One key seals every form's state: a form answered in another session or request still opens.
+  const sealingKey = sealingKeyFor(config.encryptionKey);
   const platform = await openPlatform(config, logger, {
     stateStore: config.redisUrl ? store : undefined,
     rateLimitWindowMs: options.rateLimitWindowMs,
@@ -81,7 +84,16 @@ export async function startHttpServer(
     checksPerWindow: options.tokenChecksPerWindow,
   });
   const stateless: StatelessContext | undefined = config.stateless
-    ? { config, logger, version, platform, store, schemas: createSchemaCache({ store }), catalog }
+    ? {
+        config,
+        logger,
+        version,
+        platform,
+        store,
+        schemas: createSchemaCache({ store }),
+        catalog,
+        sealingKey,
+      }
     : undefined;
   if (stateless) {
     logger.info(
@@ -317,6 +329,7 @@ export async function startHttpServer(
       version,
       schemaSource: sharedSchema,
       catalog,
+      sealingKey,
     });
     const transport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),

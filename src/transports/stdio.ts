@@ -3,6 +3,7 @@ import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
 import { createServer } from "../server.js";
 import { createStateStore } from "../state/index.js";
+import { sealingKeyFor } from "../state/sealing-key.js";
 import { loadCatalog } from "../tools/catalog.js";
 import { openPlatform } from "./platform.js";
 import { INVALID_REQUEST, MAX_STDIO_MESSAGE_BYTES, StdinLineGuard } from "./stdio-guard.js";
@@ -19,6 +20,7 @@ export async function serveStdio(config: Config, logger: Logger, version: string
     sandbox: platform.sandbox,
     version,
     catalog: await loadCatalog(),
+    sealingKey: sealingKeyFor(config.encryptionKey),
   });
   // The SDK closes the session on a line over its buffer cap; the guard answers it instead.
   const guard = new StdinLineGuard(MAX_STDIO_MESSAGE_BYTES, ({ bytes, id }) => {
