@@ -84,6 +84,19 @@ describe("terminate_hire confirmed in a form on MCP 2026-07-28 (input_required)"
     }
   });
 
+  it("says an answer that does not fit the form could not be read, and sends nothing", async () => {
+    const h = await harness(
+      formsOn2026({ action: "accept", content: { confirm: "yes please" } }).options,
+    );
+    const r = await callTool<{ status: string }>(h, TOOL, ARGS);
+    expect(r.out.status, r.text).toBe("declined");
+    expect(r.text).toContain("the form's answer could not be read; nothing changed");
+    expect(h.stderr.some((l) => /\] warning: a form's answer did not fit the form/.test(l))).toBe(
+      true,
+    );
+    expect(terminations(h)).toBe(0);
+  });
+
   it("a replayed retry (same requestState and answer) sends nothing the second time (MCP 2026-07-28 mrtr: requestState is attacker-controlled)", async () => {
     const h = await harness(formsOn2026(TICKED).options);
     const { requestState } = await firstRound(h);
