@@ -1,7 +1,14 @@
-import { Server, ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  inputRequired,
+  inputResponse,
+  Server,
+} from "@modelcontextprotocol/server";
 import type {
   CallToolResult,
+  ClientCapabilities,
   ElicitRequestFormParams,
+  InputRequiredResult,
   LoggingLevel,
   ServerContext,
 } from "@modelcontextprotocol/server";
@@ -13,6 +20,7 @@ import type { Config } from "./config.js";
 import { atLeast, type Logger, type LogLevel } from "./logger.js";
 import { registerResources } from "./resources/index.js";
 import { createMemoryStore } from "./state/memory-store.js";
+import { sealingKeyFor } from "./state/sealing-key.js";
 import type { StateStore } from "./state/store.js";
 import type * as AnswerBudget from "./tools/answer-budget.js";
 import { type CatalogEntry, embeddedCatalog, selectEntries } from "./tools/catalog.js";
@@ -20,6 +28,8 @@ import {
   type AnyTool,
   type Clock,
   type ElicitResult,
+  FormRequired,
+  type FormReply,
   systemClock,
   type ToolContext,
 } from "./tools/define-tool.js";
@@ -53,6 +63,11 @@ export interface ServerDeps {
   identity?: string;
   /** The tools' clock (tests pass one that does not sleep). */
   clock?: Clock;
+  /**
+   * Seals the state a form's answer brings back (requestState). One per process, the same on every
+   * replica (WORKFORCE_ENCRYPTION_KEY); without it, the process's own random key.
+   */
+  sealingKey?: Buffer;
 }
 
 export interface WorkforceServer {
@@ -66,8 +81,12 @@ export const SANDBOX_NOTICE =
 
 const LIST_CACHE_HINT = { ttlMs: 60 * 60_000, cacheScope: "public" } as const;
 
-// People wait on elicitation (a confirmation dialog): give them longer than the SDK's 60 s default.
-const ELICIT_TIMEOUT_MS = 10 * 60_000;
+// People wait on a form (a confirmation dialog): on 2025-11-25 connections the SDK asks with
+// elicitation/create and waits this long, far beyond its 60 s default for other requests.
+const FORM_TIMEOUT_MS = 10 * 60_000;
+
+/** The key of the one form a tool asks for, in input_required and in the answers. */
+const FORM_KEY = "confirm";
 
 // MCP's levels, least severe first (RFC 5424's order).
 const MCP_LEVELS = [
@@ -89,6 +108,8 @@ export function createServer(config: Config, deps: ServerDeps): WorkforceServer 
   const catalog = deps.catalog ?? embeddedCatalog();
   if (!catalog) throw new Error("createServer needs a tool catalog (see loadCatalog).");
   const entries = deps.tools ? catalog : selectEntries(catalog, config);
+  const clock = deps.clock ?? systemClock;
+  const sealingKey = deps.sealingKey ?? sealingKeyFor(config.encryptionKey);
   const server = new Server(
     { name: "workforce-mcp", title: "Workforce platform", version: deps.version ?? "0.0.0" },
     {
@@ -102,6 +123,17 @@ export function createServer(config: Config, deps: ServerDeps): WorkforceServer 
         "resources/list": LIST_CACHE_HINT,
         "resources/templates/list": LIST_CACHE_HINT,
       },
+      inputRequired: { roundTimeoutMs: FORM_TIMEOUT_MS },
+      // A form's state that was altered, sealed elsewhere or has expired is refused (-32602) before
+      // any tool runs; the tool gets what opened.
+      requestState: {
+        verify: async (sealed) => {
+          const { openRequestState } = await import("./state/sealing.js");
+          const state = openRequestState(sealingKey, sealed, clock.now());
+          if (!state) throw new Error("the requestState did not open with this key, or expired");
+          return state;
+        },
+      },
     },
   );
   const store = deps.store ?? createMemoryStore();
@@ -110,7 +142,7 @@ export function createServer(config: Config, deps: ServerDeps): WorkforceServer 
   // One introspection cache for the resources and the tools that read the schema.
   const schemaSource = deps.schemaSource ?? lazySchemaSource(client);
 
-  const options = { config, deps, store, identity, notice, schemaSource };
+  const options = { config, deps, store, identity, notice, schemaSource, clock, sealingKey };
   registerTools(server, entries, loaderFor(deps.tools), options);
   registerResources(server, { logger, schemaSource });
 
@@ -147,6 +179,8 @@ interface RegisterOptions {
   identity: string;
   notice: string | undefined;
   schemaSource: SchemaSource;
+  clock: Clock;
+  sealingKey: Buffer;
 }
 
 type Extra = ServerContext;
@@ -266,7 +300,10 @@ function withoutNullsBelow(schema: z.ZodType, value: unknown): unknown {
   return value;
 }
 
-type ToolRunner = (args: Record<string, unknown>, extra: Extra) => Promise<CallToolResult>;
+type ToolRunner = (
+  args: Record<string, unknown>,
+  extra: Extra,
+) => Promise<CallToolResult | InputRequiredResult>;
 
 function toolError(text: string): CallToolResult {
   return { isError: true, content: [{ type: "text", text }] };
@@ -287,13 +324,13 @@ function toolRunner(
   options: RegisterOptions,
   answerBudget: typeof AnswerBudget,
 ): ToolRunner {
-  const { config, deps, store, identity, notice, schemaSource } = options;
+  const { config, deps, store, identity, notice, schemaSource, clock, sealingKey } = options;
   const { logger } = deps;
   const { input: inputValidator, output: outputValidator } = validatorsOf(tool);
   const callback = async (
     input: Record<string, unknown>,
     extra: Extra,
-  ): Promise<CallToolResult> => {
+  ): Promise<CallToolResult | InputRequiredResult> => {
     const parsed = inputValidator.safeParse(withoutNullOptionals(tool.inputSchema, input));
     if (!parsed.success) {
       return toolError(
@@ -312,9 +349,11 @@ function toolRunner(
       schema: () => schemaSource.get(extra.mcpReq.signal),
       store,
       identity,
-      clock: deps.clock ?? systemClock,
+      clock,
       reportProgress: progressReporter(extra, logger),
-      elicit: elicitorFor(server, extra, logger),
+      forms: showsForms(server, extra),
+      formReply: formReplyOf(extra),
+      sealingKey,
     };
     try {
       const output = await tool.handler(args, context);
@@ -353,6 +392,19 @@ function toolRunner(
         ...(output.isError ? { isError: true } : {}),
       };
     } catch (error) {
+      if (error instanceof FormRequired) {
+        logger.debug(`${tool.name} asks the person in a form`, { ms: Date.now() - started });
+        const { message, requestedSchema, requestState } = error.form;
+        return inputRequired({
+          inputRequests: {
+            [FORM_KEY]: inputRequired.elicit({
+              message,
+              requestedSchema: requestedSchema as ElicitRequestFormParams["requestedSchema"],
+            }),
+          },
+          requestState,
+        });
+      }
       logger.info(`${tool.name} failed`, {
         kind: (error as { kind?: string })?.kind ?? (error as Error)?.name ?? "unknown",
         ms: Date.now() - started,
@@ -408,34 +460,29 @@ function progressReporter(extra: Extra, logger: Logger): ToolContext["reportProg
   };
 }
 
-function elicitorFor(server: Server, extra: Extra, logger: Logger): ToolContext["elicit"] {
-  const elicitation = server.getClientCapabilities()?.elicitation;
-  // The SDK reads an empty capability as form mode; a URL-only client cannot show our forms.
-  if (!elicitation || (!elicitation.form && elicitation.url)) return undefined;
-  return async (message, requestedSchema): Promise<ElicitResult> => {
-    try {
-      const result = await server.elicitInput(
-        {
-          mode: "form",
-          message,
-          requestedSchema: requestedSchema as ElicitRequestFormParams["requestedSchema"],
-        },
-        {
-          signal: extra.mcpReq.signal,
-          relatedRequestId: extra.mcpReq.id,
-          timeout: ELICIT_TIMEOUT_MS,
-        },
-      );
-      return { action: result.action, content: result.content };
-    } catch (error) {
-      // The SDK checks the answer against the form: one that does not fit is the client's, not ours.
-      if (error instanceof ProtocolError && error.code === ProtocolErrorCode.InvalidParams) {
-        logger.warning("a form's answer did not fit the form", { error: error.message });
-        return { action: "unreadable" };
-      }
-      throw error;
-    }
-  };
+/**
+ * Whether this call's client shows forms: on 2026-07-28 as its request declares, on 2025-11-25 as it
+ * said at initialize (a server that never saw initialize, stateless HTTP, knows of none).
+ */
+function showsForms(server: Server, extra: Extra): boolean {
+  const envelope = extra.mcpReq.envelope as Record<string, unknown> | undefined;
+  const elicitation = envelope
+    ? (envelope[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined)?.elicitation
+    : server.getClientCapabilities()?.elicitation;
+  // An empty capability means form mode; a URL-only client cannot show our forms.
+  return elicitation !== undefined && !(!elicitation.form && elicitation.url);
+}
+
+/** The form's answer and its opened state, when this call brings them back. */
+function formReplyOf(extra: Extra): FormReply | undefined {
+  const state = extra.mcpReq.requestState();
+  if (state === undefined) return undefined;
+  const view = inputResponse(extra.mcpReq.inputResponses, FORM_KEY);
+  const answer: ElicitResult =
+    view.kind === "elicit"
+      ? { action: view.action, content: view.content }
+      : { action: "unreadable" };
+  return { state, answer };
 }
 
 /**

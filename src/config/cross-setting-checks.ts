@@ -32,6 +32,12 @@ export function checkTogether(c: Settings, issue: (message: string) => void): vo
         : "WORKFORCE_TOKEN is not set and there is no sign-in for WORKFORCE_API_URL. Sign in with `workforce-mcp login`, set WORKFORCE_TOKEN to a personal access token, serve a team with --http --auth oauth, or run with --sandbox.",
     );
   }
+  // --auth oauth asks for the key itself, saying what else it seals.
+  if (c.command === "serve" && http && c.redisUrl && !c.encryptionKey && c.auth !== "oauth") {
+    issue(
+      "--http with WORKFORCE_REDIS_URL (several replicas) needs WORKFORCE_ENCRYPTION_KEY, the same on every replica: 32 random bytes in base64 (for example `openssl rand -base64 32`). It seals the state a confirmation form carries between calls, so a form shown by one replica can be completed on another.",
+    );
+  }
   if (c.command === "serve" && c.auth === "oauth") checkRemoteSignIn(c, issue);
   if (c.command === "login") {
     const missing = [

@@ -54,7 +54,7 @@ Environment (also read from .env in the working directory):
   WORKFORCE_TOKEN_PASSTHROUGH    true = same as --token-passthrough
   WORKFORCE_TRUST_PROXY          same as --trust-proxy
   WORKFORCE_PUBLIC_URL           --auth oauth: the server's address for people's assistants (default http://<host>:<port>)
-  WORKFORCE_ENCRYPTION_KEY       --auth oauth: 32 bytes in base64 that encrypt stored platform tokens (never logged)
+  WORKFORCE_ENCRYPTION_KEY       32 bytes in base64 sealing stored tokens and forms: --auth oauth, --http with Redis (never logged)
   WORKFORCE_CONFIRM              same as --confirm
   WORKFORCE_TOOLSETS             same as --toolsets
   WORKFORCE_SANDBOX_RATE_LIMIT   same as --rate-limit, also for the embedded sandbox

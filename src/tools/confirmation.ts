@@ -4,6 +4,10 @@
 // to every platform fact the preview showed. Before sending, the platform is read again; if a fact
 // the person decided on changed, nothing is sent and a fresh preview says what changed.
 //
+// A form ends the call (input_required, MCP 2026-07-28) with a requestState sealed with AES-256-GCM
+// that binds the same things; the client calls again with the answer and the state. On 2025-11-25
+// connections the SDK asks with elicitation/create and calls again itself, so one path serves both.
+//
 // A write whose answer was lost is never sent again: the record is read back, with back-off, for a
 // bounded time. Only a read that shows the change is a definite answer; otherwise the outcome is
 // unknown, and another attempt at the same change is refused for a while (see sendWrite).
@@ -11,9 +15,10 @@ import { createHash, randomUUID } from "node:crypto";
 import * as z from "zod";
 import { isOutcomeUnknown, isPlatformError } from "../client/errors.js";
 import { quoted } from "../client/platform-text.js";
+import { sealRequestState } from "../state/sealing.js";
 import { SharedStateUnavailableError } from "../state/store.js";
-import type { ToolContext } from "./define-tool.js";
-import { ToolInputError } from "./define-tool.js";
+import type { ElicitResult, FormReply, ToolContext } from "./define-tool.js";
+import { FormRequired, ToolInputError } from "./define-tool.js";
 
 /** How long a preview's confirmation token stays valid. */
 const CONFIRMATION_TTL_MS = 5 * 60_000;
@@ -138,17 +143,19 @@ export class OutcomeStillUnknownError extends Error {
 
 /**
  * Asks for, or checks, the person's confirmation of a change. Without a token: reads the platform
- * (propose), then shows a form when the client can, else returns a preview with a token. With a
- * token: uses it up, reads the platform again and confirms only if every fact is as previewed.
+ * (propose), then asks in a form when the client can (FormRequired ends the call), else returns a
+ * preview with a token. With a token, or a form's answer: uses it up, reads the platform again and
+ * confirms only if every fact is as previewed.
  */
 export async function confirmChange<P>(
   ctx: ToolContext,
   request: ChangeRequest<P>,
 ): Promise<Decision<P>> {
   if (request.token !== undefined) return redeem(ctx, request, request.token);
+  if (ctx.formReply) return answered(ctx, request, ctx.formReply);
   const proposal = await request.propose();
   await refuseWhileUnknown(ctx, request);
-  if (ctx.elicit) return askInForm(ctx, request, proposal);
+  if (ctx.forms) return askInForm(ctx, request, proposal, 1);
   if (ctx.config.confirm === "elicitation") {
     throw new ConfirmationUnavailableError(
       "this server accepts such changes only when the person confirms them in a form, and this client cannot show forms; nothing was changed",
@@ -236,68 +243,156 @@ async function issuePreview<P>(
 /** How often a form is shown again when the platform changed while it was open. */
 const FORM_ROUNDS = 2;
 
+/** How long a form may stay open: its answer is refused after that. */
+const FORM_TTL_MS = 10 * 60_000;
+
+/** What a form's requestState holds, sealed: the client can neither read nor change it. */
+interface FormState {
+  tool: string;
+  /** Whose call it is: another person's answer to it is refused. */
+  identity: string;
+  argDigests: Record<string, string>;
+  factDigests: Record<string, string>;
+  /** The facts as the form showed them, only to say what they were if they change (sealed). */
+  shown: Record<string, Fact>;
+  /** Taken from the state store once: a replayed answer finds it gone and sends nothing. */
+  nonce: string;
+  round: number;
+  expiresAt: number;
+}
+
+/** Ends the call with a form (FormRequired), its state sealed for the call that answers it. */
 async function askInForm<P>(
   ctx: ToolContext,
   request: ChangeRequest<P>,
-  first: Proposal<P>,
-): Promise<Decision<P>> {
-  const elicit = ctx.elicit as NonNullable<ToolContext["elicit"]>;
-  let proposal = first;
-  let changedNote: string | undefined;
-  for (let round = 1; ; round++) {
-    const message = [
-      ...(changedNote ? [changedNote] : []),
-      ...proposal.lines,
-      proposal.consequence,
-    ].join("\n");
-    refuseTooLong(ctx, message);
-    const answer = await elicit(message, {
+  proposal: Proposal<P>,
+  round: number,
+  changedNote?: string,
+): Promise<never> {
+  const message = [
+    ...(changedNote ? [changedNote] : []),
+    ...proposal.lines,
+    proposal.consequence,
+  ].join("\n");
+  refuseTooLong(ctx, message);
+  const nonce = randomUUID();
+  const state: FormState = {
+    tool: request.tool,
+    identity: ctx.identity,
+    argDigests: digests(request.args),
+    factDigests: digests(proposal.facts),
+    shown: proposal.facts,
+    nonce,
+    round,
+    expiresAt: ctx.clock.now() + FORM_TTL_MS,
+  };
+  await ctx.store
+    .set(formKey(ctx, nonce), "open", FORM_TTL_MS)
+    .catch(saying("keep the form's confirmation"));
+  throw new FormRequired({
+    message,
+    requestedSchema: {
       type: "object",
       properties: { confirm: { type: "boolean", title: proposal.question } },
       required: ["confirm"],
-    });
-    if (answer.action === "unreadable") {
-      return {
-        kind: "declined",
-        proposal,
-        text: "Not confirmed: the form's answer could not be read; nothing changed.",
-      };
-    }
-    if (answer.action !== "accept" || answer.content?.confirm !== true) {
-      const why =
-        answer.action === "accept"
-          ? "the box was left unticked"
-          : answer.action === "decline"
-            ? "the person declined"
-            : "the person cancelled";
-      return { kind: "declined", proposal, text: `Not confirmed (${why}): nothing was changed.` };
-    }
-    // The form may have been open for minutes: read the platform again before sending.
-    const now = await request.propose();
-    const changed = differing(digests(now.facts), digests(proposal.facts));
-    if (changed.length === 0) return { kind: "confirmed", proposal: now };
-    changedNote = changedLine(changed, now, "while the form was open", proposal);
-    proposal = now;
-    if (round >= FORM_ROUNDS) {
-      return {
-        kind: "changed",
-        proposal,
-        changed,
-        text: `${changedNote} Call ${request.tool} again to see the change as it is now.`,
-      };
-    }
-  }
+    },
+    requestState: sealRequestState(ctx.sealingKey, state),
+  });
 }
+
+/**
+ * The call that answers a form: its state must be for this tool, person and arguments. A ticked
+ * box confirms once, and only if the platform still shows what the form showed; otherwise the form
+ * is shown again (FORM_ROUNDS in all), naming what changed.
+ */
+async function answered<P>(
+  ctx: ToolContext,
+  request: ChangeRequest<P>,
+  reply: FormReply,
+): Promise<Decision<P>> {
+  const { tool } = request;
+  const again = `Nothing was changed. Call ${tool} again with the arguments the person is to confirm, and no earlier form's answer, for a fresh form.`;
+  const state = reply.state as FormState;
+  if (state?.tool !== tool || state.identity !== ctx.identity) {
+    throw new ToolInputError(
+      "the form's answer belongs to another tool's or person's form",
+      undefined,
+      again,
+    );
+  }
+  const changedArgs = differing(digests(request.args), state.argDigests);
+  if (changedArgs.length > 0) {
+    throw new ToolInputError(
+      `the form was shown for other arguments (different now: ${changedArgs.join(", ")})`,
+      undefined,
+      again,
+    );
+  }
+  const refusal = refusalIn(ctx, reply.answer);
+  if (refusal) return { kind: "declined", proposal: await request.propose(), text: refusal };
+  // Taken atomically: of two calls bringing the same answer, only one may send the change.
+  const open = await ctx.store
+    .take(formKey(ctx, state.nonce))
+    .catch(saying("check the form's answer"));
+  if (open === undefined) {
+    throw new ToolInputError(
+      "this form's answer was already used (a form confirms one change, once)",
+      undefined,
+      `Nothing was sent this time. Check with ${request.check ?? "the read tool"} whether the change was made before calling ${tool} again.`,
+    );
+  }
+  // The form may have been open for minutes: read the platform again before sending.
+  const now = await request.propose();
+  await refuseWhileUnknown(ctx, request);
+  const changed = differing(digests(now.facts), state.factDigests);
+  if (changed.length === 0) return { kind: "confirmed", proposal: now };
+  const note = changedLine(changed, now, "while the form was open", state.shown);
+  if (state.round >= FORM_ROUNDS) {
+    return {
+      kind: "changed",
+      proposal: now,
+      changed,
+      text: `${note} Call ${tool} again to see the change as it is now.`,
+    };
+  }
+  return askInForm(ctx, request, now, state.round + 1, note);
+}
+
+/** Why a form's answer confirms nothing, or undefined when the person ticked the box. */
+function refusalIn(ctx: ToolContext, answer: ElicitResult): string | undefined {
+  const confirm = answer.content?.confirm;
+  if (answer.action === "accept" && typeof confirm !== "boolean") {
+    // The answer is the client's, checked here: one that does not fit the form is not ours to fix.
+    ctx.logger.warning("a form's answer did not fit the form");
+  }
+  if (
+    answer.action === "unreadable" ||
+    (answer.action === "accept" && typeof confirm !== "boolean")
+  ) {
+    return "Not confirmed: the form's answer could not be read; nothing changed.";
+  }
+  if (answer.action === "accept" && confirm === true) return undefined;
+  const why =
+    answer.action === "accept"
+      ? "the box was left unticked"
+      : answer.action === "decline"
+        ? "the person declined"
+        : "the person cancelled";
+  return `Not confirmed (${why}): nothing was changed.`;
+}
+
+/** A form's single-use mark, under whose form it is and a digest of its nonce. */
+const formKey = (ctx: ToolContext, nonce: string) => `form:${ctx.identity}:${hash(nonce)}`;
 
 /** "Nothing was sent: since the preview, these changed on the platform: rate (now "DKK 8,200.00")." */
 function changedLine<P>(
   changed: string[],
   now: Proposal<P>,
   when: string,
-  before?: Proposal<P>,
+  before?: Record<string, Fact>,
 ): string {
   const items = changed.map((label) => {
-    const was = before && label in before.facts ? `was ${factText(before.facts[label])}, ` : "";
+    const was = before && label in before ? `was ${factText(before[label])}, ` : "";
     const is = label in now.facts ? `now ${factText(now.facts[label])}` : "no longer shown";
     return `${label} (${was}${is})`;
   });

@@ -25,6 +25,28 @@ interface ElicitSchema {
   required?: string[];
 }
 
+/** A call that answers a form this server asked for (see FormRequired). */
+export interface FormReply {
+  /** The state sealed with the form, opened: the server refuses one altered or expired. */
+  state: unknown;
+  /** The person's answer as the client sent it; "unreadable" when the call carried none. */
+  answer: ElicitResult;
+}
+
+/**
+ * Thrown by a tool to end this call with a form for the person (an input_required result with a
+ * sealed requestState). The client shows it and calls the tool again with the answer and the state;
+ * on a 2025-11-25 connection the SDK asks with elicitation/create and calls the tool again itself.
+ */
+export class FormRequired extends Error {
+  override name = "FormRequired";
+  constructor(
+    readonly form: { message: string; requestedSchema: ElicitSchema; requestState: string },
+  ) {
+    super("the person must answer a form first");
+  }
+}
+
 /** Time as the tools see it: injected, so tests move it instead of sleeping. */
 export interface Clock {
   now(): number;
@@ -62,8 +84,12 @@ export interface ToolContext {
   schema(): Promise<GraphQLSchema>;
   /** Sends a progress notification when the client asked for progress; otherwise does nothing. */
   reportProgress(progress: number, total?: number, message?: string): Promise<void>;
-  /** Present only when the connected client supports elicitation. */
-  elicit?: (message: string, requestedSchema: ElicitSchema) => Promise<ElicitResult>;
+  /** Whether this call's client can show forms (form elicitation); see FormRequired. */
+  forms: boolean;
+  /** Present when this call answers a form the server asked for. */
+  formReply?: FormReply;
+  /** Seals what a client carries from one call to the next (a form's requestState). */
+  sealingKey: Buffer;
   /**
    * State that must outlive the server, such as confirmation tokens: in Redis when replicas share
    * it (any request may reach any replica), otherwise in this process's memory.

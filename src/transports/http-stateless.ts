@@ -1,9 +1,9 @@
-// Streamable HTTP without sessions (WORKFORCE_REDIS_URL or --stateless): every POST gets a server
-// and transport of its own, so any request may reach any replica behind any load balancer. What
-// must outlive a request (rate budgets, confirmation tokens, the introspection cache) is in the
-// state store. Elicitation needs the client's reply on the same process as the open request, so
-// stateless servers never ask with forms: changes are confirmed with single-use tokens instead,
-// which the shared store makes valid on every replica.
+// Streamable HTTP without sessions (every MCP 2026-07-28 request; 2025 ones with WORKFORCE_REDIS_URL
+// or --stateless): every POST gets a server of its own, so any request may reach any replica behind
+// any load balancer. What must outlive a request (rate budgets, confirmation tokens, form nonces,
+// the introspection cache) is in the state store. A 2026-07-28 form travels with the client as
+// sealed requestState, so any replica completes it; a 2025 client's elicitation needs its reply on
+// the process that asked, so stateless 2025 requests are confirmed with single-use tokens instead.
 
 import { NodeStreamableHTTPServerTransport } from "@modelcontextprotocol/node";
 import type { Request, Response } from "express";
@@ -27,6 +27,8 @@ export interface StatelessContext {
   schemas: SchemaCache;
   /** Every tool's catalog entry, read once for the process. */
   catalog: readonly CatalogEntry[];
+  /** Seals forms' requestState; one for the process (see startHttpServer). */
+  sealingKey: Buffer;
 }
 
 export interface StatelessCall {
@@ -51,6 +53,7 @@ export function statelessServer(context: StatelessContext, call: StatelessCall):
     store: context.store,
     identity,
     catalog: context.catalog,
+    sealingKey: context.sealingKey,
   });
 }
 

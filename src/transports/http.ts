@@ -24,6 +24,7 @@ import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
 import { createServer, type WorkforceServer } from "../server.js";
 import { createStateStore } from "../state/index.js";
+import { sealingKeyFor } from "../state/sealing-key.js";
 import type { StateStore } from "../state/store.js";
 import { loadCatalog } from "../tools/catalog.js";
 import { type HttpSession, SessionRegistry } from "./http-sessions.js";
@@ -87,6 +88,8 @@ export async function startHttpServer(
   const store = options.stateStore ?? (await createStateStore(config, logger));
   // Every session lists the same tools: read the catalog once for the process.
   const catalog = await loadCatalog();
+  // One key seals every form's state: a form answered in another session or request still opens.
+  const sealingKey = sealingKeyFor(config.encryptionKey);
   const platform = await openPlatform(config, logger, {
     stateStore: config.redisUrl ? store : undefined,
     rateLimitWindowMs: options.rateLimitWindowMs,
@@ -112,6 +115,7 @@ export async function startHttpServer(
     store,
     schemas: createSchemaCache({ store }),
     catalog,
+    sealingKey,
   };
   const stateless = config.stateless ? perRequest : undefined;
   // 2026-07-28 requests: a server per request from the SDK's entry; 2025 ones keep the routes below.
@@ -136,7 +140,7 @@ export async function startHttpServer(
   });
   if (stateless) {
     logger.info(
-      "Stateless HTTP: no sessions, so any replica may answer any request; changes are confirmed with single-use tokens, not forms.",
+      "Stateless HTTP: no sessions, so any replica may answer any request; 2025-11-25 clients confirm changes with single-use tokens, 2026-07-28 clients in forms.",
     );
   }
   if (!platform.token && config.auth !== "oauth") {
@@ -375,6 +379,7 @@ export async function startHttpServer(
       version,
       schemaSource: sharedSchema,
       catalog,
+      sealingKey,
     });
     const transport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),

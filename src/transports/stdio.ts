@@ -6,6 +6,7 @@ import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
 import { createServer, type WorkforceServer } from "../server.js";
 import { createStateStore } from "../state/index.js";
+import { sealingKeyFor } from "../state/sealing-key.js";
 import { loadCatalog } from "../tools/catalog.js";
 import { openPlatform } from "./platform.js";
 import { INVALID_REQUEST, MAX_STDIO_MESSAGE_BYTES, StdinLineGuard } from "./stdio-guard.js";
@@ -22,6 +23,7 @@ export async function serveStdio(config: Config, logger: Logger, version: string
     sandbox: platform.sandbox,
     version,
     catalog: await loadCatalog(),
+    sealingKey: sealingKeyFor(config.encryptionKey),
   };
   // The SDK's entry calls this for the connection (and once more for a discarded probe): both
   // protocol versions are served from the same server.

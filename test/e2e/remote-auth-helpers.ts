@@ -6,10 +6,10 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import type { OAuthTokens } from "@modelcontextprotocol/client";
 import { expect } from "vitest";
 import type { ClientMetadataOptions } from "../../src/auth/remote/client-metadata.js";
-import { unseal } from "../../src/auth/remote/sealed-store.js";
 import { parseConfig } from "../../src/config.js";
 import type { OAuthClientInfo, Sandbox } from "../../src/sandbox/index.js";
 import { createMemoryStore } from "../../src/state/memory-store.js";
+import { unseal } from "../../src/state/sealing.js";
 import type { StateStore } from "../../src/state/store.js";
 import { type HttpServerHandle, startHttpServer } from "../../src/transports/http.js";
 import { Browser, capturingLogger } from "../auth/helpers.js";

@@ -1,18 +1,27 @@
-// Shared harness: a real SDK Client talking to createServer over an in-memory transport pair,
-// against an in-process sandbox platform. Owned by the server work; other tests import it.
-import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
+// Shared harness: a real SDK Client talking to createServer, against an in-process sandbox platform.
+// MCP 2025-11-25 (the default) over an in-memory transport pair, one server for the connection; or
+// MCP 2026-07-28 through createMcpHandler's fetch, a server per request as over HTTP (nothing
+// dialled). Owned by the server work; other tests import it.
+import { randomBytes } from "node:crypto";
+import {
+  Client,
+  InMemoryTransport,
+  StreamableHTTPClientTransport,
+} from "@modelcontextprotocol/client";
 import type {
   ClientCapabilities,
   ElicitRequest,
   ElicitResult,
   ServerNotification,
 } from "@modelcontextprotocol/client";
+import { createMcpHandler } from "@modelcontextprotocol/server";
 import { createPlatformClient } from "../../src/client/index.js";
 import type { PlatformClient } from "../../src/client/types.js";
 import { type Config, parseConfig } from "../../src/config.js";
 import { createLogger, type Logger } from "../../src/logger.js";
 import { type SandboxOptions, startSandbox } from "../../src/sandbox/index.js";
-import { createServer, type WorkforceServer } from "../../src/server.js";
+import { createServer, type ServerDeps, type WorkforceServer } from "../../src/server.js";
+import { createMemoryStore } from "../../src/state/memory-store.js";
 import { loadCatalog } from "../../src/tools/catalog.js";
 import type { Clock } from "../../src/tools/define-tool.js";
 import type { AnyToolDefinition } from "../../src/tools/registry.js";
@@ -45,6 +54,12 @@ export interface HarnessOptions {
   seedPatch?: SandboxOptions["seedPatch"];
   /** The tools' clock; by default the real time with waits that end at once (no test sleeps). */
   clock?: Clock;
+  /**
+   * The protocol revision: "2025-11-25" (default) connects over an in-memory pair; "2026-07-28"
+   * serves each request with a server of its own through createMcpHandler, sharing a state store
+   * and a sealing key as replicas do.
+   */
+  protocol?: "2025-11-25" | "2026-07-28";
 }
 
 /** Real time, but a wait ends at once: read-backs after a lost answer do not hold a test up. */
@@ -66,6 +81,8 @@ export interface Harness {
   platform: PlatformClient;
   config: Config;
   workforce: WorkforceServer;
+  /** Whose calls the servers built from now on serve (2026-07-28 only: a server per request). */
+  identity: string;
   close(): Promise<void>;
 }
 
@@ -101,7 +118,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       maxResponseBytes: config.maxResponseBytes,
       logger,
     });
-    const workforce = createServer(config, {
+    const deps: ServerDeps = {
       client: platform,
       logger,
       sandbox: options.sandboxMode === false ? undefined : sandboxInfo(),
@@ -109,29 +126,22 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       tools: options.tools,
       clock: options.clock ?? noWaitClock,
       catalog: options.tools ? catalogOf(options.tools) : await loadCatalog(),
-    });
+    };
+    const workforce = createServer(config, deps);
+    const modern = options.protocol === "2026-07-28";
 
     const client = new Client(
       { name: "workforce-mcp-tests", version: "0.0.0" },
-      { capabilities: options.clientCapabilities ?? {} },
+      {
+        capabilities: options.clientCapabilities ?? {},
+        ...(modern ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {}),
+      },
     );
     const { onElicit } = options;
     if (onElicit) client.setRequestHandler("elicitation/create", (req) => onElicit(req.params));
-    const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-    await workforce.server.connect(serverTransport);
-    await client.connect(clientTransport);
-
-    // Record notifications before the Client consumes them (progress ones never reach a fallback).
     const notifications: ServerNotification[] = [];
-    const deliver = clientTransport.onmessage;
-    clientTransport.onmessage = (message, extra) => {
-      if ("method" in message && !("id" in message)) {
-        notifications.push(message as ServerNotification);
-      }
-      deliver?.(message, extra);
-    };
-
-    return {
+    let stop: (() => Promise<void>) | undefined;
+    const harness: Harness = {
       client,
       sandbox,
       notifications,
@@ -140,12 +150,41 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       platform,
       config,
       workforce,
+      identity: "local",
       async close() {
         await client.close();
+        await stop?.();
         await workforce.close();
         await sandbox.close();
       },
     };
+    if (modern) {
+      // As replicas behind a load balancer: one store and one key, a server per request.
+      const shared = { store: createMemoryStore(), sealingKey: randomBytes(32) };
+      const handler = createMcpHandler(
+        () => createServer(config, { ...deps, ...shared, identity: harness.identity }).server,
+      );
+      stop = () => handler.close();
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL("http://test.local/mcp"), {
+          fetch: (url, init) => handler.fetch(new Request(url, init)),
+        }),
+      );
+      return harness;
+    }
+    const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+    await workforce.server.connect(serverTransport);
+    await client.connect(clientTransport);
+
+    // Record notifications before the Client consumes them (progress ones never reach a fallback).
+    const deliver = clientTransport.onmessage;
+    clientTransport.onmessage = (message, extra) => {
+      if ("method" in message && !("id" in message)) {
+        notifications.push(message as ServerNotification);
+      }
+      deliver?.(message, extra);
+    };
+    return harness;
   } catch (error) {
     await sandbox.close();
     throw error;

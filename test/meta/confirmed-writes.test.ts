@@ -2,7 +2,8 @@
 // module: a tool that is not read-only and whose description or annotations say so must take a
 // confirmationToken, and each of its acts must, without one, send no mutation to the platform and
 // answer with a preview (token path), a refusal (forms only, no form client) or nothing sent after a
-// declined form. A new tool of that kind without an act below fails the first test.
+// declined form (on 2025-11-25 and on 2026-07-28). A new tool of that kind without an act below
+// fails the first test.
 import { describe, expect, it } from "vitest";
 import { tools } from "../../src/tools/registry.js";
 import type { Harness } from "../helpers/mcp-harness.js";
@@ -87,6 +88,17 @@ describe("changes that cannot be undone, move money or email someone", () => {
       it(`${act}: nothing sent when the person declines the form`, async () => {
         const h = await harness({
           clientCapabilities: { elicitation: {} },
+          onElicit: () => ({ action: "decline" }),
+        });
+        const r = await callTool<{ status?: string }>(h, tool, args);
+        expect(r.out?.status, r.text).toBe("declined");
+        expect(mutations(h)).toEqual([]);
+      });
+
+      it(`${act}: nothing sent when the person declines the form on MCP 2026-07-28`, async () => {
+        const h = await harness({
+          protocol: "2026-07-28",
+          clientCapabilities: { elicitation: { form: {} } },
           onElicit: () => ({ action: "decline" }),
         });
         const r = await callTool<{ status?: string }>(h, tool, args);

@@ -1,5 +1,6 @@
 // Three HTTP replicas sharing one real Redis, behind a round-robin in the test: any request may
 // land on any replica. The figures are printed so that a run shows them, not only pass/fail.
+import { randomBytes } from "node:crypto";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type { Progress } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -93,6 +94,7 @@ beforeAll(async () => {
       WORKFORCE_API_URL: sandbox.url,
       WORKFORCE_TOKEN_PASSTHROUGH: "1",
       WORKFORCE_REDIS_URL: redis.url,
+      WORKFORCE_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
       WORKFORCE_RATE_LIMIT: String(BUDGET),
     }),
     retryBaseMs: 1,

@@ -8,7 +8,13 @@ import type { PlatformClient } from "../../src/client/types.js";
 import { parseConfig } from "../../src/config.js";
 import { createLogger, type Logger, type LogLevel } from "../../src/logger.js";
 import { createServer, SANDBOX_NOTICE, type SandboxInfo } from "../../src/server.js";
-import { type AnyTool, defineTool, type ToolContext } from "../../src/tools/define-tool.js";
+import { sealRequestState } from "../../src/state/sealing.js";
+import {
+  type AnyTool,
+  defineTool,
+  FormRequired,
+  type ToolContext,
+} from "../../src/tools/define-tool.js";
 import { selectTools } from "../../src/tools/registry.js";
 import { catalogOf } from "../../src/tools/tool-list.js";
 
@@ -40,16 +46,26 @@ const probe = defineTool({
     if (mode === "auth") throw new AuthenticationError("Unauthenticated.");
     if (mode === "leak") return { structured: { mode, answer: TOKEN }, text: `token ${TOKEN}` };
     if (mode === "elicit") {
-      if (!context.elicit) return { structured: { mode, answer: "no elicitation" }, text: "none" };
-      const reply = await context.elicit("Sure?", {
-        type: "object",
-        properties: { confirm: { type: "boolean" } },
-        required: ["confirm"],
+      const reply = context.formReply;
+      if (reply) {
+        const { action, content } = reply.answer;
+        return {
+          structured: { mode, answer: `${action}:${JSON.stringify(content)}` },
+          text: "asked",
+        };
+      }
+      if (!context.forms) return { structured: { mode, answer: "no elicitation" }, text: "none" };
+      throw new FormRequired({
+        message: "Sure?",
+        requestedSchema: {
+          type: "object",
+          properties: { confirm: { type: "boolean" } },
+          required: ["confirm"],
+        },
+        requestState: sealRequestState(context.sealingKey, {
+          expiresAt: context.clock.now() + 60_000,
+        }),
       });
-      return {
-        structured: { mode, answer: `${reply.action}:${JSON.stringify(reply.content)}` },
-        text: "asked",
-      };
     }
     return { structured: { mode }, text: `mode ${mode}` };
   },
@@ -236,6 +252,14 @@ describe("elicitation", () => {
     const withIt = await setup({ capabilities: { elicitation: {} } });
     const asked = await withIt.client.callTool({ name: "probe", arguments: { mode: "elicit" } });
     expect(asked.structuredContent).toEqual({ mode: "elicit", answer: 'accept:{"confirm":true}' });
+
+    // A client that shows only URLs cannot show the server's forms.
+    const urlOnly = await setup({ capabilities: { elicitation: { url: {} } } });
+    const notAsked = await urlOnly.client.callTool({
+      name: "probe",
+      arguments: { mode: "elicit" },
+    });
+    expect(notAsked.structuredContent).toEqual({ mode: "elicit", answer: "no elicitation" });
   });
 });
 

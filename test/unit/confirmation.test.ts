@@ -1,11 +1,13 @@
 // The confirmation module on its own: what a token binds (tool, identity, arguments and the platform
 // facts the preview showed), how a form answer is read, and what a lost answer leads to.
+import { randomBytes } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { NetworkError, ValidationError } from "../../src/client/errors.js";
 import type { Config } from "../../src/config.js";
 import { createMemoryStore } from "../../src/state/memory-store.js";
+import { openRequestState } from "../../src/state/sealing.js";
 import { SharedStateUnavailableError, type StateStore } from "../../src/state/store.js";
 import {
   type ChangeRequest,
@@ -16,7 +18,12 @@ import {
   sendWrite,
   UNKNOWN_OUTCOME_HOLD_MS,
 } from "../../src/tools/confirmation.js";
-import type { ElicitResult, ToolContext } from "../../src/tools/define-tool.js";
+import {
+  type ElicitResult,
+  type FormReply,
+  FormRequired,
+  type ToolContext,
+} from "../../src/tools/define-tool.js";
 
 interface Waits {
   slept: number[];
@@ -27,7 +34,7 @@ function context(
   options: {
     confirm?: Config["confirm"];
     store?: StateStore;
-    elicit?: ToolContext["elicit"];
+    forms?: boolean;
     identity?: string;
   } = {},
 ): ToolContext & Waits {
@@ -39,7 +46,9 @@ function context(
     store: options.store ?? createMemoryStore(),
     identity: options.identity ?? "someone",
     signal: new AbortController().signal,
-    elicit: options.elicit,
+    forms: options.forms ?? false,
+    sealingKey: randomBytes(32),
+    logger: { warning: () => {} },
     clock: {
       now: () => now,
       sleep: async (ms: number) => {
@@ -234,32 +243,38 @@ describe("confirmation tokens in the state store", () => {
 });
 
 describe("the form", () => {
-  const form = (answers: ElicitResult[], asked: string[] = []): ToolContext["elicit"] => {
-    return async (message) => {
-      asked.push(message);
-      return answers.shift() ?? { action: "cancel" };
-    };
-  };
+  /** Calls as a client would: each form is answered in turn and the call made again with it. */
+  async function throughForms<P>(
+    ctx: ToolContext,
+    request: ChangeRequest<P>,
+    answers: ElicitResult[],
+    asked: string[] = [],
+  ) {
+    let formReply: FormReply | undefined;
+    for (;;) {
+      try {
+        return await confirmChange({ ...ctx, formReply }, request);
+      } catch (error) {
+        if (!(error instanceof FormRequired)) throw error;
+        asked.push(error.form.message);
+        const state = openRequestState(ctx.sealingKey, error.form.requestState, ctx.clock.now());
+        formReply = { state, answer: answers.shift() ?? { action: "cancel" } };
+      }
+    }
+  }
+  const ticked: ElicitResult = { action: "accept", content: { confirm: true } };
 
   it("confirms when ticked and the platform still shows what the form showed", async () => {
-    const ctx = context({ elicit: form([{ action: "accept", content: { confirm: true } }]) });
+    const ctx = context({ forms: true });
     const request = change({}, { rate: "DKK 820.00" });
-    expect((await confirmChange(ctx, request)).kind).toBe("confirmed");
+    expect((await throughForms(ctx, request, [ticked])).kind).toBe("confirmed");
     // Read once for the form, once more before sending.
     expect(request.proposed).toBe(2);
   });
 
   it("is shown again, naming what changed with its old and new value, and sends nothing else", async () => {
     const asked: string[] = [];
-    const ctx = context({
-      elicit: form(
-        [
-          { action: "accept", content: { confirm: true } },
-          { action: "accept", content: { confirm: true } },
-        ],
-        asked,
-      ),
-    });
+    const ctx = context({ forms: true });
     const facts: Record<string, Fact> = { rate: "DKK 820.00" };
     const request = change({}, facts);
     const propose = request.propose;
@@ -269,7 +284,7 @@ describe("the form", () => {
       facts.rate = "DKK 8,200.00";
       return p;
     };
-    const d = await confirmChange(ctx, request);
+    const d = await throughForms(ctx, request, [ticked, ticked], asked);
     expect(d.kind).toBe("confirmed");
     expect(asked[1]).toMatch(
       /^Nothing was sent: while the form was open, this changed on the platform: rate \(was "DKK 820.00", now "DKK 8,200.00"\)\./,
@@ -277,8 +292,8 @@ describe("the form", () => {
   });
 
   it("an answer that does not fit the form changes nothing and says so", async () => {
-    const ctx = context({ elicit: form([{ action: "unreadable" }]) });
-    const d = await confirmChange(ctx, change({}, {}));
+    const ctx = context({ forms: true });
+    const d = await throughForms(ctx, change({}, {}), [{ action: "unreadable" }]);
     expect(d).toMatchObject({
       kind: "declined",
       text: "Not confirmed: the form's answer could not be read; nothing changed.",

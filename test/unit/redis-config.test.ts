@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { ConfigError, parseConfig } from "../../src/config.js";
 
 const secret = "s3cret-Pa55word";
+/** Replicas share Redis and one sealing key. */
+const KEY = { WORKFORCE_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64") };
 
 describe("WORKFORCE_REDIS_URL and --stateless", () => {
   it("accepts redis:// and rediss:// with credentials and a database, and makes HTTP stateless", () => {
@@ -10,10 +12,26 @@ describe("WORKFORCE_REDIS_URL and --stateless", () => {
       `redis://:${secret}@redis.internal:6379/2`,
       `rediss://team:${secret}@redis.example.com:6380`,
     ]) {
-      const config = parseConfig(["--http"], { WORKFORCE_REDIS_URL: url });
+      const config = parseConfig(["--http"], { ...KEY, WORKFORCE_REDIS_URL: url });
       expect(config.redisUrl).toBe(url);
       expect(config.stateless).toBe(true);
     }
+  });
+
+  it("needs WORKFORCE_ENCRYPTION_KEY over HTTP, saying why: a form shown by one replica is completed on another", () => {
+    expect(() =>
+      parseConfig(["--http"], { WORKFORCE_REDIS_URL: "redis://127.0.0.1:6379" }),
+    ).toThrow(
+      /WORKFORCE_REDIS_URL \(several replicas\) needs WORKFORCE_ENCRYPTION_KEY.*completed on another/,
+    );
+    // One stdio process shares only the rate budget: its forms never leave it.
+    expect(
+      parseConfig([], {
+        WORKFORCE_REDIS_URL: "redis://127.0.0.1:6379",
+        WORKFORCE_API_URL: "https://api.example.com",
+        WORKFORCE_TOKEN: "pat-123",
+      }).redisUrl,
+    ).toBe("redis://127.0.0.1:6379");
   });
 
   it("is off by default: sessions in one process, state in memory", () => {
@@ -55,13 +73,13 @@ describe("WORKFORCE_REDIS_URL and --stateless", () => {
     const both = parseConfig(
       ["--http"],
       {},
-      { ...dotenv, values: { ...realEnv, ...dotenv.values } },
+      { ...dotenv, values: { ...realEnv, ...KEY, ...dotenv.values } },
     );
     expect(both.redisUrl).toBe("redis://evil:6379");
     // No token in the environment (each client brings its own): the operator's .env may set it.
     const perClient = parseConfig(
       ["--http", "--token-passthrough"],
-      { WORKFORCE_API_URL: "https://api.example.com" },
+      { WORKFORCE_API_URL: "https://api.example.com", ...KEY },
       dotenv,
     );
     expect(perClient.redisUrl).toBe("redis://evil:6379");

@@ -1,15 +1,11 @@
 // `--auth oauth` settings and the sealing of what the team server stores.
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import {
-  createSealedStore,
-  digestKey,
-  encryptionKeyFrom,
-  seal,
-  unseal,
-} from "../../src/auth/remote/sealed-store.js";
+import { createSealedStore, digestKey } from "../../src/auth/remote/sealed-store.js";
 import { parseConfig } from "../../src/config.js";
 import { createMemoryStore } from "../../src/state/memory-store.js";
+import { seal, unseal } from "../../src/state/sealing.js";
+import { encryptionKeyFrom } from "../../src/state/sealing-key.js";
 
 const KEY = randomBytes(32).toString("base64");
 const PLATFORM = {

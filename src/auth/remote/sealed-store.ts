@@ -1,48 +1,10 @@
 // Records of the team server's sign-in (clients, pending sign-ins, codes, tokens, platform token
-// pairs) as JSON sealed with AES-256-GCM before they reach the shared state store, so that neither
-// Redis nor a dump of it shows a token. Each value has its own random 96-bit IV, and its key name
-// is authenticated with it: a value copied under another key does not open.
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
+// pairs) as JSON sealed with AES-256-GCM (src/state/sealing.ts) before they reach the shared state
+// store, so that neither Redis nor a dump of it shows a token. Each key name is authenticated with
+// its value: a value copied under another key does not open.
+import { createHash } from "node:crypto";
+import { seal, unseal } from "../../state/sealing.js";
 import type { StateStore } from "../../state/store.js";
-
-const FORMAT = "wfm1";
-const IV_BYTES = 12;
-const TAG_BYTES = 16;
-
-/** The 32-byte key from WORKFORCE_ENCRYPTION_KEY (base64 or base64url; checked by config.ts). */
-export function encryptionKeyFrom(base64: string): Buffer {
-  const key = Buffer.from(base64, "base64");
-  if (key.length !== 32) throw new Error("WORKFORCE_ENCRYPTION_KEY must be 32 bytes in base64.");
-  return key;
-}
-
-export function seal(key: Buffer, name: string, plaintext: string): string {
-  const iv = randomBytes(IV_BYTES);
-  const cipher = createCipheriv("aes-256-gcm", key, iv);
-  cipher.setAAD(Buffer.from(name, "utf8"));
-  const body = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()]);
-  return `${FORMAT}.${Buffer.concat([iv, cipher.getAuthTag(), body]).toString("base64url")}`;
-}
-
-/** The plaintext, or undefined when the value was not sealed with this key under this name. */
-export function unseal(key: Buffer, name: string, sealed: string): string | undefined {
-  const [format, data] = sealed.split(".", 2);
-  if (format !== FORMAT || !data) return undefined;
-  const bytes = Buffer.from(data, "base64url");
-  if (bytes.length < IV_BYTES + TAG_BYTES) return undefined;
-  try {
-    const decipher = createDecipheriv("aes-256-gcm", key, bytes.subarray(0, IV_BYTES));
-    decipher.setAAD(Buffer.from(name, "utf8"));
-    decipher.setAuthTag(bytes.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
-    return Buffer.concat([
-      decipher.update(bytes.subarray(IV_BYTES + TAG_BYTES)),
-      decipher.final(),
-    ]).toString("utf8");
-  } catch {
-    // Another key (rotated), or tampered with: as good as absent.
-    return undefined;
-  }
-}
 
 /** The store's key for a secret the client holds (a code or token): only its SHA-256. */
 export function digestKey(prefix: string, secret: string): string {
