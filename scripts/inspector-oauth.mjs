@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 // The MCP Inspector CLI signs in to the built server in `--http --auth oauth` mode (embedded
 // sandbox as the platform) and calls list_accounts as the person who signed in: it discovers the
-// metadata from the 401, registers itself, and runs the authorization-code flow with PKCE. This script plays the person's browser
-// for it: this server's consent page, then the sandbox's, then back to the Inspector's callback
-// listener. Needs `npm run build` first.
+// metadata from the 401, registers itself, and runs the authorization-code flow with PKCE. This
+// script plays the person's browser for it: this server's consent page, then the sandbox's, then
+// back to the Inspector's callback listener. Once in each protocol era (2025-11-25 with a session,
+// 2026-07-28 stateless), each with a fresh server and Inspector state. Needs `npm run build` first.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -98,16 +99,27 @@ async function playBrowser(authorizeUrl) {
   check(done.ok, "the Inspector's callback listener accepts it");
 }
 
+/** The Inspector's --protocol-era values, with the protocol version each one speaks. */
+const ERAS = [
+  { era: "legacy", version: "2025-11-25" },
+  { era: "modern", version: "2026-07-28" },
+];
+
 let server;
 let inspector;
-let failed = false;
-try {
+
+/** One sign-in, with a server and Inspector state of its own, in one protocol era. */
+async function signIn({ era, version }) {
+  const dir = join(work, era);
+  mkdirSync(dir);
   const port = await freePort();
   const callbackPort = await freePort();
   const serverUrl = `http://127.0.0.1:${port}/mcp`;
-  console.log(`--- server: workforce-mcp --http --auth oauth on ${serverUrl} (embedded sandbox)`);
+  console.log(
+    `\n--- ${version}: server: workforce-mcp --http --auth oauth on ${serverUrl} (embedded sandbox)`,
+  );
   server = spawn(process.execPath, [CLI, "--http", "--port", String(port), "--auth", "oauth"], {
-    cwd: work,
+    cwd: dir,
     env: {
       ...process.env,
       WORKFORCE_API_URL: "",
@@ -125,7 +137,9 @@ try {
     server.once("exit", (code) => reject(new Error(`the server exited (${code}): ${text}`)));
   });
 
-  console.log("--- Inspector CLI: tools/call list_accounts, signing in with OAuth");
+  console.log(
+    `--- ${version}: Inspector CLI (--protocol-era ${era}): tools/call list_accounts, signing in with OAuth`,
+  );
   inspector = spawn(
     "npx",
     [
@@ -138,6 +152,8 @@ try {
       "--cli",
       "--format",
       "json",
+      "--protocol-era",
+      era,
       "--server-url",
       serverUrl,
       "--method",
@@ -148,10 +164,11 @@ try {
       `http://127.0.0.1:${callbackPort}/oauth/callback`,
     ],
     {
-      cwd: work,
+      cwd: dir,
       env: {
         ...process.env,
         npm_config_update_notifier: "false",
+        npm_config_json: "false",
         // Interactive OAuth without a terminal: the Inspector "opens a browser" with $BROWSER,
         // here a command that does nothing (and no display), while this script plays it.
         MCP_AUTO_OPEN_ENABLED: "true",
@@ -159,10 +176,10 @@ try {
         DISPLAY: "",
         WAYLAND_DISPLAY: "",
         MCP_INSPECTOR_SECRET_STORE: "memory",
-        MCP_STORAGE_DIR: work,
-        MCP_INSPECTOR_OAUTH_STATE_PATH: join(work, "oauth-state.json"),
-        MCP_CATALOG_PATH: join(work, "mcp.json"),
-        MCP_CLIENT_CONFIG_PATH: join(work, "client.json"),
+        MCP_STORAGE_DIR: dir,
+        MCP_INSPECTOR_OAUTH_STATE_PATH: join(dir, "oauth-state.json"),
+        MCP_CATALOG_PATH: join(dir, "mcp.json"),
+        MCP_CLIENT_CONFIG_PATH: join(dir, "client.json"),
       },
       stdio: ["ignore", "pipe", "pipe"],
     },
@@ -201,14 +218,35 @@ try {
     result.structuredContent?.viewer?.name === "Oskar Berg",
     "… as the identity approved at the platform (the sandbox's limited user, Oskar Berg)",
   );
-  console.log("\nInspector OAuth sign-in: OK");
+  check(
+    (result._meta?.["io.modelcontextprotocol/serverInfo"] !== undefined) ===
+      (version === "2026-07-28"),
+    `… spoken in ${version}`,
+  );
+  inspector = undefined;
+  await stop(server);
+  server = undefined;
+}
+
+/** Ends a child process this script started, and waits until it has. */
+async function stop(child) {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill();
+  await exited;
+}
+
+let failed = false;
+try {
+  for (const era of ERAS) await signIn(era);
+  console.log("\nInspector OAuth sign-in (2025-11-25 and 2026-07-28): OK");
 } catch (error) {
   failed = true;
   console.error(error instanceof Error ? error.message : error);
   console.error("\nInspector OAuth sign-in: FAILED");
 } finally {
-  inspector?.kill();
-  server?.kill();
+  await stop(inspector);
+  await stop(server);
   rmSync(work, { recursive: true, force: true });
 }
 process.exit(failed ? 1 : 0);

@@ -1,12 +1,15 @@
 #!/usr/bin/env node
-// Smoke test with the MCP Inspector CLI against the built binary over stdio (embedded sandbox):
-// list the tools (with the Inspector's schema-portability check), search for a hire, read the
-// schema index. Needs `npm run build` first.
+// Smoke test with the MCP Inspector CLI against the built binary (embedded sandbox), over stdio and
+// over --http, each in both protocol eras the server speaks: "legacy" (2025-11-25: initialize, and a
+// session over HTTP) and "modern" (2026-07-28: server/discover, per-request _meta). Each lists the
+// tools (with the Inspector's schema-portability check), searches for a hire, and reads the schema
+// index. Needs `npm run build` first.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { INSPECTOR, npxWithNode22 } from "./lib/external.mjs";
+import { startHttpServer } from "./lib/serve-http.mjs";
 
 const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
 const EXPECTED_TOOLS = [
@@ -16,6 +19,13 @@ const EXPECTED_TOOLS = [
   "submit_timesheets",
   "terminate_hire",
 ];
+/** The Inspector's --protocol-era values, with the protocol version each one speaks. */
+const ERAS = [
+  { era: "legacy", version: "2025-11-25" },
+  { era: "modern", version: "2026-07-28" },
+];
+/** Every 2026-07-28 result carries the server's identity here; a 2025-11-25 one never does. */
+const SERVER_INFO = "io.modelcontextprotocol/serverInfo";
 const work = mkdtempSync(join(tmpdir(), "workforce-inspector-"));
 // Keep the Inspector's catalog and client config out of the home directory; no WORKFORCE_* env,
 // so the server falls back to its embedded sandbox.
@@ -26,12 +36,13 @@ const env = {
   WORKFORCE_TOKEN: "",
 };
 
-async function inspect(label, args) {
+/** `target` is the server: ["--", node, cli.js] for stdio, ["--server-url", url] for HTTP. */
+async function inspect(label, target, era, args) {
   console.log(`\n--- ${label}`);
   const run = await npxWithNode22(
     INSPECTOR,
     "mcp-inspector",
-    ["--cli", "--format", "json", "--quiet", ...args, "--", process.execPath, CLI],
+    ["--cli", "--format", "json", "--quiet", "--protocol-era", era, ...args, ...target],
     { cwd: work, env, echo: false },
   );
   if (run.code !== 0) throw new Error(`${label}: exit ${run.code}\n${run.stderr}\n${run.stdout}`);
@@ -45,15 +56,16 @@ function check(condition, message) {
   console.log(`  ok  ${message}`);
 }
 
-let failed = false;
-try {
+/** The checks, through one transport in one protocol era. */
+async function smoke(transport, target, { era, version }) {
+  const run = (label, args) => inspect(`${transport}, ${version}: ${label}`, target, era, args);
   // --strict: exit 6 if any tool schema has an error-severity portability problem.
-  const listed = await inspect("tools/list (--strict)", ["--method", "tools/list", "--strict"]);
+  const listed = await run("tools/list (--strict)", ["--method", "tools/list", "--strict"]);
   const names = (listed.tools ?? []).map((tool) => tool.name);
   console.log(`  tools: ${names.join(", ")}`);
   for (const name of EXPECTED_TOOLS) check(names.includes(name), `tools/list includes ${name}`);
 
-  const search = await inspect("tools/call search_hires search=Ana", [
+  const search = await run("tools/call search_hires search=Ana", [
     "--method",
     "tools/call",
     "--tool-name",
@@ -65,8 +77,12 @@ try {
   check(search.isError !== true, "search_hires succeeds");
   check(text.includes("Ana Costa"), "search_hires finds Ana Costa (text)");
   check(JSON.stringify(search.structuredContent ?? {}).includes("Ana Costa"), "… and structured");
+  check(
+    (search._meta?.[SERVER_INFO] !== undefined) === (version === "2026-07-28"),
+    `… spoken in ${version} (${version === "2026-07-28" ? "with" : "without"} _meta ${SERVER_INFO})`,
+  );
 
-  const index = await inspect("resources/read workforce://schema", [
+  const index = await run("resources/read workforce://schema", [
     "--method",
     "resources/read",
     "--uri",
@@ -81,12 +97,23 @@ try {
     body.includes("## Queries") && body.includes("## Mutations"),
     "the schema index lists queries and mutations",
   );
-  console.log("\nInspector smoke test: OK");
+}
+
+let server;
+let failed = false;
+try {
+  for (const era of ERAS) await smoke("stdio", ["--", process.execPath, CLI], era);
+  server = await startHttpServer();
+  console.log(`\nServer for --http: ${server.url} (embedded sandbox)`);
+  for (const era of ERAS) await smoke("http", ["--server-url", server.url], era);
+  console.log("\nInspector smoke test (stdio and --http, 2025-11-25 and 2026-07-28): OK");
 } catch (error) {
   failed = true;
   console.error(error instanceof Error ? error.message : error);
+  if (server) console.error(server.stderr());
   console.error("\nInspector smoke test: FAILED");
 } finally {
+  await server?.stop();
   rmSync(work, { recursive: true, force: true });
 }
 process.exit(failed ? 1 : 0);

@@ -3,7 +3,7 @@
 import { spawn } from "node:child_process";
 
 export const NODE22 = "node@22.23.3";
-export const CONFORMANCE = "@modelcontextprotocol/conformance@0.1.16";
+export const CONFORMANCE = "@modelcontextprotocol/conformance@0.2.0-alpha.12";
 export const INSPECTOR = "@modelcontextprotocol/inspector@2.12.0";
 
 /**
@@ -14,7 +14,14 @@ export function npxWithNode22(pkg, bin, args, { cwd, env, echo = true } = {}) {
   return new Promise((resolve, reject) => {
     const child = spawn("npx", ["-y", "-p", NODE22, "-p", pkg, bin, ...args], {
       cwd,
-      env: { ...process.env, npm_config_update_notifier: "false", ...env },
+      // npm run passes the project's json=true (.npmrc) on: npx would then report the tool's exit
+      // code as a JSON error object after its output.
+      env: {
+        ...process.env,
+        npm_config_update_notifier: "false",
+        npm_config_json: "false",
+        ...env,
+      },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";
