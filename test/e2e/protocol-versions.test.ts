@@ -365,3 +365,75 @@ describe("a caller's trace context goes on to the platform (W3C traceparent)", (
     }
   });
 });
+
+describe("a confirmation form each way over HTTP: input_required on 2026-07-28, elicitation on 2025-11-25", () => {
+  let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+  let server: HttpServerHandle;
+  let mcpUrl: URL;
+  beforeAll(async () => {
+    sandbox = await startSandbox({ rateLimitPerMinute: 0 });
+    const env = { WORKFORCE_API_URL: sandbox.url, WORKFORCE_TOKEN: sandbox.tokens.full };
+    server = await startHttpServer(httpConfig({}, env), quietLogger(), "9.9.9");
+    mcpUrl = new URL(`${server.url}/mcp`);
+  });
+  afterAll(async () => {
+    await server.close();
+    await sandbox.close();
+  });
+
+  const TERMINATE = { hireId: "hire_001", date: "2026-12-31", reason: "OTHER" };
+  const terminations = () => sandbox.countRequests("TerminateHire");
+
+  it("2026-07-28: the form comes back as input_required, the retried call with the answer terminates once", async () => {
+    sandbox.reset();
+    const forms: string[] = [];
+    const client = new Client(
+      { name: "forms-2026", version: "0" },
+      {
+        capabilities: { elicitation: { form: {} } },
+        versionNegotiation: { mode: { pin: MODERN } },
+      },
+    );
+    client.setRequestHandler("elicitation/create", async (request) => {
+      forms.push(String(request.params.message));
+      return { action: "accept", content: { confirm: true } };
+    });
+    await client.connect(new StreamableHTTPClientTransport(mcpUrl));
+    try {
+      const result = await client.callTool({ name: "terminate_hire", arguments: TERMINATE });
+      expect(result.isError, textOf(result)).toBeFalsy();
+      expect(forms).toHaveLength(1);
+      expect(forms[0]).toContain("hire_001");
+      expect(terminations()).toBe(1);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("2025-11-25 (the 1.x client): the same form as elicitation/create in the session; declining sends nothing", async () => {
+    sandbox.reset();
+    const { ElicitRequestSchema } = await import("@modelcontextprotocol/sdk/types.js");
+    const client = new ClientV1(
+      { name: "forms-2025", version: "0" },
+      { capabilities: { elicitation: {} } },
+    );
+    let answer: "accept" | "decline" = "decline";
+    client.setRequestHandler(ElicitRequestSchema, async () =>
+      answer === "accept"
+        ? { action: "accept", content: { confirm: true } }
+        : { action: "decline" },
+    );
+    await client.connect(new StreamableHTTPClientTransportV1(mcpUrl));
+    try {
+      const declined = await client.callTool({ name: "terminate_hire", arguments: TERMINATE });
+      expect(textOf(declined)).toContain("the person declined");
+      expect(terminations()).toBe(0);
+      answer = "accept";
+      const done = await client.callTool({ name: "terminate_hire", arguments: TERMINATE });
+      expect(done.isError, textOf(done)).toBeFalsy();
+      expect(terminations()).toBe(1);
+    } finally {
+      await client.close();
+    }
+  });
+});
