@@ -101,6 +101,47 @@ describe("both protocol versions over stdio (the built binary, embedded sandbox)
     });
   }
 
+  it("confirms a change in a form each way: input_required on 2026-07-28, elicitation on 2025-11-25", async () => {
+    const { ElicitRequestSchema } = await import("@modelcontextprotocol/sdk/types.js");
+    const modern = new Client(
+      { name: "stdio-forms-2026", version: "0" },
+      {
+        capabilities: { elicitation: { form: {} } },
+        versionNegotiation: { mode: { pin: MODERN } },
+      },
+    );
+    const legacy = new ClientV1(
+      { name: "stdio-forms-2025", version: "0" },
+      { capabilities: { elicitation: {} } },
+    );
+    const asked: string[] = [];
+    modern.setRequestHandler("elicitation/create", async () => {
+      asked.push("2026-07-28");
+      return { action: "accept", content: { confirm: true } };
+    });
+    legacy.setRequestHandler(ElicitRequestSchema, async () => {
+      asked.push("2025-11-25");
+      return { action: "accept", content: { confirm: true } };
+    });
+    for (const [client, hireId] of [
+      [modern, "hire_001"],
+      [legacy, "hire_002"],
+    ] as const) {
+      await client.connect(stdioTransport(client instanceof ClientV1) as never);
+      try {
+        const result = await client.callTool({
+          name: "terminate_hire",
+          arguments: { hireId, date: "2026-12-31", reason: "OTHER" },
+        });
+        expect(result.isError, textOf(result)).toBeFalsy();
+        expect(result.structuredContent).toMatchObject({ status: "terminated" });
+      } finally {
+        await client.close();
+      }
+    }
+    expect(asked).toEqual([MODERN, "2025-11-25"]);
+  });
+
   it("answers server/discover, then an initialize on the same connection (clients that do both)", async () => {
     const child = spawn(process.execPath, [cli], {
       stdio: ["pipe", "pipe", "ignore"],
