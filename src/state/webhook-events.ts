@@ -110,11 +110,13 @@ export function createWebhookEventStore(
     async listen(listener) {
       local.add(listener);
       unsubscribe ??= store.subscribe(CHANNEL, (message) => {
-        const { origin: from, event } = JSON.parse(message) as {
-          origin: string;
-          event: ReceivedWebhookEvent;
-        };
-        if (from !== origin) tell(event);
+        let parsed: { origin?: unknown; event?: ReceivedWebhookEvent };
+        try {
+          parsed = JSON.parse(message) as typeof parsed;
+        } catch {
+          return;
+        }
+        if (parsed.origin !== origin && parsed.event) tell(parsed.event);
       });
       const stop = await unsubscribe.catch((error: unknown) => {
         local.delete(listener);
