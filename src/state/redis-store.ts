@@ -194,7 +194,10 @@ export async function createRedisStore(
   const listeners = new Map<string, Set<(message: string) => void>>();
   const openSubscriber = async (): Promise<Redis> => {
     const sub = redis.duplicate();
-    sub.on("error", (error: Error) => lost(errorText(error)));
+    // The main connection reports outages; this one reconnects and resubscribes by itself.
+    sub.on("error", (error: Error) =>
+      logger.debug("Redis subscription connection failed", { error: errorText(error) }),
+    );
     sub.on("message", (channel: string, message: string) => {
       for (const listener of listeners.get(channel) ?? []) listener(message);
     });

@@ -3,7 +3,7 @@
 // schedule shortened here), each delivery recorded as a webhookEvent. And it manages webhooks.
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { createMemoryStore } from "../../src/state/memory-store.js";
 import type { ReceivedWebhookEvent } from "../../src/state/webhook-events.js";
@@ -351,5 +351,46 @@ describe("the sandbox's webhooks", () => {
     expect(deleted.data?.deleteWebhook.id).toBe(id);
     const gone = await gql(sandbox, `{ webhook(id: "${id}") { id } }`);
     expect(gone.data).toEqual({ webhook: null });
+  });
+});
+
+describe("the sandbox's webhook schedule, by default the platform's", () => {
+  it("waits 10 s, 100 s, 1,000 s and 10,000 s between the 5 attempts (fake timers)", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const own = await startSandbox({ today: TODAY, rateLimitPerMinute: 0 });
+    const down = await endpoint([500]);
+    try {
+      const created = await gql<{ createWebhook: { id: string } }>(own, CREATE, {
+        variables: {
+          input: { title: "Down", company: "cmp_nordlys", secret: SECRET, url: down.url },
+        },
+      });
+      const webhookId = created.data?.createWebhook.id as string;
+      let hireId = "";
+      own.edit((d) => {
+        hireId =
+          [...d.hires.values()].find((h) => h.status === "OFFERED" && h.companyId === "cmp_nordlys")
+            ?.id ?? "";
+      });
+      own.acceptContract(hireId);
+      const attempts = () =>
+        own.webhookEvents.find((e) => e.webhookId === webhookId)?.attempts.length ?? 0;
+      await vi.advanceTimersByTimeAsync(0);
+      await until(() => attempts() === 1, "the first attempt");
+      for (const [n, wait] of [10_000, 100_000, 1_000_000, 10_000_000].entries()) {
+        await vi.advanceTimersByTimeAsync(wait - 1);
+        expect(attempts(), `not before ${wait} ms`).toBe(n + 1);
+        await vi.advanceTimersByTimeAsync(1);
+        await until(() => attempts() === n + 2, `attempt ${n + 2}`);
+      }
+      expect(own.webhookEvents.find((e) => e.webhookId === webhookId)?.status).toBe(
+        "failed-finally",
+      );
+      await vi.advanceTimersByTimeAsync(100_000_000);
+      expect(down.received).toHaveLength(5);
+    } finally {
+      vi.useRealTimers();
+      await own.close();
+    }
   });
 });
