@@ -132,6 +132,14 @@ export function parseConfig(
       blankToUndefined(env.WORKFORCE_MAX_RESPONSE_BYTES) ?? DEFAULTS.maxResponseBytes,
     maxAnswerBytes: blankToUndefined(env.WORKFORCE_MAX_ANSWER_BYTES) ?? DEFAULTS.maxAnswerBytes,
     redisUrl: blankToUndefined(env.WORKFORCE_REDIS_URL),
+    webhookSecrets: (env.WORKFORCE_WEBHOOK_SECRETS ?? "")
+      .split(",")
+      .map((secret) => secret.trim())
+      .filter(Boolean),
+    webhookRetentionDays:
+      blankToUndefined(env.WORKFORCE_WEBHOOK_RETENTION_DAYS) ?? DEFAULTS.webhookRetentionDays,
+    webhookMaxEvents:
+      blankToUndefined(env.WORKFORCE_WEBHOOK_MAX_EVENTS) ?? DEFAULTS.webhookMaxEvents,
     stateless:
       Boolean(values.stateless) ||
       isTrue(env.WORKFORCE_STATELESS) ||

@@ -133,6 +133,18 @@ const settingsSchema = z.object({
   redisUrl: redisUrlSchema.optional(),
   /** HTTP: no sessions, any request may reach any replica; on whenever redisUrl is set. */
   stateless: z.boolean(),
+  /**
+   * HTTP: the shared secrets of the platform's webhooks, several while one is replaced; none turns
+   * the receiver at /webhooks/platform off. Never logged, never quoted in a message.
+   */
+  webhookSecrets: z.array(
+    z
+      .string()
+      .min(16, "each secret in WORKFORCE_WEBHOOK_SECRETS must be 16 to 255 characters long")
+      .max(255, "each secret in WORKFORCE_WEBHOOK_SECRETS must be 16 to 255 characters long"),
+  ),
+  webhookRetentionDays: intRange("WORKFORCE_WEBHOOK_RETENTION_DAYS", 1, 90),
+  webhookMaxEvents: intRange("WORKFORCE_WEBHOOK_MAX_EVENTS", 10, 1_000_000),
 });
 
 /** The settings once each has passed its own rules, before the rules between them. */

@@ -43,11 +43,27 @@ export const IDENTITIES: Record<IdentityKey, Identity> = {
   },
 };
 
+/** The webhook event types the sandbox sends (names of the real schema's WebhookEventType). */
+export type WebhookEventType =
+  | "CONTRACT_ACCEPTED"
+  | "HIRE_CANCELLED"
+  | "HIRE_ENDED"
+  | "HIRE_TERMINATED";
+
+/** What a change tells the platform's webhooks (domains/webhooks/delivery.ts sends them). */
+export interface PlatformEvents {
+  /** A hire changed state, or a contract of it was accepted: sent to each subscribed webhook. */
+  hire(type: WebhookEventType, hireId: string, contractId?: string): void;
+  /** retryWebhookEvent: one more attempt of that delivery, now. */
+  retry(webhookEventId: string): void;
+}
+
 export interface RequestContext {
   identity: Identity;
   data: SandboxData;
   baseUrl: string;
   maxRegistrationsPerCall: number;
+  events: PlatformEvents;
 }
 
 export type Args = Record<string, unknown>;

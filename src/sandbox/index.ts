@@ -26,6 +26,13 @@ import {
 import { DEFAULTS } from "../config.js";
 import { readBody } from "../web/body.js";
 import { IDENTITIES, type IdentityKey, type RequestContext } from "./context.js";
+import {
+  createWebhookDelivery,
+  ensureTrustedContact,
+  type WebhookDeliveryOptions,
+  type WebhookEventRecord,
+  webhookEventsOf,
+} from "./domains/webhooks/delivery.js";
 import { todayUtc } from "./dates.js";
 import {
   type ErrorBody,
@@ -42,6 +49,7 @@ import {
 } from "./oauth/index.js";
 import { createSandboxSchema } from "./resolvers.js";
 import {
+  type ContractRecord,
   createSeed,
   SANDBOX_TOKENS,
   type SandboxData,
@@ -65,6 +73,8 @@ export interface SandboxOptions {
   oauthRedirectUri?: string;
   /** Where the OAuth clock starts (default Date.now); `sandbox.clock.advance` moves it on. */
   now?: () => number;
+  /** The webhooks' retry schedule and time-out: the platform's by default, shorter in tests. */
+  webhooks?: WebhookDeliveryOptions;
 }
 const FAULT_KINDS = [
   "internal-error",
@@ -117,6 +127,15 @@ export interface Sandbox {
   oauth: SandboxOAuth;
   /** The OAuth clock: codes, access tokens and the refresh period follow it. */
   clock: SandboxClock;
+  /**
+   * Plays the worker accepting the hire's contract waiting for them (its newest draft): the draft
+   * becomes the active contract (an active one before it is archived), an offered hire is ready
+   * (active once its start date has come), and `contractAccepted` goes to the webhooks. Also
+   * `POST /sandbox/hires/<id>/accept-contract` with the full token. Throws when there is none.
+   */
+  acceptContract(hireId: string): { contractId: string };
+  /** The webhook deliveries made so far (webhookEvents), oldest first, attempts included. */
+  readonly webhookEvents: readonly WebhookEventRecord[];
   close(): Promise<void>;
 }
 
@@ -247,6 +266,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const timers = new Set<NodeJS.Timeout>();
   let baseUrl = "";
   const clock = createSandboxClock(options.now);
+  const webhooks = createWebhookDelivery({ data, delivery: options.webhooks });
   const oauth = createSandboxOAuth({
     clock,
     redirectUri: options.oauthRedirectUri ?? DEFAULTS.redirectUri,
@@ -438,6 +458,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           data: data(),
           baseUrl,
           maxRegistrationsPerCall,
+          events: webhooks.events,
         };
         const result = await execute({
           schema: sandboxSchema(),
@@ -494,10 +515,60 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     }
   }
 
+  function acceptContract(hireId: string): { contractId: string } {
+    const d = data();
+    const hire = d.hires.get(hireId);
+    if (!hire) throw new Error(`No hire ${hireId} in the sandbox.`);
+    const contracts = hire.contractIds.map((id) => d.contracts.get(id) as ContractRecord);
+    const draft = contracts.filter((c) => c.status === "DRAFT").at(-1);
+    if (
+      !draft ||
+      hire.status === "DRAFT" ||
+      !["OFFERED", "READY", "ACTIVE"].includes(hire.status)
+    ) {
+      throw new Error(
+        `Hire ${hireId} (${hire.status}) has no contract waiting for the worker to accept.`,
+      );
+    }
+    for (const c of contracts) if (c.status === "ACTIVE") c.status = "ARCHIVED";
+    draft.status = "ACTIVE";
+    if (hire.status === "OFFERED") {
+      const started = hire.startDate !== null && hire.startDate <= today;
+      hire.status = started ? "ACTIVE" : "READY";
+    }
+    ensureTrustedContact(d, hire);
+    webhooks.events.hire("CONTRACT_ACCEPTED", hire.id, draft.id);
+    return { contractId: draft.id };
+  }
+
+  /** POST /sandbox/hires/<id>/accept-contract, with the full token: the worker accepts. */
+  function control(req: IncomingMessage, res: ServerResponse, path: string) {
+    const answer = (status: number, body: unknown) => {
+      res.writeHead(status, { "content-type": "application/json; charset=utf-8" });
+      res.end(JSON.stringify(body));
+    };
+    const m = /^\/sandbox\/hires\/([^/]+)\/accept-contract$/.exec(path);
+    if (!m) return answer(404, { error: `Not found: ${path}` });
+    if (req.method !== "POST") return answer(405, { error: "Use POST." });
+    if (tokenIdentity(req.headers.authorization, oauth) !== "full") {
+      return answer(401, { error: "Send the sandbox's full token as a bearer." });
+    }
+    try {
+      answer(200, acceptContract(decodeURIComponent(m[1] as string)));
+    } catch (error) {
+      answer(400, { error: (error as Error).message });
+    }
+  }
+
   const server = createServer((req, res) => {
     // The authorization server's endpoints are not GraphQL requests: not recorded, not limited.
     if (req.url?.startsWith("/oauth/")) {
       void oauth.handle(req, res, new URL(req.url, "http://sandbox.invalid"));
+      return;
+    }
+    // Nor are the sandbox's own controls, which play what happens outside the API.
+    if (req.url?.startsWith("/sandbox/")) {
+      control(req, res, new URL(req.url, "http://sandbox.invalid").pathname);
       return;
     }
     const record: RecordedRequest = {
@@ -566,6 +637,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         : requests.filter((r) => r.operationName === operationName).length;
     },
     reset() {
+      webhooks.cancelAll();
       seeded = undefined;
       faults = [];
       held = [];
@@ -584,7 +656,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     },
     oauth,
     clock,
+    acceptContract,
+    get webhookEvents() {
+      return webhookEventsOf(data());
+    },
     close() {
+      webhooks.cancelAll();
       closed ??= new Promise<void>((resolve) => {
         for (const t of timers) clearTimeout(t);
         timers.clear();

@@ -218,6 +218,7 @@ function terminateHire(ctx: RequestContext, input: Args, field: string) {
   const h = hire as HireRecord;
   h.status = "TERMINATED";
   h.terminationDate = date as string;
+  ctx.events.hire("HIRE_TERMINATED", h.id);
   return h;
 }
 
@@ -237,6 +238,7 @@ function cancelHire(ctx: RequestContext, input: Args, field: string) {
   v.throwIfAny(field);
   const h = hire as HireRecord;
   h.status = "CANCELLED";
+  ctx.events.hire("HIRE_CANCELLED", h.id);
   return h;
 }
 

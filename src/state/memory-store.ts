@@ -1,10 +1,13 @@
-import type { StateStore } from "./store.js";
+import type { LogEntry, StateStore } from "./store.js";
 
 /** One process's state: what a single stdio or HTTP server needs, with nothing to install. */
 export function createMemoryStore(now: () => number = Date.now): StateStore {
   const values = new Map<string, { value: string; expiresAt: number }>();
   /** Per window key: each use's id and the moment it stops counting. */
   const windows = new Map<string, Map<string, number>>();
+  /** Per log key: its entries, oldest first (by `at`, then by arrival), and their ids. */
+  const logs = new Map<string, { entries: LogEntry[]; ids: Set<string>; expiresAt: number }>();
+  const channels = new Map<string, Set<(message: string) => void>>();
   let nextId = 0;
   let writes = 0;
   const live = (key: string) => {
@@ -53,9 +56,57 @@ export function createMemoryStore(now: () => number = Date.now): StateStore {
       const until = uses?.get(id);
       if (uses && until !== undefined) uses.set(id, Math.min(until, now() + windowMs));
     },
+    async appendToLog(key, entry, { maxEntries, maxAgeMs }) {
+      let log = logs.get(key);
+      if (!log || log.expiresAt <= now()) {
+        log = { entries: [], ids: new Set(), expiresAt: 0 };
+        logs.set(key, log);
+      }
+      if (log.ids.has(entry.id)) return false;
+      let i = log.entries.length;
+      while (i > 0 && (log.entries[i - 1] as LogEntry).at > entry.at) i--;
+      log.entries.splice(i, 0, { ...entry });
+      log.ids.add(entry.id);
+      const oldest = entry.at - maxAgeMs;
+      let drop = 0;
+      while (drop < log.entries.length && (log.entries[drop] as LogEntry).at < oldest) drop++;
+      drop = Math.max(drop, log.entries.length - maxEntries);
+      for (const gone of log.entries.splice(0, drop)) log.ids.delete(gone.id);
+      log.expiresAt = now() + maxAgeMs;
+      return true;
+    },
+    async readLog(key, from, offset, count) {
+      const log = logs.get(key);
+      if (!log || log.expiresAt <= now()) return [];
+      const out: LogEntry[] = [];
+      let skipped = 0;
+      for (let i = log.entries.length - 1; i >= 0 && out.length < count; i--) {
+        const entry = log.entries[i] as LogEntry;
+        if (entry.at < from) break;
+        if (skipped++ < offset) continue;
+        out.push({ ...entry });
+      }
+      return out;
+    },
+    async publish(channel, message) {
+      // Delivered on a later turn, as from Redis: a publisher never runs listeners inside itself.
+      for (const listener of channels.get(channel) ?? []) queueMicrotask(() => listener(message));
+    },
+    async subscribe(channel, listener) {
+      const set = channels.get(channel) ?? new Set();
+      channels.set(channel, set);
+      // Each subscription is its own, even for the same function.
+      const own = (message: string) => listener(message);
+      set.add(own);
+      return async () => {
+        set.delete(own);
+      };
+    },
     async close() {
       values.clear();
       windows.clear();
+      logs.clear();
+      channels.clear();
     },
   };
 }

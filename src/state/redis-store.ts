@@ -1,7 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
 import type { Logger } from "../logger.js";
-import { SharedStateUnavailableError, type StateStore, type WindowHold } from "./store.js";
+import {
+  type LogEntry,
+  SharedStateUnavailableError,
+  type StateStore,
+  type WindowHold,
+} from "./store.js";
 
 /** Every key this server writes starts with this, so it can share a Redis with other programs. */
 export const KEY_PREFIX = "wfmcp:";
@@ -44,7 +49,61 @@ if untilAt < tonumber(old) then redis.call('ZADD', KEYS[1], 'XX', untilAt, ARGV[
 return 1
 `;
 
+// A log is a sorted set of ids by time (KEYS[1]) beside a hash of their values (KEYS[2]). The
+// check for the id, the write and both prunes happen in one step, so two replicas receiving the
+// same entry at once store it once. ARGV: id, at, value, maxEntries, oldest kept, time to live.
+const APPEND = `
+if redis.call('HEXISTS', KEYS[2], ARGV[1]) == 1 then return 0 end
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
+local function forget(ids)
+  for i = 1, #ids, 500 do redis.call('HDEL', KEYS[2], unpack(ids, i, math.min(i + 499, #ids))) end
+end
+forget(redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[5]))
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[5])
+local excess = redis.call('ZCARD', KEYS[1]) - tonumber(ARGV[4])
+if excess > 0 then
+  forget(redis.call('ZRANGE', KEYS[1], 0, excess - 1))
+  redis.call('ZREMRANGEBYRANK', KEYS[1], 0, excess - 1)
+end
+redis.call('PEXPIRE', KEYS[1], ARGV[6])
+redis.call('PEXPIRE', KEYS[2], ARGV[6])
+return 1
+`;
+
+// Newest first from ARGV[1] on, skipping ARGV[2], at most ARGV[3]: id, time, value for each.
+const READ_LOG = `
+local ids = redis.call('ZREVRANGEBYSCORE', KEYS[1], '+inf', ARGV[1], 'WITHSCORES', 'LIMIT', ARGV[2], ARGV[3])
+local out = {}
+for i = 1, #ids, 2 do
+  local value = redis.call('HGET', KEYS[2], ids[i])
+  if value then
+    out[#out + 1] = ids[i]
+    out[#out + 1] = ids[i + 1]
+    out[#out + 1] = value
+  end
+end
+return out
+`;
+
 interface ScriptedRedis extends Redis {
+  wfmcpAppend(
+    ids: string,
+    values: string,
+    id: string,
+    at: number,
+    value: string,
+    maxEntries: number,
+    oldest: number,
+    ttlMs: number,
+  ): Promise<number>;
+  wfmcpReadLog(
+    ids: string,
+    values: string,
+    from: number,
+    offset: number,
+    count: number,
+  ): Promise<string[]>;
   wfmcpClaim(
     key: string,
     limit: number,
@@ -94,6 +153,8 @@ export async function createRedisStore(
   }) as ScriptedRedis;
   redis.defineCommand("wfmcpClaim", { numberOfKeys: 1, lua: CLAIM });
   redis.defineCommand("wfmcpRelease", { numberOfKeys: 1, lua: RELEASE });
+  redis.defineCommand("wfmcpAppend", { numberOfKeys: 2, lua: APPEND });
+  redis.defineCommand("wfmcpReadLog", { numberOfKeys: 2, lua: READ_LOG });
 
   let down = false;
   let closing = false;
@@ -128,6 +189,21 @@ export async function createRedisStore(
   logger.info(`Shared state in Redis at ${where}.`);
 
   const k = (key: string) => `${KEY_PREFIX}${key}`;
+  // Subscriptions need a connection of their own, opened with the first one.
+  let subscriber: Promise<Redis> | undefined;
+  const listeners = new Map<string, Set<(message: string) => void>>();
+  const openSubscriber = async (): Promise<Redis> => {
+    const sub = redis.duplicate();
+    // The main connection reports outages; this one reconnects and resubscribes by itself.
+    sub.on("error", (error: Error) =>
+      logger.debug("Redis subscription connection failed", { error: errorText(error) }),
+    );
+    sub.on("message", (channel: string, message: string) => {
+      for (const listener of listeners.get(channel) ?? []) listener(message);
+    });
+    await sub.connect();
+    return sub;
+  };
   async function run<T>(action: string, command: () => Promise<T>): Promise<T> {
     try {
       return await command();
@@ -173,8 +249,62 @@ export async function createRedisStore(
         redis.wfmcpRelease(k(key), id, Math.ceil(windowMs)),
       );
     },
+    async appendToLog(key, entry, { maxEntries, maxAgeMs }) {
+      const added = await run("record a received event", () =>
+        redis.wfmcpAppend(
+          k(`${key}:ids`),
+          k(`${key}:values`),
+          entry.id,
+          entry.at,
+          entry.value,
+          maxEntries,
+          entry.at - maxAgeMs,
+          Math.max(1, Math.ceil(maxAgeMs)),
+        ),
+      );
+      return Number(added) === 1;
+    },
+    async readLog(key, from, offset, count) {
+      const flat = await run("read the received events", () =>
+        redis.wfmcpReadLog(k(`${key}:ids`), k(`${key}:values`), from, offset, count),
+      );
+      const out: LogEntry[] = [];
+      for (let i = 0; i + 2 < flat.length; i += 3) {
+        out.push({ id: flat[i] as string, at: Number(flat[i + 1]), value: flat[i + 2] as string });
+      }
+      return out;
+    },
+    async publish(channel, message) {
+      await run("tell the other replicas", () => redis.publish(k(channel), message));
+    },
+    async subscribe(channel, listener) {
+      const name = k(channel);
+      subscriber ??= openSubscriber().catch((error: unknown) => {
+        subscriber = undefined;
+        throw error;
+      });
+      const sub = await run("listen to the other replicas", () => subscriber as Promise<Redis>);
+      const set = listeners.get(name) ?? new Set();
+      listeners.set(name, set);
+      const own = (message: string) => listener(message);
+      set.add(own);
+      if (set.size === 1) {
+        await run("listen to the other replicas", () => sub.subscribe(name));
+      }
+      return async () => {
+        set.delete(own);
+        if (set.size === 0 && !closing) {
+          listeners.delete(name);
+          await sub.unsubscribe(name).catch(() => {});
+        }
+      };
+    },
     async close() {
       closing = true;
+      if (subscriber) {
+        const sub = await subscriber.catch(() => undefined);
+        sub?.disconnect();
+      }
       await redis.quit().catch(() => redis.disconnect());
     },
   };

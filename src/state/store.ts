@@ -9,6 +9,19 @@ export interface WindowHold {
   maxMs: number;
 }
 
+/** One entry of a bounded log (appendToLog): a unique id, a time in ms, and a value. */
+export interface LogEntry {
+  id: string;
+  at: number;
+  value: string;
+}
+
+/** How much a log keeps: entries from `maxAgeMs` before the newest write on, at most `maxEntries`. */
+interface LogBounds {
+  maxEntries: number;
+  maxAgeMs: number;
+}
+
 export interface StateStore {
   get(key: string): Promise<string | undefined>;
   /** Sets a value, expiring after `ttlMs` when given. */
@@ -25,6 +38,22 @@ export interface StateStore {
   claimWindowSlot(key: string, limit: number, windowMs: number, hold?: WindowHold): Promise<number>;
   /** Ends a held use: it counts for one more window from now. Unknown ids are ignored. */
   releaseWindowSlot(key: string, id: string, windowMs: number): Promise<void>;
+  /**
+   * Adds an entry to the log at `key` unless an entry with its id is there, in one atomic step
+   * across every process sharing the store: true when added, false for an id already kept. The log
+   * then drops entries older than `entry.at - maxAgeMs` and the oldest beyond `maxEntries`, and
+   * expires whole after `maxAgeMs` without writes.
+   */
+  appendToLog(key: string, entry: LogEntry, bounds: LogBounds): Promise<boolean>;
+  /** The log's entries with `at >= from`, newest first, skipping `offset`, at most `count`. */
+  readLog(key: string, from: number, offset: number, count: number): Promise<LogEntry[]>;
+  /** Sends a message to every subscriber of the channel, in every process sharing the store. */
+  publish(channel: string, message: string): Promise<void>;
+  /**
+   * Calls `listener` with every message published on the channel from now on (by any process
+   * sharing the store); resolves once listening, to a function that stops listening.
+   */
+  subscribe(channel: string, listener: (message: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 

@@ -39,6 +39,7 @@ import { openPlatform } from "./platform.js";
 import { createRemoteAuth, type RemoteAuth, type RequestCredential } from "./remote-auth.js";
 import { createSessionLogger } from "./session-logger.js";
 import { sha256 } from "./sha256.js";
+import { createWebhookReceiver, WEBHOOK_PATH } from "./webhook-receiver.js";
 
 const LOOPBACK = ["localhost", "127.0.0.1", "[::1]"];
 
@@ -228,6 +229,8 @@ export async function startHttpServer(
       warnRefused("Host", req.headers.host ?? "", hostname.length <= 253 ? hostname : undefined);
     }
   });
+  // The platform's webhooks: signed, raw body, no Origin (docs/hosting.md, "Live changes").
+  app.use(WEBHOOK_PATH, createWebhookReceiver({ config, logger, store, now: options.now }).handler);
   // The OAuth endpoints serve browsers and web clients of any origin (the SDK's handlers set CORS).
   if (config.auth === "oauth") {
     app.use((req, res, next) => (remoteAuth ? remoteAuth.router(req, res, next) : next()));

@@ -5,6 +5,7 @@ import { createLogger } from "../../src/logger.js";
 import { createMemoryStore } from "../../src/state/memory-store.js";
 import { createRedisStore, KEY_PREFIX } from "../../src/state/redis-store.js";
 import { SharedStateUnavailableError, type StateStore } from "../../src/state/store.js";
+import { until } from "../helpers/until.js";
 import { REDIS_MISSING, type RedisServer, startRedis } from "./helpers.js";
 
 const quiet = () => createLogger("error", () => {});
@@ -106,6 +107,81 @@ describe.each(kinds)("the %s state store", (_kind, open, needsRedis) => {
     expect(wait).toBeLessThanOrEqual(200);
     await sleep(230);
     expect(await store.claimWindowSlot(k, 1, 200)).toBe(0);
+  });
+
+  run(
+    "appends to a log once per id, in one step across processes, and reads it newest first",
+    async () => {
+      const stores = await open();
+      const k = key("log");
+      const bounds = { maxEntries: 100, maxAgeMs: 60_000 };
+      const at = Date.now();
+      const results = await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          (stores[i % stores.length] as StateStore).appendToLog(
+            k,
+            { id: "same", at, value: `v${i}` },
+            bounds,
+          ),
+        ),
+      );
+      expect(results.filter(Boolean)).toHaveLength(1);
+      const [store] = stores as [StateStore];
+      await store.appendToLog(k, { id: "later", at: at + 5, value: "two" }, bounds);
+      await store.appendToLog(k, { id: "last", at: at + 9, value: "three" }, bounds);
+      expect((await store.readLog(k, 0, 0, 10)).map((e) => [e.id, e.at - at])).toEqual([
+        ["last", 9],
+        ["later", 5],
+        ["same", 0],
+      ]);
+      expect((await store.readLog(k, at + 5, 0, 10)).map((e) => e.id)).toEqual(["last", "later"]);
+      expect((await store.readLog(k, 0, 1, 1)).map((e) => e.value)).toEqual(["two"]);
+    },
+  );
+
+  run("keeps a log within its count and its age", async () => {
+    const [store] = (await open()) as [StateStore];
+    const k = key("bounded");
+    const at = Date.now();
+    for (let i = 0; i < 5; i++) {
+      await store.appendToLog(
+        k,
+        { id: `e${i}`, at: at + i, value: "x" },
+        { maxEntries: 3, maxAgeMs: 60_000 },
+      );
+    }
+    expect((await store.readLog(k, 0, 0, 10)).map((e) => e.id)).toEqual(["e4", "e3", "e2"]);
+    // A write an hour later drops everything older than its age bound.
+    await store.appendToLog(
+      k,
+      { id: "new", at: at + 3_600_000, value: "y" },
+      { maxEntries: 3, maxAgeMs: 60_000 },
+    );
+    expect((await store.readLog(k, 0, 0, 10)).map((e) => e.id)).toEqual(["new"]);
+    // A dropped id may be added again.
+    expect(
+      await store.appendToLog(
+        k,
+        { id: "e4", at: at + 3_600_001, value: "z" },
+        { maxEntries: 3, maxAgeMs: 60_000 },
+      ),
+    ).toBe(true);
+  });
+
+  run("publishes a message to every subscriber, in every process, until it stops", async () => {
+    const [one, two] = (await open()) as [StateStore, StateStore];
+    const channel = key("channel");
+    const heard: string[] = [];
+    const stopOne = await one.subscribe(channel, (m) => heard.push(`one:${m}`));
+    const stopTwo = await two.subscribe(channel, (m) => heard.push(`two:${m}`));
+    await two.publish(channel, "hello");
+    await until(() => heard.length === 2, "both subscribers heard the message");
+    expect(heard.sort()).toEqual(["one:hello", "two:hello"]);
+    await stopOne();
+    await one.publish(channel, "again");
+    await until(() => heard.length === 3, "the remaining subscriber heard the second message");
+    expect(heard[2]).toBe("two:again");
+    await stopTwo();
   });
 });
 

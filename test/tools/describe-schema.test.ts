@@ -43,7 +43,7 @@ describe("describe_schema against the sandbox", () => {
     const r = await call({ search: "webhooks" });
     expect(r.isError).toBeFalsy();
     const t = text(r);
-    expect(t).toContain("Queries (2), to call with query_platform:");
+    expect(t).toContain("Queries (4), to call with query_platform:");
     expect(t).toContain(
       '- webhooks(accounts: [ID!], first: Int! = 10, page: Int): WebhookPaginator! "Get a list of webhooks."',
     );
@@ -54,7 +54,16 @@ describe("describe_schema against the sandbox", () => {
     expect(t).toContain('Show one type\'s fields with {"typeName": "Webhook"}.');
     const o = out(r);
     expect(o.type).toBeNull();
-    expect(o.queries.map((q) => q.name)).toEqual(["webhook", "webhooks"]);
+    expect(o.queries.map((q) => q.name)).toEqual([
+      "webhook",
+      "webhooks",
+      "webhookEvent",
+      "webhookEvents",
+      "createWebhook",
+      "deleteWebhook",
+      "updateWebhook",
+      "retryWebhookEvent",
+    ]);
     expect(o.types[0]).toMatchObject({ name: "Webhook", readBy: ["webhook", "webhooks"] });
   });
 

@@ -134,7 +134,10 @@ function actionApprovalApprovable(ctx: RequestContext, input: Args, field: strin
   // the hire proceed as it was (a ready hire starts on its start date).
   const hire = hireOf(ctx, r);
   if (status === "REJECTED" && flowOf(ctx, r).trigger === "HIRE_CREATED") {
-    if (PRE_START.has(hire.status)) hire.status = "CANCELLED";
+    if (PRE_START.has(hire.status)) {
+      hire.status = "CANCELLED";
+      ctx.events.hire("HIRE_CANCELLED", hire.id);
+    }
   }
   return r;
 }

@@ -1,9 +1,112 @@
-// Visibility as in the core: the caller's companies only; another company's webhook is not
-// authorised.
-import type { AnyRecord, ResolverMap } from "../../context.js";
-import { authorizationError } from "../../errors.js";
+// Visibility as in the core: the caller's companies only; another company's webhook, or its
+// events, is not authorised. Deliveries themselves are made by delivery.ts.
+import type { AnyRecord, Args, RequestContext, ResolverMap } from "../../context.js";
+import { authorizationError, ValidationCollector } from "../../errors.js";
 import { companyOf, listFilter, paginate, sortBy } from "../../kit.js";
+import { type WebhookEventRecord, webhookEventsOf } from "./delivery.js";
 import { type WebhookRecord, webhooksOf } from "./seed.js";
+
+/** The platform allows secrets up to 255 characters (PLATFORM-INTERFACE §6.1). */
+const MAX_SECRET = 255;
+
+const dateTime = () => new Date().toISOString().replace(/\.(\d{3})Z$/, ".$1000Z");
+
+function visibleWebhook(ctx: RequestContext, id: unknown, field: string): WebhookRecord {
+  const webhook = webhooksOf(ctx.data).find((w) => w.id === id);
+  if (!webhook) {
+    const v = new ValidationCollector();
+    v.add("input.id", "The selected input.id is invalid.");
+    v.throwIfAny(field);
+  }
+  const found = webhook as WebhookRecord;
+  if (!ctx.identity.companyIds.has(found.companyId)) throw authorizationError();
+  return found;
+}
+
+/** Title, URL and secret as the platform checks them; the same rules for create and update. */
+function checkFields(input: Args, v: ValidationCollector) {
+  if (typeof input.title !== "string" || input.title.trim() === "") {
+    v.add("input.title", "The input.title field is required.");
+  }
+  let url: URL | undefined;
+  try {
+    url = new URL(String(input.url));
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== "https:" && url.protocol !== "http:")) {
+    v.add("input.url", "The input.url must be a valid URL.");
+  }
+  if (typeof input.secret === "string" && input.secret.length > MAX_SECRET) {
+    v.add("input.secret", `The input.secret may not be greater than ${MAX_SECRET} characters.`);
+  }
+}
+
+const optional = (value: unknown) => (typeof value === "string" ? value : null);
+
+function createWebhook(ctx: RequestContext, input: Args, field: string): WebhookRecord {
+  const v = new ValidationCollector();
+  const company = ctx.data.companies.find((c) => c.id === input.company);
+  if (!company) v.add("input.company", "The selected input.company is invalid.");
+  else if (!ctx.identity.companyIds.has(company.id)) throw authorizationError();
+  checkFields(input, v);
+  v.throwIfAny(field);
+  const list = webhooksOf(ctx.data);
+  const next = Math.max(0, ...list.map((w) => Number(w.id.replace(/\D/g, "")) || 0)) + 1;
+  const at = dateTime();
+  const webhook: WebhookRecord = {
+    id: `whk_${String(next).padStart(3, "0")}`,
+    companyId: (company as { id: string }).id,
+    title: String(input.title).trim(),
+    description: optional(input.description),
+    url: String(input.url),
+    secret: optional(input.secret),
+    isActive: input.isActive !== false,
+    clientId: optional(input.clientId),
+    clientSecret: null,
+    clientUrl: optional(input.clientUrl),
+    subscribedEvents: Array.isArray(input.subscribedEvents)
+      ? [...new Set(input.subscribedEvents as string[])]
+      : null,
+    createdAt: at,
+    updatedAt: at,
+  };
+  list.push(webhook);
+  return webhook;
+}
+
+function updateWebhook(ctx: RequestContext, input: Args, field: string): WebhookRecord {
+  const webhook = visibleWebhook(ctx, input.id, field);
+  const v = new ValidationCollector();
+  checkFields(input, v);
+  v.throwIfAny(field);
+  webhook.title = String(input.title).trim();
+  webhook.url = String(input.url);
+  if (input.description !== undefined) webhook.description = optional(input.description);
+  // "If you are not updating the secret, set it to null"; null subscribedEvents: unchanged.
+  if (typeof input.secret === "string") webhook.secret = input.secret;
+  if (typeof input.isActive === "boolean") webhook.isActive = input.isActive;
+  if (input.clientId !== undefined) webhook.clientId = optional(input.clientId);
+  if (input.clientUrl !== undefined) webhook.clientUrl = optional(input.clientUrl);
+  if (Array.isArray(input.subscribedEvents)) {
+    webhook.subscribedEvents = [...new Set(input.subscribedEvents as string[])];
+  }
+  webhook.updatedAt = dateTime();
+  return webhook;
+}
+
+function deleteWebhook(ctx: RequestContext, input: Args, field: string): WebhookRecord {
+  const webhook = visibleWebhook(ctx, input.id, field);
+  const list = webhooksOf(ctx.data);
+  list.splice(list.indexOf(webhook), 1);
+  return webhook;
+}
+
+function visibleEvent(ctx: RequestContext, id: unknown): WebhookEventRecord | undefined {
+  const event = webhookEventsOf(ctx.data).find((e) => e.id === id);
+  if (event && !ctx.identity.companyIds.has(event.companyId)) throw authorizationError();
+  return event;
+}
 
 export const webhooksResolvers: ResolverMap = {
   Query: {
@@ -19,6 +122,34 @@ export const webhooksResolvers: ResolverMap = {
         (w) => ctx.identity.companyIds.has(w.companyId) && (!accounts || accounts.has(w.companyId)),
       );
       return paginate(sortBy(visible, []), args, info.fieldName);
+    },
+    webhookEvent: (_p, args, ctx) => visibleEvent(ctx, args.id) ?? null,
+    webhookEvents: (_p, args, ctx, info) => {
+      const visible = webhookEventsOf(ctx.data).filter(
+        (e) =>
+          ctx.identity.companyIds.has(e.companyId) &&
+          (args.webhookId === undefined ||
+            args.webhookId === null ||
+            e.webhookId === args.webhookId),
+      );
+      // "They are returned in descending order of creation."
+      return paginate([...visible].reverse(), args, info.fieldName);
+    },
+  },
+  Mutation: {
+    createWebhook: (_p, args, ctx, info) => createWebhook(ctx, args.input as Args, info.fieldName),
+    updateWebhook: (_p, args, ctx, info) => updateWebhook(ctx, args.input as Args, info.fieldName),
+    deleteWebhook: (_p, args, ctx, info) => deleteWebhook(ctx, args.input as Args, info.fieldName),
+    retryWebhookEvent: (_p, args, ctx, info) => {
+      const input = args.input as Args;
+      const event = visibleEvent(ctx, input.id);
+      if (!event) {
+        const v = new ValidationCollector();
+        v.add("input.id", "The selected input.id is invalid.");
+        v.throwIfAny(info.fieldName);
+      }
+      ctx.events.retry((event as WebhookEventRecord).id);
+      return event;
     },
   },
   Webhook: {

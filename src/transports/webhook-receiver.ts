@@ -1,0 +1,171 @@
+// The platform's webhooks, received at /webhooks/platform (HTTP mode only). The platform signs the
+// raw body with HMAC-SHA256 and the shared secret (lowercase hex, `Signature` header) and nothing
+// else: no timestamp, so no protection against replay from the platform. Hence each event is kept
+// under the SHA-256 of its body, once however often it arrives, and only for a bounded time and
+// number. The platform retries anything but a 2xx (5 attempts, 60 s time-out), so the answer comes
+// as soon as the event is stored; whatever is done with it happens later.
+import { createHash, createHmac, timingSafeEqual } from "node:crypto";
+import express, {
+  type NextFunction,
+  type Request,
+  type RequestHandler,
+  type Response,
+} from "express";
+import type { Config } from "../config.js";
+import type { Logger } from "../logger.js";
+import type { StateStore } from "../state/store.js";
+import { createWebhookEventStore, type WebhookEventStore } from "../state/webhook-events.js";
+
+/** Where the platform delivers; give `<public address>/webhooks/platform` to the platform. */
+export const WEBHOOK_PATH = "/webhooks/platform";
+
+/** The largest body read; the platform's payloads are deliberately minimal. */
+const MAX_BODY_BYTES = 256 * 1024;
+/** Refusals are logged at most this often, each line counting those since the last. */
+const REFUSAL_LOG_INTERVAL_MS = 10_000;
+
+export interface WebhookReceiver {
+  /** Mounted at WEBHOOK_PATH: answers 404 while no secret is configured. */
+  handler: RequestHandler;
+  /** The received events; undefined while the receiver is off. */
+  events: WebhookEventStore | undefined;
+}
+
+export interface WebhookReceiverOptions {
+  config: Pick<Config, "webhookSecrets" | "webhookRetentionDays" | "webhookMaxEvents">;
+  logger: Logger;
+  store: StateStore;
+  now?: () => number;
+  /** The largest body read (default 256 KB). */
+  maxBodyBytes?: number;
+}
+
+export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookReceiver {
+  const { config, logger } = options;
+  const now = options.now ?? Date.now;
+  const router = express.Router();
+  if (config.webhookSecrets.length === 0) {
+    logger.info(
+      `Webhook receiver off: ${WEBHOOK_PATH} answers 404 (set WORKFORCE_WEBHOOK_SECRETS to receive the platform's events).`,
+    );
+    router.all("/", (_req, res) => sendError(res, 404, "The webhook receiver is off."));
+    return { handler: router, events: undefined };
+  }
+  const keys = config.webhookSecrets.map((secret) => {
+    logger.addSecret(secret);
+    return Buffer.from(secret, "utf8");
+  });
+  const events = createWebhookEventStore(options.store, {
+    maxEvents: config.webhookMaxEvents,
+    maxAgeMs: config.webhookRetentionDays * 24 * 60 * 60 * 1000,
+    now,
+  });
+  logger.info(
+    `Webhook receiver on at ${WEBHOOK_PATH}: ${keys.length} secret${keys.length === 1 ? "" : "s"}; events kept ${config.webhookRetentionDays} days, at most ${config.webhookMaxEvents}.`,
+  );
+
+  let refusedUnlogged = 0;
+  let lastRefusalLine = Number.NEGATIVE_INFINITY;
+  /** One line per refusal, never the body or the signature; floods are summed up. */
+  const logRefusal = (req: Request, reason: string) => {
+    refusedUnlogged++;
+    if (now() - lastRefusalLine < REFUSAL_LOG_INTERVAL_MS) return;
+    lastRefusalLine = now();
+    logger.warning(`Refused a webhook delivery: ${reason}. Nothing was stored.`, {
+      address: req.ip,
+      refusedSinceLastLine: refusedUnlogged,
+    });
+    refusedUnlogged = 0;
+  };
+
+  router.post(
+    "/",
+    express.raw({ type: () => true, limit: options.maxBodyBytes ?? MAX_BODY_BYTES }),
+    async (req: Request, res: Response) => {
+      const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+      const signature = signatureOf(req.header("signature"));
+      if (!signature) {
+        logRefusal(req, "no Signature header, or not 64 hex digits");
+        return sendError(res, 401, "The Signature header is missing or malformed.");
+      }
+      // Every secret is tried, so that the time taken does not tell which one matched.
+      let valid = false;
+      for (const key of keys) {
+        const expected = createHmac("sha256", key).update(body).digest();
+        if (timingSafeEqual(expected, signature)) valid = true;
+      }
+      if (!valid) {
+        logRefusal(req, "its Signature matches none of the configured secrets");
+        return sendError(res, 401, "The signature does not match.");
+      }
+      const payload = parsePayload(req, body);
+      if (typeof payload === "string") {
+        logger.warning(`Refused a signed webhook delivery: ${payload}. Nothing was stored.`);
+        return sendError(res, 400, `${payload}.`);
+      }
+      const id = createHash("sha256").update(body).digest("hex");
+      try {
+        const outcome = await events.add({ id, event: payload.event, payload });
+        logger.debug(
+          outcome === "stored"
+            ? "Received a webhook event."
+            : "Received a webhook event again (a redelivery); kept once.",
+          { event: payload.event, id },
+        );
+        res.status(200).json({ received: true, id, duplicate: outcome === "duplicate" });
+      } catch (error) {
+        // The platform tries again later; nothing is lost by refusing now.
+        logger.warning("Could not store a webhook event; the platform will deliver it again.", {
+          event: payload.event,
+          error: error instanceof Error ? error.message : String(error),
+        });
+        sendError(res, 503, "The event could not be stored; deliver it again later.");
+      }
+    },
+  );
+  router.all("/", (_req, res) => {
+    res.setHeader("allow", "POST");
+    sendError(res, 405, "Webhooks are delivered with POST.");
+  });
+  router.use((error: unknown, req: Request, res: Response, next: NextFunction) => {
+    if (res.headersSent) return next(error);
+    const status = (error as { status?: number }).status;
+    if (status === 413) {
+      logRefusal(req, "its body is over the size limit");
+      return sendError(res, 413, "The body is too large.");
+    }
+    if (status === 400 || status === 415) return sendError(res, 400, "The body could not be read.");
+    next(error);
+  });
+  return { handler: router, events };
+}
+
+/** The header's 32 bytes, or undefined unless it is exactly 64 hex digits. */
+function signatureOf(header: string | undefined): Buffer | undefined {
+  const hex = header?.trim();
+  return hex && /^[0-9a-f]{64}$/i.test(hex) ? Buffer.from(hex, "hex") : undefined;
+}
+
+/** The payload, or why it is refused: JSON, an object, with a plausible `event` name. */
+function parsePayload(req: Request, body: Buffer): { event: string } | string {
+  const type = (req.header("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
+  if (type !== "application/json") return "the Content-Type is not application/json";
+  let payload: unknown;
+  try {
+    payload = JSON.parse(body.toString("utf8"));
+  } catch {
+    return "the body is not valid JSON";
+  }
+  if (payload === null || typeof payload !== "object" || Array.isArray(payload)) {
+    return "the body is not a JSON object";
+  }
+  const event = (payload as Record<string, unknown>).event;
+  if (typeof event !== "string" || !/^[A-Za-z][A-Za-z0-9_.-]{0,99}$/.test(event)) {
+    return "the body has no `event` name";
+  }
+  return payload as { event: string };
+}
+
+function sendError(res: Response, status: number, message: string): void {
+  res.status(status).json({ error: message });
+}
