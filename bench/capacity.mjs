@@ -14,6 +14,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { procStatus } from "./ceilings.mjs";
 
+/** The sealing key every replica of the three-replica case shares (a bench value, not a secret). */
+const SHARED_KEY = Buffer.alloc(32, 11).toString("base64");
+
 const SELF = fileURLToPath(import.meta.url);
 const NGINX_CONF = fileURLToPath(new URL("../deploy/nginx.conf", import.meta.url));
 const MODERN = "2026-07-28";
@@ -392,6 +395,8 @@ async function withReplicas(cli, env, use) {
         {
           ...env,
           WORKFORCE_REDIS_URL: `redis://127.0.0.1:${redisPort}/0`,
+          // Replicas share one key: a form shown by one is completed on another.
+          WORKFORCE_ENCRYPTION_KEY: SHARED_KEY,
           WORKFORCE_TRUST_PROXY: "loopback",
         },
         { port },
