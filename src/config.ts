@@ -5,7 +5,7 @@ import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import envPaths from "env-paths";
 import { ConfigError } from "./config/config-error.js";
-import { DEFAULTS, TOOLSETS } from "./config/defaults.js";
+import { DEFAULT_TOOLSETS, DEFAULTS, TOOLSETS } from "./config/defaults.js";
 import { type DotenvSource, mergeDotenv } from "./config/dotenv-policy.js";
 import { type Config, configSchema } from "./config/settings-schema.js";
 import { apiUrlSchema } from "./config/url-rules.js";
@@ -153,12 +153,17 @@ export function parseConfig(
 
 const isTrue = (v: string | undefined) => /^(1|true|yes|on)$/i.test(v?.trim() ?? "");
 
+/** "all" is every toolset; unset (or "default" in a list) the default ones, without the opt-in. */
 function parseToolsets(list: string | undefined): string[] {
-  const names = (list ?? "all")
+  const names = (list ?? "default")
     .split(",")
     .map((n) => n.trim().toLowerCase())
     .filter(Boolean);
-  return names.length === 0 || names.includes("all") ? [...TOOLSETS] : [...new Set(names)];
+  if (names.includes("all")) return [...TOOLSETS];
+  const named = names.length === 0 ? ["default"] : names;
+  return [
+    ...new Set(named.flatMap((n): string[] => (n === "default" ? [...DEFAULT_TOOLSETS] : [n]))),
+  ];
 }
 
 function parseFlags(argv: string[]) {

@@ -28,8 +28,17 @@ export const TOOLSETS = [
   "talent",
   "jobs",
   "platform",
+  "live",
 ] as const;
 export type Toolset = (typeof TOOLSETS)[number];
+
+/** Toolsets exposed only when named: their tools cost every assistant tokens on every turn. */
+export const OPT_IN_TOOLSETS: readonly Toolset[] = ["live"];
+
+/** What an unset --toolsets exposes ("default" in a list names these). */
+export const DEFAULT_TOOLSETS: readonly Toolset[] = TOOLSETS.filter(
+  (toolset) => !OPT_IN_TOOLSETS.includes(toolset),
+);
 
 /**
  * How a change that needs confirmation is confirmed: `token` (the default) asks the person with a

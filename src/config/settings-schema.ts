@@ -115,7 +115,7 @@ const settingsSchema = z.object({
   // One line for each name that is not a toolset.
   toolsets: z.array(
     z.enum(TOOLSETS, {
-      error: `toolsets must be a comma-separated list of: ${TOOLSETS.join(", ")} (or all)`,
+      error: `toolsets must be a comma-separated list of: ${TOOLSETS.join(", ")} (or default, or all)`,
     }),
   ),
   // Node's timers overflow past 2^31 ms and fire at once; ten minutes is already generous.

@@ -32,19 +32,30 @@ const all = [
   fakeTool("find_things", "hires", true),
   fakeTool("read_money", "invoices", true),
   fakeTool("log_hours", "timesheets", false),
+  fakeTool("follow_changes", "live", true),
 ];
 const names = (argv: string[], env: NodeJS.ProcessEnv = {}) =>
   selectTools(parseConfig(argv, env), all).map((t) => t.name);
 
 describe("choosing the exposed tools", () => {
-  it("exposes every tool by default", () => {
+  it("exposes every tool by default but the opt-in toolsets' (live)", () => {
     expect(names([])).toEqual(["find_things", "read_money", "log_hours"]);
+  });
+
+  it("adds an opt-in toolset when named, with or without the default ones", () => {
+    expect(names(["--toolsets", "default,live"])).toEqual([
+      "find_things",
+      "read_money",
+      "log_hours",
+      "follow_changes",
+    ]);
+    expect(names([], { WORKFORCE_TOOLSETS: "live" })).toEqual(["follow_changes"]);
   });
 
   it("--toolsets and WORKFORCE_TOOLSETS keep only the named toolsets, in any letter case", () => {
     expect(names(["--toolsets", "Invoices, timesheets"])).toEqual(["read_money", "log_hours"]);
     expect(names([], { WORKFORCE_TOOLSETS: "hires" })).toEqual(["find_things"]);
-    expect(names(["--toolsets", "all"])).toHaveLength(3);
+    expect(names(["--toolsets", "all"])).toHaveLength(4);
   });
 
   it("--read-only and WORKFORCE_READ_ONLY drop every tool that changes something", () => {
