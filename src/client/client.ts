@@ -35,6 +35,8 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_RETRY_BASE_MS = 1_000;
 const DEFAULT_MAX_RETRIES = 3;
 const DEFAULT_MAX_RESPONSE_BYTES = 5 * 1024 * 1024;
+// A platform answers a connection in well under a second; five seconds tells a dropped one apart.
+const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
 
 /** The standard introspection query; graphql-js already names it `IntrospectionQuery`. */
 export const introspectionOperation: Operation<unknown> = {
@@ -63,7 +65,10 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const retryBaseMs = options.retryBaseMs ?? DEFAULT_RETRY_BASE_MS;
   const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
-  const limits = { maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES };
+  const limits = {
+    maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+    connectTimeoutMs: Math.min(options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, timeoutMs),
+  };
   const logger: Logger | undefined = options.logger;
   // Belt and braces: even if a token slipped into a log line, the logger blanks it.
   logger?.addSecret(fixedToken);

@@ -4,7 +4,16 @@ import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 interface HttpFetchLimits {
   /** Stop reading (and drop the connection) once the body passes this many bytes. */
   maxResponseBytes?: number;
+  /**
+   * Give up on a new connection (name lookup and TCP/TLS connect) after this long: an address
+   * whose packets are silently dropped fails with CONNECT_TIMEOUT instead of waiting out the
+   * whole request time-out. The request was never sent.
+   */
+  connectTimeoutMs?: number;
 }
+
+/** The code of a connection that was not made within `connectTimeoutMs`. */
+export const CONNECT_TIMEOUT = "CONNECT_TIMEOUT";
 
 /**
  * The body passed `maxResponseBytes`. Plain (no operation name here); the client turns it into a
@@ -92,6 +101,23 @@ export function httpFetch(
     );
     signal?.addEventListener("abort", onAbort, { once: true });
     req.once("error", fail);
+    const connectMs = limits.connectTimeoutMs;
+    if (connectMs !== undefined) {
+      req.once("socket", (socket) => {
+        // A kept-alive socket is connected already; only a new one can hang here.
+        if (!socket.connecting) return;
+        const timer = setTimeout(() => {
+          req.destroy(
+            Object.assign(new Error(`no connection within ${connectMs} ms`), {
+              code: CONNECT_TIMEOUT,
+            }),
+          );
+        }, connectMs);
+        const clear = () => clearTimeout(timer);
+        socket.once("connect", clear);
+        socket.once("close", clear);
+      });
+    }
     req.end(body);
   });
 }

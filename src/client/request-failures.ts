@@ -18,7 +18,7 @@ import {
   ValidationError,
 } from "./errors.js";
 import { formatBytes } from "./format-bytes.js";
-import { BodyTooLargeError } from "./http-fetch.js";
+import { BodyTooLargeError, CONNECT_TIMEOUT } from "./http-fetch.js";
 import type { Operation, TraceContext } from "./types.js";
 
 // Connection errors that prove the request never left this machine, so nothing happened. Each
@@ -33,6 +33,8 @@ const UNREACHABLE: Record<string, (host: string, code: string) => string> = {
   EHOSTUNREACH: noRoute,
   ENETUNREACH: noRoute,
   ERR_INVALID_URL: (host) => `The address ${host} is not a valid URL. Correct WORKFORCE_API_URL.`,
+  [CONNECT_TIMEOUT]: (host) =>
+    `Nothing answered a connection to ${host} within a few seconds: the address drops the packets (a wrong address, a firewall, or the platform is down). Check WORKFORCE_API_URL, and that this machine can reach the platform.`,
 };
 
 // TLS handshake failures: the request itself was never sent.

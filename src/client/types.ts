@@ -110,6 +110,8 @@ export interface PlatformClientOptions {
   rateLimitWindowMs?: number;
   /** Largest response body read; a larger one fails with ResponseTooLargeError. Default 5 MiB. */
   maxResponseBytes?: number;
+  /** How long a new connection may take before the request fails, unsent. Default 5 s. */
+  connectTimeoutMs?: number;
   logger?: import("../logger.js").Logger;
   /**
    * Where the rate budget lives when replicas must share it (Redis); without it, this process's

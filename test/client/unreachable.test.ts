@@ -1,6 +1,8 @@
 // A wrong platform address fails at once, naming the host and what is wrong with it: sending again
 // after a back-off meets the same refusal (it used to take 4 attempts, ~8 s, then advise waiting).
+import { spawn } from "node:child_process";
 import { createServer, type Server } from "node:http";
+import { connect } from "node:net";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import {
@@ -80,6 +82,39 @@ describe("a platform address that cannot be reached", () => {
       ),
     );
     expect(seen.requests).toBe(0);
+  });
+
+  it("an address that drops the packets: one attempt, ended by the connect time-out, not the request's", async () => {
+    // A listener that never accepts, with its queue full: the kernel drops further connection
+    // attempts, as a firewall or a dead host does. (Node accepts by itself, so Python listens.)
+    const listener = spawn("python3", [
+      "-c",
+      "import socket,time\ns=socket.socket();s.bind(('127.0.0.1',0));s.listen(0)\nprint(s.getsockname()[1],flush=True)\ntime.sleep(60)",
+    ]);
+    try {
+      const port = Number(await new Promise<string>((done) => listener.stdout.once("data", done)));
+      const queued = connect(port, "127.0.0.1");
+      await new Promise((done) => queued.once("connect", done));
+      const started = Date.now();
+      const error = await failure(
+        fastClient(
+          { url: `http://127.0.0.1:${port}` },
+          { ...retries, timeoutMs: 30_000, connectTimeoutMs: 300 },
+        ).run(viewerQuery, {}),
+      );
+      queued.destroy();
+      expect(error).toBeInstanceOf(NetworkError);
+      expect(error.attempts).toBe(1);
+      expect(error.retryable).toBe(false);
+      expect(error.message).toContain("the request was not sent");
+      expect(error.hint).toBe(
+        `Nothing answered a connection to 127.0.0.1:${port} within a few seconds: the address drops the packets (a wrong address, a firewall, or the platform is down). Check WORKFORCE_API_URL, and that this machine can reach the platform.`,
+      );
+      // The 30 s request time-out never came into it.
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      listener.kill();
+    }
   });
 
   it("an address that answers with a web page: one attempt, naming the host", async () => {
