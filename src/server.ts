@@ -1,5 +1,6 @@
 import {
   CLIENT_CAPABILITIES_META_KEY,
+  LOG_LEVEL_META_KEY,
   inputRequired,
   inputResponse,
   Server,
@@ -355,6 +356,7 @@ function toolRunner(
       formReply: formReplyOf(extra),
       sealingKey,
     };
+    const removeRequestSink = requestLogSink(extra, logger);
     try {
       const output = await tool.handler(args, context);
       logger.debug(`${tool.name} answered`, { ms: Date.now() - started });
@@ -412,6 +414,8 @@ function toolRunner(
       // Loaded on the first failure: error wording is not needed to start or to answer.
       const { toToolErrorResult } = await import("./tools/tool-error.js");
       return fitError(toToolErrorResult(error, tool.name, { logger, prefix: notice }));
+    } finally {
+      removeRequestSink?.();
     }
   };
   // A large answer, or one with something to redact: serialized, redacted, and cut if it must be.
@@ -433,6 +437,27 @@ function toolRunner(
     return fitted.cut ? { ...result, content: [{ type: "text", text: fitted.text }] } : result;
   };
   return callback;
+}
+
+/**
+ * On 2026-07-28 a request asks for log lines itself, with a level in its _meta (none asked, none
+ * sent): this call's lines at or above it go to the client with the call.
+ */
+function requestLogSink(extra: Extra, logger: Logger): (() => void) | undefined {
+  const envelope = extra.mcpReq.envelope as Record<string, unknown> | undefined;
+  const level = envelope?.[LOG_LEVEL_META_KEY];
+  if (typeof level !== "string" || !(level in MCP_LEVEL_RANK)) return undefined;
+  const floor = MCP_LEVEL_RANK[level as LoggingLevel];
+  return logger.addSink(
+    (at, message, data) => {
+      extra.mcpReq
+        .log(at, data === undefined ? message : { message, ...data }, "workforce-mcp")
+        .catch(() => {
+          // The request is over or its client gone: nothing to tell.
+        });
+    },
+    (at) => MCP_LEVEL_RANK[at] >= floor,
+  );
 }
 
 /** The caller's trace context: MCP's `_meta.traceparent`, else an HTTP caller's header. */

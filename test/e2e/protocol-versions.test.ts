@@ -336,6 +336,36 @@ describe("both protocol versions over Streamable HTTP (embedded sandbox)", () =>
     expect(JSON.parse(bad.body).error.code).toBe(-32602);
   });
 
+  it("sends a 2026-07-28 call's log lines at the level its _meta asks for, and none when it asks for none", async () => {
+    const call = (logLevel?: string) => {
+      const body = modernBody("tools/call", {
+        name: "get_hire",
+        arguments: { hireId: "hire_001" },
+      });
+      if (logLevel) {
+        (body.params._meta as Record<string, unknown>)["io.modelcontextprotocol/logLevel"] =
+          logLevel;
+      }
+      return raw(mcpUrl.href, {
+        body,
+        headers: {
+          "mcp-protocol-version": MODERN,
+          "mcp-method": "tools/call",
+          "mcp-name": "get_hire",
+        },
+      });
+    };
+    const debug = await call("debug");
+    expect(debug.status).toBe(200);
+    expect(debug.body).toContain('"method":"notifications/message"');
+    expect(debug.body).toContain("get_hire answered");
+    const silent = await call();
+    expect(silent.status).toBe(200);
+    expect(silent.body).not.toContain("notifications/message");
+    const errorsOnly = await call("error");
+    expect(errorsOnly.body).not.toContain("notifications/message");
+  });
+
   it("gives the lists cache hints on 2026-07-28 (ttlMs, cacheScope) and none on 2025-11-25", async () => {
     const modern = await raw(mcpUrl.href, {
       body: modernBody("tools/list"),
