@@ -24,6 +24,13 @@ export async function serveStdio(config: Config, logger: Logger, version: string
     version,
     catalog: await loadCatalog(),
     sealingKey: sealingKeyFor(config.encryptionKey),
+    // With the team's Redis, the platform's events its HTTP server receives (list_changes reads them).
+    events: store
+      ? (await import("../state/webhook-events.js")).createWebhookEventStore(store, {
+          maxEvents: config.webhookMaxEvents,
+          maxAgeMs: config.webhookRetentionDays * 24 * 60 * 60 * 1000,
+        })
+      : undefined,
   };
   // The SDK's entry calls this for the connection (and once more for a discarded probe): both
   // protocol versions are served from the same server.
