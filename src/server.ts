@@ -74,6 +74,11 @@ export interface ServerDeps {
    * Redis): list_changes and workforce://changes read them. Undefined when nothing receives them.
    */
   events?: WebhookEventStore;
+  /**
+   * Tell this connection of every new event its person may see, unasked (a 2026-07-28 stdio
+   * connection: serveStdio delivers the update only to subscriptions/listen streams naming the feed).
+   */
+  announceChanges?: boolean;
 }
 
 export interface WorkforceServer {
@@ -160,6 +165,7 @@ export function createServer(config: Config, deps: ServerDeps): WorkforceServer 
       keepMs: config.webhookRetentionDays * 24 * 60 * 60 * 1000,
       logger,
       now: () => clock.now(),
+      announceAll: deps.announceChanges === true,
     },
   });
 

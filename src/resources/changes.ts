@@ -29,6 +29,11 @@ export interface ChangesResourceDeps {
   keepMs: number;
   logger: Logger;
   now: () => number;
+  /**
+   * Announce every new event this person may see from the start, without resources/subscribe
+   * (2026-07-28 over stdio, where the SDK forwards only what a listen stream asked for).
+   */
+  announceAll?: boolean;
 }
 
 export const CHANGES_RESOURCE = {
@@ -104,6 +109,18 @@ export function serveChangeSubscriptions(
     if (stopping) await (await stopping.catch(() => async () => {}))();
   };
 
+  const events = deps.events;
+  if (deps.announceAll && events) {
+    stop = events.listen((event) => void announce(events, event));
+    // A store that cannot listen leaves the feed readable; the failure is the log's.
+    stop.catch((error: unknown) => {
+      stop = undefined;
+      deps.logger.warning("could not listen for the platform's events", {
+        error: error instanceof Error ? error.message : String(error),
+      });
+    });
+  }
+
   server.setRequestHandler("resources/subscribe", async (request) => {
     const { uri } = request.params;
     if (uri !== CHANGES_URI) {
@@ -112,7 +129,6 @@ export function serveChangeSubscriptions(
         `Only ${CHANGES_URI} can be subscribed to, not ${quoted(uri)}: the other resources change only with the server.`,
       );
     }
-    const events = deps.events;
     if (!events) {
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, (await feed()).NO_RECEIVER);
     }

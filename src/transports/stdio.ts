@@ -35,8 +35,10 @@ export async function serveStdio(config: Config, logger: Logger, version: string
   // The SDK's entry calls this for the connection (and once more for a discarded probe): both
   // protocol versions are served from the same server.
   const servers: WorkforceServer[] = [];
-  const build = () => {
-    const workforce = createServer(config, deps);
+  const build = ({ era }: { era: "legacy" | "modern" }) => {
+    // A 2026-07-28 connection hears of changes on its subscriptions/listen stream, which the SDK
+    // fills from this server's sendResourceUpdated; a 2025 one subscribes with resources/subscribe.
+    const workforce = createServer(config, { ...deps, announceChanges: era === "modern" });
     servers.push(workforce);
     return workforce.server;
   };
