@@ -3,6 +3,9 @@
 // resources/subscribe, a 2026-07-28 client listening with subscriptions/listen, and list_changes
 // shows it with the worker's and company's names, only to people who can read the company.
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport as StreamableHTTPClientTransportV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { type HttpServerHandle, startHttpServer } from "../../src/transports/http.js";
@@ -144,6 +147,35 @@ describe("live changes over --http with WORKFORCE_WEBHOOK_SECRETS", () => {
     const read = await modern.readResource({ uri: CHANGES });
     expect((read.contents[0] as { text: string }).text).toContain(`"${hire.worker}"`);
     await subscription.close();
+  });
+
+  it("the 1.x client (2025-11-25, resources/subscribe) is told of a contract accepted within a second", async () => {
+    const v1 = new ClientV1({ name: "live-v1", version: "0" });
+    await v1.connect(
+      new StreamableHTTPClientTransportV1(new URL(`${server.url}/mcp`), {
+        requestInit: { headers: { Authorization: `Bearer ${sandbox.tokens.full}` } },
+      }),
+    );
+    try {
+      const heard = new Promise<{ uri: string }>((resolve, reject) => {
+        const timer = setTimeout(
+          () => reject(new Error("no resource update within 1000 ms")),
+          1_000,
+        );
+        v1.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
+          clearTimeout(timer);
+          resolve(n.params);
+        });
+      });
+      await v1.subscribeResource({ uri: CHANGES });
+      const hire = offeredHire("cmp_nordlys");
+      sandbox.acceptContract(hire.id);
+      expect(await heard).toMatchObject({ uri: CHANGES });
+      const r = await v1.callTool({ name: "list_changes", arguments: { hireId: hire.id } });
+      expect((r.content as { text: string }[])[0]?.text).toContain(`"${hire.worker}"`);
+    } finally {
+      await v1.close();
+    }
   });
 
   it("a person whose sign-in cannot read the event's company neither sees it nor hears of it (limited token: Nordlys only)", async () => {

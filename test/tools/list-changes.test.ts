@@ -166,6 +166,22 @@ describe("list_changes", () => {
     expect(((await call(limited)).structuredContent as unknown as Out).total).toBe(1);
   });
 
+  it("reads at most 10 hires per list to tell whose an event is, and says how many it left out", async () => {
+    const events = eventStore();
+    const hires = Array.from({ length: 12 }, (_, i) => `hire_${String(i + 1).padStart(3, "0")}`);
+    for (const [i, hire] of hires.entries()) await add(events, hireTerminated(hire), T0 + i);
+    const h = await harness({ events });
+    const first = await call(h, { first: 50 });
+    const out = first.structuredContent as unknown as Out;
+    expect(h.sandbox.countRequests("HireForChange")).toBe(10);
+    expect(out.total).toBe(10);
+    expect(out.notes.join("\n")).toContain("2 events left out for now");
+    // The next list reads the two left, and keeps the ten it read before.
+    const second = (await call(h, { first: 50 })).structuredContent as unknown as Out;
+    expect(second.total).toBe(12);
+    expect(h.sandbox.countRequests("HireForChange")).toBe(12);
+  });
+
   it("without a receiver, says so and what to set, never an empty list", async () => {
     const h = await harness();
     const r = await call(h);
