@@ -917,3 +917,10 @@ export type AcceptBidMutationVariables = Exact<{
 
 
 export type AcceptBidMutation = { acceptBid: { id: string, status: HireActiveStatus, worker: { id: string, name: string }, company: { id: string, name: string }, latestContract: { id: string, status: ContractStatus, rate: number | null, rateType: RateType | null, currency: Currency } } };
+
+export type HireForChangeQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type HireForChangeQuery = { hire: { id: string, number: string, status: HireActiveStatus, worker: { id: string, name: string }, company: { id: string, name: string }, latestContract: { id: string, jobName: string } } | null };

@@ -8,6 +8,12 @@ import {
 } from "../client/schema/uris.js";
 import type { Logger } from "../logger.js";
 import {
+  CHANGES_RESOURCE,
+  type ChangesResourceDeps,
+  readChanges,
+  serveChangeSubscriptions,
+} from "./changes.js";
+import {
   ProtocolError,
   ProtocolErrorCode,
   ResourceNotFoundError,
@@ -30,6 +36,8 @@ export interface ResourceDeps {
   logger: Logger;
   /** The platform's schema, introspected once and shared with the tools. */
   schemaSource: SchemaSource;
+  /** workforce://changes: the webhook events, and the caller's client to filter and describe them. */
+  changes: ChangesResourceDeps;
 }
 
 interface ResourceEntry {
@@ -85,7 +93,7 @@ function schemaTypeName(uri: string): string | undefined {
  * The three resources on the SDK's low-level server: two fixed documents and one template with
  * completion of type names. Unknown URIs are "resource not found" (-32602 with the URI in data, as the SDK sends it on every era).
  */
-export function registerResources(server: Server, deps: ResourceDeps): void {
+export function registerResources(server: Server, deps: ResourceDeps): () => Promise<void> {
   const source = deps.schemaSource;
   // The same redaction tool text gets: the schema is platform text and may carry anything.
   const redact = (text: string) => deps.logger.redact(text);
@@ -104,7 +112,7 @@ export function registerResources(server: Server, deps: ResourceDeps): void {
   });
 
   server.setRequestHandler("resources/list", () => ({
-    resources: [SCHEMA_INDEX, TIMESHEET_PAYLOAD_SCHEMA],
+    resources: [SCHEMA_INDEX, TIMESHEET_PAYLOAD_SCHEMA, CHANGES_RESOURCE],
   }));
   server.setRequestHandler("resources/templates/list", () => ({
     resourceTemplates: [SCHEMA_TYPE],
@@ -119,12 +127,22 @@ export function registerResources(server: Server, deps: ResourceDeps): void {
     if (uri === TIMESHEET_PAYLOAD_SCHEMA_URI) {
       return document(TIMESHEET_PAYLOAD_SCHEMA, uri, await timesheetPayloadSchemaText());
     }
+    if (uri === CHANGES_RESOURCE.uri) {
+      const text = await readChanges(deps.changes, ctx.mcpReq.signal).catch(async (error) => {
+        if (error instanceof ProtocolError) throw error;
+        throw new ProtocolError(
+          ProtocolErrorCode.InternalError,
+          redact(await readFailure(error, "the changes", deps.logger)),
+        );
+      });
+      return document(CHANGES_RESOURCE, uri, redact(text));
+    }
     const name = schemaTypeName(uri);
     if (name === undefined) {
       throw new ResourceNotFoundError(
         uri,
         redact(
-          `There is no resource ${quoted(uri)}. This server has ${SCHEMA_INDEX_URI}, ${SCHEMA_TYPE_TEMPLATE} and ${TIMESHEET_PAYLOAD_SCHEMA_URI}.`,
+          `There is no resource ${quoted(uri)}. This server has ${SCHEMA_INDEX_URI}, ${SCHEMA_TYPE_TEMPLATE}, ${TIMESHEET_PAYLOAD_SCHEMA_URI} and ${CHANGES_RESOURCE.uri}.`,
         ),
       );
     }
@@ -157,6 +175,7 @@ export function registerResources(server: Server, deps: ResourceDeps): void {
       return { completion: { values: [] } };
     }
   });
+  return serveChangeSubscriptions(server, deps.changes);
 }
 
 /** What a failed read of the platform's schema says: the client's own words, or a generic line. */

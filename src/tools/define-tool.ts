@@ -4,6 +4,7 @@ import type { PlatformClient } from "../client/types.js";
 import type { Config, Toolset } from "../config.js";
 import type { Logger } from "../logger.js";
 import type { StateStore } from "../state/store.js";
+import type { WebhookEventStore } from "../state/webhook-events.js";
 
 interface ToolAnnotations {
   readOnlyHint: boolean;
@@ -99,6 +100,11 @@ export interface ToolContext {
   identity: string;
   /** For waits between read-backs (see sendWrite). */
   clock: Clock;
+  /**
+   * The platform's webhook events this server received (or, over stdio with Redis, those the team's
+   * HTTP server keeps there); undefined when nothing receives them.
+   */
+  events?: WebhookEventStore;
 }
 
 interface ToolOutput<TStructured> {

@@ -11,6 +11,7 @@ import { searchHiresTool } from "./hires/search-hires.js";
 import { terminateHireTool } from "./hires/terminate-hire.js";
 import { listInvoicesTool } from "./invoices/list-invoices.js";
 import { listJobsTool } from "./jobs/list-jobs.js";
+import { listChangesTool } from "./live/list-changes.js";
 import { manageCandidateTool } from "./jobs/manage-candidate.js";
 import { postJobTool } from "./jobs/post-job.js";
 import { describeSchemaTool } from "./platform/describe-schema.js";
@@ -47,6 +48,7 @@ export const tools = [
   manageCandidateTool,
   describeSchemaTool,
   queryPlatformTool,
+  listChangesTool,
 ] satisfies readonly AnyTool[];
 
 /**

@@ -14,6 +14,7 @@ import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
 import { createServer, type WorkforceServer } from "../server.js";
 import type { StateStore } from "../state/store.js";
+import type { WebhookEventStore } from "../state/webhook-events.js";
 import type { CatalogEntry } from "../tools/catalog.js";
 import type { Platform } from "./platform.js";
 import { createSessionLogger } from "./session-logger.js";
@@ -29,6 +30,8 @@ export interface StatelessContext {
   catalog: readonly CatalogEntry[];
   /** Seals forms' requestState; one for the process (see startHttpServer). */
   sealingKey: Buffer;
+  /** The webhook events the receiver keeps; undefined while it is off. */
+  events?: WebhookEventStore;
 }
 
 export interface StatelessCall {
@@ -54,6 +57,7 @@ export function statelessServer(context: StatelessContext, call: StatelessCall):
     identity,
     catalog: context.catalog,
     sealingKey: context.sealingKey,
+    events: context.events,
   });
 }
 

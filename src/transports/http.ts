@@ -20,6 +20,7 @@ import type { ClientMetadataOptions } from "../auth/remote/client-metadata.js";
 import { PersonalTokens } from "../auth/remote/personal-tokens.js";
 
 import { createSchemaCache, createSchemaSource } from "../client/schema/introspection.js";
+import { CHANGES_URI } from "../client/schema/uris.js";
 import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
 import { createServer, type WorkforceServer } from "../server.js";
@@ -107,6 +108,10 @@ export async function startHttpServer(
     now: options.now,
     checksPerWindow: options.tokenChecksPerWindow,
   });
+  // The platform's webhooks (off without WORKFORCE_WEBHOOK_SECRETS): every server made here reads
+  // the events it keeps, for list_changes and workforce://changes.
+  const receiver = createWebhookReceiver({ config, logger, store, now: options.now });
+  const events = receiver.events;
   // Requests of MCP 2026-07-28 stand alone on every replica, as --stateless makes 2025 ones do.
   const perRequest: StatelessContext = {
     config,
@@ -117,6 +122,7 @@ export async function startHttpServer(
     schemas: createSchemaCache({ store }),
     catalog,
     sealingKey,
+    events,
   };
   const stateless = config.stateless ? perRequest : undefined;
   // 2026-07-28 requests: a server per request from the SDK's entry; 2025 ones keep the routes below.
@@ -135,6 +141,19 @@ export async function startHttpServer(
         logger.debug("MCP 2026-07-28 request refused or failed", { error: error.message }),
     },
   );
+  // 2026-07-28 clients listening to workforce://changes (subscriptions/listen) hear of each new event
+  // through the handler's in-process notifier. Every replica hears of every event (Redis publish
+  // and subscribe), so each tells its own listeners; whose companies a person may see is filtered
+  // when they read the feed, never in the notification, which names only the feed.
+  const stopAnnouncing = events
+    ? await events
+        .listen(() => modern.notify.resourceUpdated(CHANGES_URI))
+        .catch(async (error: unknown) => {
+          await platform.close();
+          await store.close();
+          throw error;
+        })
+    : undefined;
   const serveModern = toNodeHandler(modern, {
     maxRequestBodySize: MAX_BODY_BYTES,
     onerror: (error) => logger.error("HTTP request failed", { error: String(error) }),
@@ -230,7 +249,7 @@ export async function startHttpServer(
     }
   });
   // The platform's webhooks: signed, raw body, no Origin (docs/hosting.md, "Live changes").
-  app.use(WEBHOOK_PATH, createWebhookReceiver({ config, logger, store, now: options.now }).handler);
+  app.use(WEBHOOK_PATH, receiver.handler);
   // The OAuth endpoints serve browsers and web clients of any origin (the SDK's handlers set CORS).
   if (config.auth === "oauth") {
     app.use((req, res, next) => (remoteAuth ? remoteAuth.router(req, res, next) : next()));
@@ -383,6 +402,7 @@ export async function startHttpServer(
       schemaSource: sharedSchema,
       catalog,
       sealingKey,
+      events,
     });
     const transport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
@@ -544,6 +564,7 @@ export async function startHttpServer(
     close() {
       closing ??= (async () => {
         await sessions.closeAll();
+        await stopAnnouncing?.();
         await modern.close();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());

@@ -24,12 +24,21 @@ export async function serveStdio(config: Config, logger: Logger, version: string
     version,
     catalog: await loadCatalog(),
     sealingKey: sealingKeyFor(config.encryptionKey),
+    // With the team's Redis, the platform's events its HTTP server receives (list_changes reads them).
+    events: store
+      ? (await import("../state/webhook-events.js")).createWebhookEventStore(store, {
+          maxEvents: config.webhookMaxEvents,
+          maxAgeMs: config.webhookRetentionDays * 24 * 60 * 60 * 1000,
+        })
+      : undefined,
   };
   // The SDK's entry calls this for the connection (and once more for a discarded probe): both
   // protocol versions are served from the same server.
   const servers: WorkforceServer[] = [];
-  const build = () => {
-    const workforce = createServer(config, deps);
+  const build = ({ era }: { era: "legacy" | "modern" }) => {
+    // A 2026-07-28 connection hears of changes on its subscriptions/listen stream, which the SDK
+    // fills from this server's sendResourceUpdated; a 2025 one subscribes with resources/subscribe.
+    const workforce = createServer(config, { ...deps, announceChanges: era === "modern" });
     servers.push(workforce);
     return workforce.server;
   };

@@ -60,6 +60,8 @@ export interface HarnessOptions {
    * and a sealing key as replicas do.
    */
   protocol?: "2025-11-25" | "2026-07-28";
+  /** The platform's webhook events, as the HTTP server's receiver keeps them (list_changes). */
+  events?: ServerDeps["events"];
 }
 
 /** Real time, but a wait ends at once: read-backs after a lost answer do not hold a test up. */
@@ -126,6 +128,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       tools: options.tools,
       clock: options.clock ?? noWaitClock,
       catalog: options.tools ? catalogOf(options.tools) : await loadCatalog(),
+      events: options.events,
     };
     const workforce = createServer(config, deps);
     const modern = options.protocol === "2026-07-28";

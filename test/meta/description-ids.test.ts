@@ -15,7 +15,7 @@ function* strings(value: unknown): Generator<string> {
 }
 
 describe("what the model reads of the tool list", async () => {
-  const listed = await listToolsAsClientSees();
+  const listed = await listToolsAsClientSees("all");
 
   it.each(listed.map((tool) => [tool.name, tool] as const))(
     "%s shows no sandbox-looking id",

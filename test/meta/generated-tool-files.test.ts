@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { describe, expect, it } from "vitest";
 import { TOOLSETS } from "../../src/config.js";
+import { OPT_IN_TOOLSETS } from "../../src/config/defaults.js";
 import type { AnyTool } from "../../src/tools/define-tool.js";
 import { tools } from "../../src/tools/registry.js";
 
@@ -18,7 +19,7 @@ const HOW = "Files written from the tool registry are stale: run `npm run genera
 
 /**
  * The README's tool table: by toolset, as `--toolsets` lists them; in each, the tools that change
- * nothing first, otherwise in the registry's order.
+ * nothing first, otherwise in the registry's order. An opt-in toolset's tools say so.
  */
 function readmeTable(all: readonly AnyTool[]): string {
   const cell = (text: string) => text.replaceAll("|", "\\|");
@@ -34,7 +35,10 @@ function readmeTable(all: readonly AnyTool[]): string {
       );
     }
     const changes = readOnlyHint ? "no" : (tool.readme.changes ?? "yes");
-    return `| \`${tool.name}\` | ${tool.toolset} | ${cell(tool.readme.does)} | ${cell(changes)} |`;
+    const toolset = OPT_IN_TOOLSETS.includes(tool.toolset)
+      ? `${tool.toolset} (opt-in)`
+      : tool.toolset;
+    return `| \`${tool.name}\` | ${toolset} | ${cell(tool.readme.does)} | ${cell(changes)} |`;
   });
   return [
     "<!-- Written by `npm run generate:tools` from each tool's `readme`: edit those, not this table. -->",

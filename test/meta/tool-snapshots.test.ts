@@ -19,7 +19,7 @@ const committed = () => {
 };
 
 describe("tool snapshots", async () => {
-  const listed = await listToolsAsClientSees();
+  const listed = await listToolsAsClientSees("all");
 
   if (UPDATE) {
     it("rewrites the snapshots from the registry", () => {

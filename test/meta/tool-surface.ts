@@ -14,9 +14,13 @@ const unusedPlatform: PlatformClient = {
   },
 } as unknown as PlatformClient;
 
-/** Every registered tool (all toolsets, not read-only), in the order `tools/list` returns them. */
-export async function listToolsAsClientSees(): Promise<Tool[]> {
-  const config = { ...parseConfig(["--sandbox"], {}), readOnly: false };
+/**
+ * The tools a default start lists (not read-only), in the order `tools/list` returns them; with
+ * `all`, those of the opt-in toolsets too (every registered tool).
+ */
+export async function listToolsAsClientSees(which: "default" | "all" = "default"): Promise<Tool[]> {
+  const args = which === "all" ? ["--sandbox", "--toolsets", "all"] : ["--sandbox"];
+  const config = { ...parseConfig(args, {}), readOnly: false };
   const workforce = createServer(config, {
     client: unusedPlatform,
     logger: createLogger("error", () => {}),

@@ -24,11 +24,12 @@ async function readError(uri: string): Promise<ProtocolError> {
 }
 
 describe("resources", () => {
-  it("lists the schema index and the timesheet payload schema, and the type template", async () => {
+  it("lists the schema index, the timesheet payload schema and the changes, and the type template", async () => {
     const { resources } = await h.client.listResources();
     expect(resources.map((r) => [r.uri, r.mimeType])).toEqual([
       ["workforce://schema", "text/plain"],
       ["workforce://timesheets/payload-schema", "application/schema+json"],
+      ["workforce://changes", "text/plain"],
     ]);
     expect(resources.every((r) => r.name && r.title && r.description)).toBe(true);
     const { resourceTemplates } = await h.client.listResourceTemplates();

@@ -4,6 +4,7 @@
 
 import { accountOperations } from "./accounts.js";
 import { approvalOperations } from "./approvals.js";
+import { changeOperations } from "./changes.js";
 import { coreOperations } from "./core.js";
 import { hireOperations } from "./hires.js";
 import { jobOperations } from "./jobs.js";
@@ -23,4 +24,5 @@ export const allOperations = {
   ...talentInvitationOperations,
   ...approvalOperations,
   ...jobOperations,
+  ...changeOperations,
 };

@@ -1,0 +1,269 @@
+// What the platform's webhook events say changed, as one person may see it: list_changes and the
+// workforce://changes resource read it. The events are hints (src/state/webhook-events.ts); each
+// is shown with the hire it names, read through the API once per event and kept beside it in the
+// state store, so that a list does not fetch again. A person sees an event only when it belongs to
+// a company among the accounts their own credential can read.
+import { AuthorizationError, FieldRestrictedError, ValidationError } from "./errors.js";
+import { listAccountsQuery } from "./operations/accounts.js";
+import { hireForChangeQuery } from "./operations/changes.js";
+import { oneLine, quoted } from "./platform-text.js";
+import type { PlatformClient, RequestOptions } from "./types.js";
+import type { StateStore } from "../state/store.js";
+import type { ReceivedWebhookEvent, WebhookEventStore } from "../state/webhook-events.js";
+
+/** What list_changes and workforce://changes answer where nothing receives the events. */
+export const NO_RECEIVER =
+  "This server receives no webhook events, so it cannot say what changed. The platform's events are received by the team's HTTP server (workforce-mcp --http) with WORKFORCE_WEBHOOK_SECRETS set, once a webhook on the platform points at https://<that server>/webhooks/platform with the same secret; start it with --toolsets default,live. A local server (stdio) reads the events that server keeps when WORKFORCE_REDIS_URL names the same Redis. Until then, search_hires and get_hire show the hires as they are now.";
+
+/** The newest events looked at per list; older ones need a later `since`. */
+export const CHANGES_SCAN_LIMIT = 500;
+
+/** Hires read through the API at most per list, so that one list cannot spend the rate budget. */
+export const LOOKUPS_PER_LIST = 10;
+
+export interface Change {
+  eventId: string;
+  /** The payload's event name, e.g. `contractAccepted`. */
+  event: string;
+  /** When this server received it (ISO 8601). */
+  receivedAt: string;
+  hireId: string | null;
+  hireNumber: string | null;
+  /** The hire's status the event reports (as webhooks write it, lower case). */
+  newStatus: string | null;
+  worker: { id: string | null; name: string | null } | null;
+  company: { id: string; name: string | null };
+  contract: { id: string | null; jobName: string | null } | null;
+  /** "platform": the hire was read through the API; "event": only what the event carried. */
+  detailsFrom: "platform" | "event";
+}
+
+export interface ChangesPage {
+  changes: Change[];
+  /** Visible events matching the query (among the newest CHANGES_SCAN_LIMIT looked at). */
+  total: number;
+  /** True when CHANGES_SCAN_LIMIT events were looked at: older ones were not. */
+  capped: boolean;
+  /** Events whose company could not be told yet (lookups for this list used up): left out. */
+  unchecked: number;
+}
+
+export interface ChangesQuery {
+  since?: number;
+  hireId?: string;
+  companyId?: string;
+  event?: string;
+}
+
+export interface FeedDeps {
+  client: PlatformClient;
+  store: StateStore;
+  events: WebhookEventStore;
+  options?: RequestOptions;
+  /** How long a hire's details stay beside its event (the events' retention). */
+  keepMs: number;
+}
+
+/** What the API said of the event's hire, kept under the event's id. */
+interface Details {
+  hireNumber: string;
+  workerId: string;
+  workerName: string;
+  companyId: string;
+  companyName: string;
+  contractId: string | null;
+  jobName: string | null;
+}
+
+const detailsKey = (eventId: string) => `webhook-change:${eventId}`;
+
+/** The ids of every account the credential can read (companies, organisations, agencies). */
+export async function readableAccounts(
+  client: PlatformClient,
+  options?: RequestOptions,
+): Promise<Set<string>> {
+  const { data } = await client.run(listAccountsQuery, {}, options);
+  return new Set(data.accounts.map((a) => a.id));
+}
+
+/** The company an event's payload names: `data.trustedContact.accountId`, else `data.company.id`. */
+function payloadCompanyId(event: ReceivedWebhookEvent): string | undefined {
+  const data = field(event.payload, "data");
+  const id =
+    field(field(data, "trustedContact"), "accountId") ?? field(field(data, "company"), "id");
+  return typeof id === "string" ? id : undefined;
+}
+
+function payloadFacts(event: ReceivedWebhookEvent) {
+  const data = field(event.payload, "data");
+  const contract = field(data, "contract");
+  const hire = field(data, "hire");
+  const worker = field(data, "worker");
+  const company = field(data, "company");
+  const text = (v: unknown) => (typeof v === "string" ? v : null);
+  return {
+    hireId:
+      text(field(contract, "hireId")) ?? text(field(hire, "id")) ?? text(field(data, "hireId")),
+    status: text(field(contract, "hireStatus")) ?? text(field(hire, "status")),
+    contractId: text(field(contract, "id")),
+    worker: worker ? { id: text(field(worker, "id")), name: text(field(worker, "name")) } : null,
+    companyName: text(field(company, "name")),
+  };
+}
+
+/**
+ * The event's company: from its payload, else from the details kept beside it, else (while
+ * `lookups` allows) by reading its hire with this credential. Undefined when it cannot be told.
+ */
+async function companyOf(
+  deps: FeedDeps,
+  event: ReceivedWebhookEvent,
+  lookups: { left: number },
+): Promise<string | undefined> {
+  const named = payloadCompanyId(event);
+  if (named !== undefined) return named;
+  const details = await detailsOf(deps, event, lookups);
+  return details?.companyId;
+}
+
+/** The details kept beside the event, or read now (once) when `lookups` allows. */
+async function detailsOf(
+  deps: FeedDeps,
+  event: ReceivedWebhookEvent,
+  lookups: { left: number },
+): Promise<Details | undefined> {
+  const kept = await deps.store.get(detailsKey(event.id));
+  if (kept !== undefined) return JSON.parse(kept) as Details;
+  const { hireId } = payloadFacts(event);
+  if (hireId === null || lookups.left <= 0) return undefined;
+  lookups.left--;
+  let hire: Awaited<ReturnType<typeof readHire>>;
+  try {
+    hire = await readHire(deps, hireId);
+  } catch (error) {
+    // Not this person's to read: another person may, so nothing is kept.
+    if (
+      error instanceof AuthorizationError ||
+      error instanceof ValidationError ||
+      error instanceof FieldRestrictedError
+    ) {
+      return undefined;
+    }
+    throw error;
+  }
+  if (!hire) return undefined;
+  const details: Details = {
+    hireNumber: hire.number,
+    workerId: hire.worker.id,
+    workerName: hire.worker.name,
+    companyId: hire.company.id,
+    companyName: hire.company.name,
+    contractId: hire.latestContract.id,
+    jobName: hire.latestContract.jobName,
+  };
+  // Kept as long as the event: whoever lists it next reads it from here.
+  await deps.store.set(detailsKey(event.id), JSON.stringify(details), deps.keepMs);
+  return details;
+}
+
+async function readHire(deps: FeedDeps, hireId: string) {
+  const { data } = await deps.client.run(hireForChangeQuery, { id: hireId }, deps.options);
+  return data.hire;
+}
+
+/**
+ * The events matching `query` that belong to one of `accounts`, newest first, `offset` and
+ * `limit` of them with their hire's details.
+ */
+export async function visibleChanges(
+  deps: FeedDeps,
+  accounts: ReadonlySet<string>,
+  query: ChangesQuery,
+  page: { offset: number; limit: number },
+): Promise<ChangesPage> {
+  // The company is filtered here: an event that does not name it is matched by its hire's.
+  const { companyId, ...stored } = query;
+  const found = await deps.events.list({ ...stored, limit: CHANGES_SCAN_LIMIT });
+  const lookups = { left: LOOKUPS_PER_LIST };
+  const visible: ReceivedWebhookEvent[] = [];
+  let unchecked = 0;
+  for (const event of found) {
+    const company = await companyOf(deps, event, lookups);
+    if (company === undefined) unchecked++;
+    else if (accounts.has(company) && (companyId === undefined || company === companyId)) {
+      visible.push(event);
+    }
+  }
+  const changes: Change[] = [];
+  for (const event of visible.slice(page.offset, page.offset + page.limit)) {
+    changes.push(changeOf(event, await detailsOf(deps, event, lookups)));
+  }
+  return {
+    changes,
+    total: visible.length,
+    capped: found.length >= CHANGES_SCAN_LIMIT,
+    unchecked,
+  };
+}
+
+/** Whether a person who reads `accounts` may see the event (for notifications). */
+export async function maySee(
+  deps: FeedDeps,
+  accounts: ReadonlySet<string>,
+  event: ReceivedWebhookEvent,
+): Promise<boolean> {
+  const company = await companyOf(deps, event, { left: 1 });
+  return company !== undefined && accounts.has(company);
+}
+
+function changeOf(event: ReceivedWebhookEvent, details: Details | undefined): Change {
+  const facts = payloadFacts(event);
+  const companyId = payloadCompanyId(event) ?? details?.companyId ?? "";
+  return {
+    eventId: event.id,
+    event: event.event,
+    receivedAt: event.receivedAt,
+    hireId: facts.hireId,
+    hireNumber: details?.hireNumber ?? null,
+    newStatus: facts.status,
+    worker:
+      details !== undefined ? { id: details.workerId, name: details.workerName } : facts.worker,
+    company: { id: companyId, name: details?.companyName ?? facts.companyName },
+    contract:
+      facts.contractId !== null || details !== undefined
+        ? {
+            id: facts.contractId ?? details?.contractId ?? null,
+            // The job of the hire's latest contract: the event's own when they are the same one.
+            jobName:
+              details && (facts.contractId === null || facts.contractId === details.contractId)
+                ? details.jobName
+                : null,
+          }
+        : null,
+    detailsFrom: details ? "platform" : "event",
+  };
+}
+
+/** One line per change: ids and statuses on one line, the platform's names quoted. */
+export function changeLine(c: Change): string {
+  const hire =
+    c.hireId === null
+      ? "no hire named"
+      : `hire ${oneLine(c.hireId)}${c.hireNumber ? ` (no. ${oneLine(c.hireNumber)})` : ""}`;
+  const worker = c.worker?.name
+    ? ` ${quoted(c.worker.name)}${c.worker.id ? ` (worker ${oneLine(c.worker.id)})` : ""}`
+    : "";
+  const company = ` at ${c.company.name ? `${quoted(c.company.name)} (${oneLine(c.company.id)})` : `company ${oneLine(c.company.id)}`}`;
+  const contract = c.contract?.id
+    ? `; contract ${oneLine(c.contract.id)}${c.contract.jobName ? ` job ${quoted(c.contract.jobName)}` : ""}`
+    : "";
+  const status = c.newStatus ? `; hire status now ${oneLine(c.newStatus)}` : "";
+  const from = c.detailsFrom === "event" ? " (as the event says; not looked up yet)" : "";
+  return `- ${oneLine(c.receivedAt)} ${oneLine(c.event)}: ${hire}${worker}${company}${contract}${status}${from}`;
+}
+
+function field(value: unknown, name: string): unknown {
+  return value !== null && typeof value === "object" && !Array.isArray(value)
+    ? (value as Record<string, unknown>)[name]
+    : undefined;
+}

@@ -1,0 +1,34 @@
+// What list_changes and the changes resource show of a hire a webhook event names: fetched once per
+// event and kept beside it (src/tools/live/changes-feed.ts).
+import type {
+  HireForChangeQuery,
+  HireForChangeQueryVariables,
+} from "../operation-types.generated.js";
+import { query } from "./define.js";
+
+export const hireForChangeQuery = query<HireForChangeQuery, HireForChangeQueryVariables>(
+  "HireForChange",
+  /* GraphQL */ `
+    query HireForChange($id: ID!) {
+      hire(id: $id) {
+        id
+        number
+        status
+        worker {
+          id
+          name
+        }
+        company {
+          id
+          name
+        }
+        latestContract {
+          id
+          jobName
+        }
+      }
+    }
+  `,
+);
+
+export const changeOperations = { hireForChangeQuery };
