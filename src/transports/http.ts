@@ -230,7 +230,10 @@ export async function startHttpServer(
     }
   });
   // The platform's webhooks: signed, raw body, no Origin (docs/hosting.md, "Live changes").
-  app.use(WEBHOOK_PATH, createWebhookReceiver({ config, logger, store, now: options.now }).handler);
+  app.use(
+    WEBHOOK_PATH,
+    createWebhookReceiver({ config, logger, store, sealingKey, now: options.now }).handler,
+  );
   // The OAuth endpoints serve browsers and web clients of any origin (the SDK's handlers set CORS).
   if (config.auth === "oauth") {
     app.use((req, res, next) => (remoteAuth ? remoteAuth.router(req, res, next) : next()));

@@ -12,6 +12,7 @@ import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as StdioClientTransportV1 } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport as StreamableHTTPClientTransportV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { OPT_IN_TOOLSETS } from "../../src/config/defaults.js";
 import { startSandbox } from "../../src/sandbox/index.js";
 import { tools as registry } from "../../src/tools/registry.js";
 import { type HttpServerHandle, startHttpServer } from "../../src/transports/http.js";
@@ -19,7 +20,10 @@ import { httpConfig, quietLogger, raw } from "./http-helpers.js";
 
 const cli = path.resolve(process.cwd(), "dist/cli.js");
 const MODERN = "2026-07-28";
-const registryOrder = registry.map((tool) => tool.name);
+// What an unset --toolsets lists: every tool but those of opt-in toolsets.
+const registryOrder = registry
+  .filter((tool) => !OPT_IN_TOOLSETS.includes(tool.toolset))
+  .map((tool) => tool.name);
 
 /** A client as each SDK line makes one, and the protocol version it should end up speaking. */
 const clients = [

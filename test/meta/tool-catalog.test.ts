@@ -19,7 +19,8 @@ beforeAll(async () => {
   const dir = mkdtempSync(path.join(tmpdir(), "workforce-catalog-"));
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [cli, "--sandbox"],
+    // Every toolset, opt-in ones too, as listToolsAsClientSees lists them.
+    args: [cli, "--sandbox", "--toolsets", "all"],
     env: { PATH: process.env.PATH ?? "", WORKFORCE_CONFIG_DIR: dir },
     cwd: dir,
     stderr: "ignore",

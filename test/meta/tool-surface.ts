@@ -4,6 +4,7 @@ import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
 import type { Tool } from "@modelcontextprotocol/client";
 import type { PlatformClient } from "../../src/client/types.js";
 import { parseConfig } from "../../src/config.js";
+import { TOOLSETS } from "../../src/config/defaults.js";
 import { createLogger } from "../../src/logger.js";
 import { createServer } from "../../src/server.js";
 import { loadCatalog } from "../../src/tools/catalog.js";
@@ -16,7 +17,8 @@ const unusedPlatform: PlatformClient = {
 
 /** Every registered tool (all toolsets, not read-only), in the order `tools/list` returns them. */
 export async function listToolsAsClientSees(): Promise<Tool[]> {
-  const config = { ...parseConfig(["--sandbox"], {}), readOnly: false };
+  // Opt-in toolsets (live) too: every tool is checked and pinned, whether or not it is listed by default.
+  const config = { ...parseConfig(["--sandbox"], {}), readOnly: false, toolsets: [...TOOLSETS] };
   const workforce = createServer(config, {
     client: unusedPlatform,
     logger: createLogger("error", () => {}),

@@ -10,6 +10,7 @@ import { jobOperations } from "./jobs.js";
 import { paymentOperations } from "./payments.js";
 import { talentOperations } from "./talent.js";
 import { talentInvitationOperations } from "./talent-invitations.js";
+import { webhookOperations } from "./webhooks.js";
 
 export * from "./core.js";
 
@@ -23,4 +24,5 @@ export const allOperations = {
   ...talentInvitationOperations,
   ...approvalOperations,
   ...jobOperations,
+  ...webhookOperations,
 };
