@@ -15,7 +15,11 @@ import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
 import type { StateStore } from "../state/store.js";
 import { createWebhookEventStore, type WebhookEventStore } from "../state/webhook-events.js";
-import { createWebhookSecretStore, WEBHOOK_PATH } from "../state/webhook-secrets.js";
+import {
+  createWebhookSecretStore,
+  keepRegisteredSecretsIn,
+  WEBHOOK_PATH,
+} from "../state/webhook-secrets.js";
 
 /** Where the platform delivers; give `<public address>/webhooks/platform` to the platform. */
 export { WEBHOOK_PATH };
@@ -54,6 +58,7 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
   const registered = options.sealingKey
     ? createWebhookSecretStore(options.store, options.sealingKey, now)
     : undefined;
+  if (options.sealingKey) keepRegisteredSecretsIn(options.store, options.sealingKey);
   if (config.webhookSecrets.length === 0 && !registered) {
     logger.info(
       `Webhook receiver off: ${WEBHOOK_PATH} answers 404 (set WORKFORCE_WEBHOOK_SECRETS to receive the platform's events).`,

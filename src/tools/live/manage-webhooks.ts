@@ -15,7 +15,7 @@ import {
   webhooksOfCompanyQuery,
 } from "../../client/operations/webhooks.js";
 import { oneLine } from "../../client/platform-text.js";
-import { createWebhookSecretStore, receiverUrlOf } from "../../state/webhook-secrets.js";
+import { receiverUrlOf, registeredSecrets } from "../../state/webhook-secrets.js";
 import {
   changedResult,
   confirmationTokenArg,
@@ -345,7 +345,7 @@ async function create(ctx: ToolContext, args: Args, preview: Preview) {
   const url = preview.webhook.url;
   const secret = randomBytes(SECRET_BYTES).toString("hex");
   ctx.logger.addSecret(secret);
-  const secrets = createWebhookSecretStore(ctx.store, ctx.sealingKey);
+  const secrets = registeredSecrets(ctx.store, ctx.sealingKey);
   const record = {
     companyId: preview.company.id,
     webhookId: null as string | null,
@@ -451,7 +451,7 @@ async function remove(ctx: ToolContext, args: Args, preview: Preview) {
     };
   }
   // The secret of a webhook this server registered is forgotten with it.
-  const secrets = createWebhookSecretStore(ctx.store, ctx.sealingKey);
+  const secrets = registeredSecrets(ctx.store, ctx.sealingKey);
   const kept = await secrets.get(preview.company.id);
   if (
     kept &&
