@@ -272,6 +272,12 @@ export type DeleteWebhookInput = {
   id: string;
 };
 
+/** The input for retrying a webhook event. */
+export type RetryWebhookEventInput = {
+  /** The ID of the webhook event to be retried. */
+  id: string;
+};
+
 /** The approval status of a payment request from the company's perspective. */
 export type PaymentRequestStatus =
   | 'APPROVED'
@@ -987,3 +993,10 @@ export type DeleteWebhookMutationVariables = Exact<{
 
 
 export type DeleteWebhookMutation = { deleteWebhook: { id: string } };
+
+export type RetryWebhookEventMutationVariables = Exact<{
+  input: RetryWebhookEventInput;
+}>;
+
+
+export type RetryWebhookEventMutation = { retryWebhookEvent: { id: string, status: string } };

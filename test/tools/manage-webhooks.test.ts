@@ -10,6 +10,7 @@ import type { StateStore } from "../../src/state/store.js";
 import { createWebhookSecretStore } from "../../src/state/webhook-secrets.js";
 import type { Harness, HarnessOptions } from "../helpers/mcp-harness.js";
 import { callTool, useHarness } from "../helpers/tool-calls.js";
+import { until } from "../helpers/until.js";
 
 const PUBLIC_URL = "http://127.0.0.1:39871";
 const RECEIVER = `${PUBLIC_URL}/webhooks/platform`;
@@ -268,5 +269,40 @@ describe("manage_webhooks delete", () => {
     expect(unnamed.r.isError).toBe(true);
     expect(unnamed.text).toContain("webhookId");
     expect(h.sandbox.countRequests("DeleteWebhook")).toBe(0);
+  });
+});
+
+describe("manage_webhooks retry", () => {
+  it("sends a failed delivery again, and refuses one that is not failed or not the company's", async () => {
+    const { h } = await start();
+    const { out } = await call(h, CREATE);
+    const created = await call(h, { ...CREATE, confirmationToken: out.confirmationToken });
+    const webhookId = created.out.webhook?.id as string;
+    let hireId = "";
+    h.sandbox.edit((d) => {
+      hireId =
+        [...d.hires.values()].find((x) => x.status === "OFFERED" && x.companyId === "cmp_nordlys")
+          ?.id ?? "";
+    });
+    h.sandbox.acceptContract(hireId);
+    // Nothing listens at the public address in this test: the first attempt fails.
+    const failed = () => h.sandbox.webhookEvents.find((e) => e.webhookId === webhookId);
+    await until(() => failed()?.status.startsWith("failed") === true, "the delivery failed");
+    const eventId = failed()?.id as string;
+    const listed = await call(h, { action: "list", company: "cmp_nordlys" });
+    expect(listed.text).toContain(eventId);
+
+    const r = await call(h, { action: "retry", company: "cmp_nordlys", eventId });
+    expect(r.r.isError, r.text).toBeFalsy();
+    expect(r.out.status).toBe("retried");
+    expect(h.sandbox.countRequests("RetryWebhookEvent")).toBe(1);
+
+    const missing = await call(h, { action: "retry", company: "cmp_nordlys", eventId: "whe_9999" });
+    expect(missing.r.isError).toBe(true);
+    expect(missing.text).toContain("action list");
+    const none = await call(h, { action: "retry", company: "cmp_nordlys" });
+    expect(none.r.isError).toBe(true);
+    expect(none.text).toContain("eventId");
+    expect(h.sandbox.countRequests("RetryWebhookEvent")).toBe(1);
   });
 });

@@ -5,6 +5,8 @@ import type {
   CreateWebhookMutationVariables,
   DeleteWebhookMutation,
   DeleteWebhookMutationVariables,
+  RetryWebhookEventMutation,
+  RetryWebhookEventMutationVariables,
   WebhooksOfCompanyQuery,
   WebhooksOfCompanyQueryVariables,
 } from "../operation-types.generated.js";
@@ -83,8 +85,26 @@ export const deleteWebhookMutation = mutation<
   false,
 );
 
+/** One more attempt at a delivery, now: the receiving end may get the same event again. */
+export const retryWebhookEventMutation = mutation<
+  RetryWebhookEventMutation,
+  RetryWebhookEventMutationVariables
+>(
+  "RetryWebhookEvent",
+  /* GraphQL */ `
+    mutation RetryWebhookEvent($input: RetryWebhookEventInput!) {
+      retryWebhookEvent(input: $input) {
+        id
+        status
+      }
+    }
+  `,
+  false,
+);
+
 export const webhookOperations = {
   webhooksOfCompanyQuery,
   createWebhookMutation,
   deleteWebhookMutation,
+  retryWebhookEventMutation,
 };

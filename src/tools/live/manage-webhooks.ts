@@ -12,6 +12,7 @@ import type {
 import {
   createWebhookMutation,
   deleteWebhookMutation,
+  retryWebhookEventMutation,
   webhooksOfCompanyQuery,
 } from "../../client/operations/webhooks.js";
 import { oneLine } from "../../client/platform-text.js";
@@ -58,6 +59,8 @@ const webhookOutput = z.object({
     .object({ id: z.string(), event: z.string(), status: z.string(), at: z.string() })
     .nullable(),
   failedDeliveries: z.number(),
+  /** The most recent failed deliveries' ids, for retry. */
+  failedDeliveryIds: z.array(z.string()),
 });
 type WebhookOut = z.infer<typeof webhookOutput>;
 
@@ -72,13 +75,14 @@ const previewOutput = z.object({
 });
 type Preview = z.infer<typeof previewOutput>;
 
-type Action = "list" | "create" | "delete";
+type Action = "list" | "create" | "delete" | "retry";
 
 interface Args {
   action: Action;
   company: string;
   events?: (typeof EVENT_TYPES)[number][];
   webhookId?: string;
+  eventId?: string;
   confirmationToken?: string;
 }
 
@@ -87,13 +91,13 @@ export const manageWebhooksTool = defineTool({
   title: "Manage webhooks",
   toolset: "live",
   instruction:
-    "manage_webhooks lists a company's webhooks, registers one that sends the platform's events to this server (its secret is generated and kept here, never shown), or deletes one; registering and deleting need the person's confirmation.",
+    "manage_webhooks lists a company's webhooks, registers one that sends the platform's events to this server (its secret is generated and kept here, never shown), or deletes one (registering and deleting need the person's confirmation); retry sends a failed delivery again.",
   readme: {
-    does: "Lists a company's webhooks and their recent deliveries; registers one to this server's receiver (the secret generated and kept sealed here, never shown) or deletes one, after confirmation",
+    does: "Lists a company's webhooks and their recent deliveries; registers one to this server's receiver (the secret generated and kept sealed here, never shown) or deletes one, after confirmation; retries a failed delivery",
     changes: "yes; the platform starts or stops sending events",
   },
   description: [
-    "List, register or delete a company's webhooks (the platform's event notifications).",
+    "List, register or delete a company's webhooks (the platform's event notifications); retry a failed delivery.",
     "Use when: the person wants this server to receive live changes for a company (create), to see which webhooks exist and whether deliveries fail (list), or to stop one (delete).",
     "Do not use for: reading other platform data (use query_platform).",
     "create points the webhook at this server; its secret is generated here and never shown. create and delete first return a preview and a confirmationToken (single use, 5 minutes); repeat the call with it once the person agrees. delete cannot be undone.",
@@ -101,7 +105,9 @@ export const manageWebhooksTool = defineTool({
     'Example: {"action": "create", "company": "48213", "events": ["CONTRACT_ACCEPTED", "HIRE_TERMINATED"]}',
   ].join("\n"),
   inputSchema: {
-    action: z.enum(["list", "create", "delete"]).describe("list, create or delete."),
+    action: z
+      .enum(["list", "create", "delete", "retry"])
+      .describe("list, create, delete or retry."),
     company: z.string().min(1).describe("Company id (list_accounts)."),
     events: z
       .array(z.enum(EVENT_TYPES))
@@ -109,6 +115,7 @@ export const manageWebhooksTool = defineTool({
       .optional()
       .describe("create: the events to send; none given: all."),
     webhookId: z.string().min(1).optional().describe("delete: the webhook's id (from list)."),
+    eventId: z.string().min(1).optional().describe("retry: a failed delivery's id (from list)."),
     confirmationToken: confirmationTokenArg,
   },
   outputSchema: {
@@ -118,6 +125,7 @@ export const manageWebhooksTool = defineTool({
       "changed",
       "created",
       "deleted",
+      "retried",
       "declined",
       "outcome-unknown",
     ]),
@@ -133,17 +141,20 @@ export const manageWebhooksTool = defineTool({
   annotations: confirmedWriteAnnotations,
   async handler(args, ctx) {
     if (args.action === "list") return list(ctx, args);
+    if (args.action === "retry") return retry(ctx, args);
     const misplaced =
-      args.action === "create"
-        ? args.webhookId !== undefined && "webhookId"
-        : args.events !== undefined && "events";
+      args.eventId !== undefined
+        ? "eventId"
+        : args.action === "create"
+          ? args.webhookId !== undefined && "webhookId"
+          : args.events !== undefined && "events";
     if (misplaced) {
       throw new ToolInputError(
         `${misplaced} is not used by action ${args.action}`,
         misplaced,
         args.action === "create"
-          ? "Leave webhookId out: create registers a new webhook."
-          : "Leave events out: delete takes the company and webhookId.",
+          ? "create takes the company and events; it registers a new webhook."
+          : "delete takes the company and webhookId.",
       );
     }
     if (args.action === "delete" && args.webhookId === undefined) {
@@ -225,6 +236,10 @@ function webhooksOut(data: Read, receiver: string | undefined): WebhookOut[] {
         ? { id: last.id, event: last.event, status: last.status, at: last.updatedAt }
         : null,
       failedDeliveries: deliveries.filter((e) => e.status.startsWith("failed")).length,
+      failedDeliveryIds: deliveries
+        .filter((e) => e.status.startsWith("failed"))
+        .slice(0, 5)
+        .map((e) => e.id),
     };
   });
 }
@@ -244,7 +259,7 @@ async function list(ctx: ToolContext, args: Args) {
     const last = w.lastDelivery
       ? `last delivery ${oneLine(w.lastDelivery.id)} ${oneLine(w.lastDelivery.event)} ${oneLine(w.lastDelivery.status)} at ${oneLine(w.lastDelivery.at)}`
       : "no recent deliveries";
-    return `- ${oneLine(w.id)} ${whole(w.title)} ${w.isActive ? "active" : "INACTIVE"}${w.toThisServer ? " (this server's receiver)" : ""}: ${whole(w.url)}; ${eventsText(w.events)}; ${last}${w.failedDeliveries > 0 ? `; ${w.failedDeliveries} failed recently` : ""}`;
+    return `- ${oneLine(w.id)} ${whole(w.title)} ${w.isActive ? "active" : "INACTIVE"}${w.toThisServer ? " (this server's receiver)" : ""}: ${whole(w.url)}; ${eventsText(w.events)}; ${last}${w.failedDeliveries > 0 ? `; ${w.failedDeliveries} failed recently (${w.failedDeliveryIds.map((id) => oneLine(id)).join(", ")})` : ""}`;
   });
   const head = `${webhooks.length} webhook${webhooks.length === 1 ? "" : "s"} of company ${whole(company.name)} (${oneLine(company.id)})${webhooks.length > 0 ? ":" : "."}`;
   const foot = receiver
@@ -471,5 +486,47 @@ async function remove(ctx: ToolContext, args: Args, preview: Preview) {
       ...(readBack ? { note: readBack.trim() } : {}),
     },
     text: `Deleted webhook ${oneLine(id)} of company ${whole(preview.company.name)}: the platform no longer sends its events to ${whole(preview.webhook.url)}.${readBack}`,
+  };
+}
+
+/** One more attempt at a failed delivery of one of the company's webhooks, now. */
+async function retry(ctx: ToolContext, args: Args) {
+  if (args.eventId === undefined) {
+    throw new ToolInputError(
+      "retry needs the failed delivery's id",
+      "eventId",
+      `Find it with ${TOOL} action list (failed deliveries are named there).`,
+    );
+  }
+  const { company, data } = await read(ctx, args.company);
+  const ids = new Set(data.webhooks.data.map((w) => w.id));
+  const event = data.webhookEvents.data.find((e) => e.id === args.eventId && ids.has(e.webhookId));
+  if (!event) {
+    throw new ToolInputError(
+      `no recent delivery ${oneLine(args.eventId)} of company ${oneLine(company.id)}'s webhooks`,
+      "eventId",
+      `Nothing was sent. See the recent deliveries with ${TOOL} action list.`,
+    );
+  }
+  if (!event.status.startsWith("failed")) {
+    throw new ToolInputError(
+      `delivery ${oneLine(event.id)} is ${oneLine(event.status)}, not failed`,
+      "eventId",
+      "Nothing was sent: only a failed delivery is retried.",
+    );
+  }
+  const { data: sent } = await ctx.client.run(
+    retryWebhookEventMutation,
+    { input: { id: event.id } },
+    requestOptions(ctx),
+  );
+  return {
+    structured: {
+      status: "retried" as const,
+      action: args.action,
+      company,
+      note: `Delivery ${event.id} (${event.event}) is sent again; its status was ${event.status}.`,
+    },
+    text: `Delivery ${oneLine(event.id)} (${oneLine(event.event)}, was ${oneLine(event.status)}) is being sent again to its webhook ${oneLine(event.webhookId)}; status now ${oneLine(sent.retryWebhookEvent.status)}. See the outcome with ${TOOL} action list.`,
   };
 }

@@ -18,6 +18,7 @@ const MUTATION_TOOLS: Readonly<Record<string, string>> = {
   acceptBid: "manage_candidate",
   createWebhook: "manage_webhooks",
   deleteWebhook: "manage_webhooks",
+  retryWebhookEvent: "manage_webhooks",
 };
 
 /** The tool that makes this change, if one does. */
