@@ -229,6 +229,55 @@ export type CustomFieldTypeValueInput = {
   multiSelect?: MultiSelectCustomFieldValueInput | null | undefined;
 };
 
+/** The kinds of event a webhook can subscribe to. */
+export type WebhookEventType =
+  /** Triggered when a contract is accepted by a worker. */
+  | 'CONTRACT_ACCEPTED'
+  /** Triggered when a hire ends. */
+  | 'HIRE_ENDED'
+  /** Triggered when a hire is cancelled. */
+  | 'HIRE_CANCELLED'
+  /** Triggered when a hire is terminated. */
+  | 'HIRE_TERMINATED'
+  /** Triggered when a payment request is approved. */
+  | 'PAYMENT_REQUEST_APPROVED'
+  /** Triggered when an invoice is created. */
+  | 'INVOICE_CREATED';
+
+/** The input used for creating a webhook. */
+export type CreateWebhookInput = {
+  /** The title of the webhook. */
+  title: string;
+  /** The description of the webhook. */
+  description?: string | null | undefined;
+  /** The URL of the webhook. */
+  url: string;
+  /** The secret of the webhook. If using OAuth this is the client secret */
+  secret?: string | null | undefined;
+  /** Whether the webhook is active or not. */
+  isActive?: boolean | null | undefined;
+  /** The client ID of the webhook, when using OAuth. */
+  clientId?: string | null | undefined;
+  /** The client URL of the webhook, when using OAuth. */
+  clientUrl?: string | null | undefined;
+  /** The event types that this webhook should be subscribed to. If null or not provided, all; if empty, none. */
+  subscribedEvents?: Array<WebhookEventType> | null | undefined;
+  /** The company that the webhook is for. */
+  company: string;
+};
+
+/** The input for deleting a webhook. */
+export type DeleteWebhookInput = {
+  /** The ID of the webhook to be deleted. */
+  id: string;
+};
+
+/** The input for retrying a webhook event. */
+export type RetryWebhookEventInput = {
+  /** The ID of the webhook event to be retried. */
+  id: string;
+};
+
 /** The approval status of a payment request from the company's perspective. */
 export type PaymentRequestStatus =
   | 'APPROVED'
@@ -924,3 +973,37 @@ export type HireForChangeQueryVariables = Exact<{
 
 
 export type HireForChangeQuery = { hire: { id: string, number: string, status: HireActiveStatus, worker: { id: string, name: string }, company: { id: string, name: string }, latestContract: { id: string, jobName: string } } | null };
+
+export type WebhooksOfCompanyQueryVariables = Exact<{
+  company: string;
+}>;
+
+
+export type WebhooksOfCompanyQuery = { accounts: Array<
+    | { __typename: 'Company', id: string, name: string }
+    | { __typename: 'Organisation', id: string, name: string }
+    | { __typename: 'Partner', id: string, name: string }
+    | { __typename: 'Recruiter', id: string, name: string }
+    | { __typename: 'Worker', id: string, name: string }
+  >, webhooks: { paginatorInfo: { total: number }, data: Array<{ id: string, title: string, owner: string, url: string, isActive: boolean | null, subscribedEvents: Array<WebhookEventType> | null, createdAt: string }> }, webhookEvents: { data: Array<{ id: string, webhookId: string, event: string, status: string, updatedAt: string }> } };
+
+export type CreateWebhookMutationVariables = Exact<{
+  input: CreateWebhookInput;
+}>;
+
+
+export type CreateWebhookMutation = { createWebhook: { id: string, title: string, url: string, isActive: boolean | null, subscribedEvents: Array<WebhookEventType> | null } };
+
+export type DeleteWebhookMutationVariables = Exact<{
+  input: DeleteWebhookInput;
+}>;
+
+
+export type DeleteWebhookMutation = { deleteWebhook: { id: string } };
+
+export type RetryWebhookEventMutationVariables = Exact<{
+  input: RetryWebhookEventInput;
+}>;
+
+
+export type RetryWebhookEventMutation = { retryWebhookEvent: { id: string, status: string } };

@@ -8,6 +8,7 @@ export function createMemoryStore(now: () => number = Date.now): StateStore {
   /** Per log key: its entries, oldest first (by `at`, then by arrival), and their ids. */
   const logs = new Map<string, { entries: LogEntry[]; ids: Set<string>; expiresAt: number }>();
   const channels = new Map<string, Set<(message: string) => void>>();
+  const maps = new Map<string, Map<string, string>>();
   let nextId = 0;
   let writes = 0;
   const live = (key: string) => {
@@ -88,6 +89,17 @@ export function createMemoryStore(now: () => number = Date.now): StateStore {
       }
       return out;
     },
+    async setField(key, field, value) {
+      const map = maps.get(key) ?? new Map<string, string>();
+      maps.set(key, map);
+      map.set(field, value);
+    },
+    async deleteField(key, field) {
+      maps.get(key)?.delete(field);
+    },
+    async readFields(key) {
+      return Object.fromEntries(maps.get(key) ?? []);
+    },
     async publish(channel, message) {
       // Delivered on a later turn, as from Redis: a publisher never runs listeners inside itself.
       for (const listener of channels.get(channel) ?? []) queueMicrotask(() => listener(message));
@@ -106,6 +118,7 @@ export function createMemoryStore(now: () => number = Date.now): StateStore {
       values.clear();
       windows.clear();
       logs.clear();
+      maps.clear();
       channels.clear();
     },
   };

@@ -274,6 +274,15 @@ export async function createRedisStore(
       }
       return out;
     },
+    async setField(key, field, value) {
+      await run("record its shared state", () => redis.hset(k(key), field, value));
+    },
+    async deleteField(key, field) {
+      await run("update its shared state", () => redis.hdel(k(key), field));
+    },
+    async readFields(key) {
+      return run("read its shared state", () => redis.hgetall(k(key)));
+    },
     async publish(channel, message) {
       await run("tell the other replicas", () => redis.publish(k(channel), message));
     },

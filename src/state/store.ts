@@ -47,6 +47,12 @@ export interface StateStore {
   appendToLog(key: string, entry: LogEntry, bounds: LogBounds): Promise<boolean>;
   /** The log's entries with `at >= from`, newest first, skipping `offset`, at most `count`. */
   readLog(key: string, from: number, offset: number, count: number): Promise<LogEntry[]>;
+  /** Sets one field of the map at `key` (kept until deleted), in one step across processes. */
+  setField(key: string, field: string, value: string): Promise<void>;
+  /** Deletes one field of the map at `key`; an unknown field is ignored. */
+  deleteField(key: string, field: string): Promise<void>;
+  /** Every field of the map at `key` and its value (empty when there is none). */
+  readFields(key: string): Promise<Record<string, string>>;
   /** Sends a message to every subscriber of the channel, in every process sharing the store. */
   publish(channel: string, message: string): Promise<void>;
   /**

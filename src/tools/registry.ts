@@ -10,6 +10,7 @@ import { reviewHireApprovalTool } from "./hires/review-hire-approval.js";
 import { searchHiresTool } from "./hires/search-hires.js";
 import { terminateHireTool } from "./hires/terminate-hire.js";
 import { listInvoicesTool } from "./invoices/list-invoices.js";
+import { manageWebhooksTool } from "./live/manage-webhooks.js";
 import { listJobsTool } from "./jobs/list-jobs.js";
 import { listChangesTool } from "./live/list-changes.js";
 import { manageCandidateTool } from "./jobs/manage-candidate.js";
@@ -49,6 +50,7 @@ export const tools = [
   describeSchemaTool,
   queryPlatformTool,
   listChangesTool,
+  manageWebhooksTool,
 ] satisfies readonly AnyTool[];
 
 /**

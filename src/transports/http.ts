@@ -110,7 +110,7 @@ export async function startHttpServer(
   });
   // The platform's webhooks (off without WORKFORCE_WEBHOOK_SECRETS): every server made here reads
   // the events it keeps, for list_changes and workforce://changes.
-  const receiver = createWebhookReceiver({ config, logger, store, now: options.now });
+  const receiver = createWebhookReceiver({ config, logger, store, sealingKey, now: options.now });
   const events = receiver.events;
   // Requests of MCP 2026-07-28 stand alone on every replica, as --stateless makes 2025 ones do.
   const perRequest: StatelessContext = {

@@ -15,9 +15,14 @@ import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
 import type { StateStore } from "../state/store.js";
 import { createWebhookEventStore, type WebhookEventStore } from "../state/webhook-events.js";
+import {
+  createWebhookSecretStore,
+  keepRegisteredSecretsIn,
+  WEBHOOK_PATH,
+} from "../state/webhook-secrets.js";
 
 /** Where the platform delivers; give `<public address>/webhooks/platform` to the platform. */
-export const WEBHOOK_PATH = "/webhooks/platform";
+export { WEBHOOK_PATH };
 
 /** The largest body read; the platform's payloads are deliberately minimal. */
 const MAX_BODY_BYTES = 256 * 1024;
@@ -35,6 +40,12 @@ export interface WebhookReceiverOptions {
   config: Pick<Config, "webhookSecrets" | "webhookRetentionDays" | "webhookMaxEvents">;
   logger: Logger;
   store: StateStore;
+  /**
+   * The server's sealing key: with it, deliveries signed with the secret of a webhook this server
+   * registered (manage_webhooks, sealed in the store) are accepted too, and the receiver answers
+   * 404 only while no secret at all is known.
+   */
+  sealingKey?: Buffer;
   now?: () => number;
   /** The largest body read (default 256 KB). */
   maxBodyBytes?: number;
@@ -44,7 +55,11 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
   const { config, logger } = options;
   const now = options.now ?? Date.now;
   const router = express.Router();
-  if (config.webhookSecrets.length === 0) {
+  const registered = options.sealingKey
+    ? createWebhookSecretStore(options.store, options.sealingKey, now)
+    : undefined;
+  if (options.sealingKey) keepRegisteredSecretsIn(options.store, options.sealingKey);
+  if (config.webhookSecrets.length === 0 && !registered) {
     logger.info(
       `Webhook receiver off: ${WEBHOOK_PATH} answers 404 (set WORKFORCE_WEBHOOK_SECRETS to receive the platform's events).`,
     );
@@ -60,9 +75,28 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     maxAgeMs: config.webhookRetentionDays * 24 * 60 * 60 * 1000,
     now,
   });
+  const kept = `events kept ${config.webhookRetentionDays} days, at most ${config.webhookMaxEvents}`;
   logger.info(
-    `Webhook receiver on at ${WEBHOOK_PATH}: ${keys.length} secret${keys.length === 1 ? "" : "s"}; events kept ${config.webhookRetentionDays} days, at most ${config.webhookMaxEvents}.`,
+    keys.length === 0
+      ? `Webhook receiver off: ${WEBHOOK_PATH} answers 404 until a webhook is registered with manage_webhooks (or WORKFORCE_WEBHOOK_SECRETS is set); ${kept}.`
+      : `Webhook receiver on at ${WEBHOOK_PATH}: ${keys.length} secret${keys.length === 1 ? "" : "s"}${registered ? ", and those of webhooks registered with manage_webhooks" : ""}; ${kept}.`,
   );
+
+  /** Whether the body is signed with any known secret; undefined while none is known at all. */
+  const signedWithKnownSecret = async (body: Buffer, signature: Buffer, fresh: boolean) => {
+    const all = [
+      ...keys,
+      ...((await registered?.secrets({ fresh })) ?? []).map((s) => Buffer.from(s, "utf8")),
+    ];
+    if (all.length === 0) return undefined;
+    // Every secret is tried, so that the time taken does not tell which one matched.
+    let valid = false;
+    for (const key of all) {
+      const expected = createHmac("sha256", key).update(body).digest();
+      if (timingSafeEqual(expected, signature)) valid = true;
+    }
+    return valid;
+  };
 
   let refusedUnlogged = 0;
   let lastRefusalLine = Number.NEGATIVE_INFINITY;
@@ -88,12 +122,22 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
         logRefusal(req, "no Signature header, or not 64 hex digits");
         return sendError(res, 401, "The Signature header is missing or malformed.");
       }
-      // Every secret is tried, so that the time taken does not tell which one matched.
-      let valid = false;
-      for (const key of keys) {
-        const expected = createHmac("sha256", key).update(body).digest();
-        if (timingSafeEqual(expected, signature)) valid = true;
+      let valid: boolean | undefined;
+      try {
+        valid = await signedWithKnownSecret(body, signature, false);
+        // A webhook registered a moment ago, perhaps by another replica: read the secrets again.
+        if (valid !== true && registered)
+          valid = await signedWithKnownSecret(body, signature, true);
+      } catch (error) {
+        logger.warning(
+          "Could not read the registered webhooks' secrets; the platform will deliver again.",
+          {
+            error: error instanceof Error ? error.message : String(error),
+          },
+        );
+        return sendError(res, 503, "The signature could not be checked; deliver it again later.");
       }
+      if (valid === undefined) return sendError(res, 404, "The webhook receiver is off.");
       if (!valid) {
         logRefusal(req, "its Signature matches none of the configured secrets");
         return sendError(res, 401, "The signature does not match.");

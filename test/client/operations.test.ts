@@ -39,6 +39,10 @@ for (const field of [
 ]) {
   NOT_SAFE_TO_REPEAT.add(field);
 }
+// A second webhook (a second secret, every event delivered twice); a delete confirmed once.
+NOT_SAFE_TO_REPEAT.add("createWebhook");
+NOT_SAFE_TO_REPEAT.add("deleteWebhook");
+NOT_SAFE_TO_REPEAT.add("retryWebhookEvent");
 // An approval decision (a rejection cancels the hire), invitation emails, which cannot be unsent,
 // and hours that become payment requests: the person confirmed one submission.
 for (const field of [

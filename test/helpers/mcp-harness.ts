@@ -22,6 +22,7 @@ import { createLogger, type Logger } from "../../src/logger.js";
 import { type SandboxOptions, startSandbox } from "../../src/sandbox/index.js";
 import { createServer, type ServerDeps, type WorkforceServer } from "../../src/server.js";
 import { createMemoryStore } from "../../src/state/memory-store.js";
+import type { StateStore } from "../../src/state/store.js";
 import { loadCatalog } from "../../src/tools/catalog.js";
 import type { Clock } from "../../src/tools/define-tool.js";
 import type { AnyToolDefinition } from "../../src/tools/registry.js";
@@ -62,6 +63,8 @@ export interface HarnessOptions {
   protocol?: "2025-11-25" | "2026-07-28";
   /** The platform's webhook events, as the HTTP server's receiver keeps them (list_changes). */
   events?: ServerDeps["events"];
+  /** The state store and sealing key the server uses (2025-11-25), for tests that look into them. */
+  state?: { store: StateStore; sealingKey: Buffer };
 }
 
 /** Real time, but a wait ends at once: read-backs after a lost answer do not hold a test up. */
@@ -129,6 +132,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       clock: options.clock ?? noWaitClock,
       catalog: options.tools ? catalogOf(options.tools) : await loadCatalog(),
       events: options.events,
+      ...options.state,
     };
     const workforce = createServer(config, deps);
     const modern = options.protocol === "2026-07-28";

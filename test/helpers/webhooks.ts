@@ -82,6 +82,8 @@ export async function startReceiver(
     retentionDays?: number;
     maxBodyBytes?: number;
     logger?: Logger;
+    /** The server's sealing key: registered webhooks' secrets are accepted too. */
+    sealingKey?: Buffer;
   } = {},
 ): Promise<RunningReceiver> {
   const lines: string[] = [];
@@ -94,6 +96,7 @@ export async function startReceiver(
     },
     logger,
     store,
+    sealingKey: options.sealingKey,
     now: options.now,
     maxBodyBytes: options.maxBodyBytes,
   });

@@ -5,8 +5,9 @@
 // declined form (on 2025-11-25 and on 2026-07-28). A new tool of that kind without an act below
 // fails the first test.
 import { describe, expect, it } from "vitest";
+import { DEFAULT_TOOLSETS } from "../../src/config/defaults.js";
 import { tools } from "../../src/tools/registry.js";
-import type { Harness } from "../helpers/mcp-harness.js";
+import type { Harness, HarnessOptions } from "../helpers/mcp-harness.js";
 import { callTool, useHarness } from "../helpers/tool-calls.js";
 
 /** What a description says when its change cannot be taken back, moves money or tells someone. */
@@ -45,6 +46,10 @@ const ACTS: Record<string, Record<string, unknown>[]> = {
     { candidateId: "jc_005", status: "NON_ELIGIBLE", reason: "BUDGET" },
     { bidId: "bid_003" },
   ],
+  manage_webhooks: [
+    { action: "create", company: "cmp_nordlys", events: ["CONTRACT_ACCEPTED"] },
+    { action: "delete", company: "cmp_nordlys", webhookId: "whk_001" },
+  ],
   submit_timesheets: [
     {
       registrations: [
@@ -52,6 +57,14 @@ const ACTS: Record<string, Record<string, unknown>[]> = {
       ],
     },
   ],
+};
+
+/** What a tool of an opt-in toolset needs to be listed and to act. */
+const SETTINGS: Record<string, HarnessOptions["config"]> = {
+  manage_webhooks: {
+    toolsets: [...DEFAULT_TOOLSETS, "live"],
+    publicUrl: "http://127.0.0.1:39871",
+  },
 };
 
 const mutations = (h: Harness) =>
@@ -75,11 +88,12 @@ describe("changes that cannot be undone, move money or email someone", () => {
   });
 
   for (const [tool, acts] of Object.entries(ACTS)) {
+    const config = SETTINGS[tool] ?? {};
     for (const args of acts) {
       const act = `${tool} ${JSON.stringify(args).slice(0, 80)}`;
 
       it(`${act}: a preview, and no mutation, without a token`, async () => {
-        const h = await harness();
+        const h = await harness({ config });
         const r = await callTool<{ status?: string }>(h, tool, args);
         expect(r.out?.status, r.text).toBe("preview");
         expect(mutations(h)).toEqual([]);
@@ -87,6 +101,7 @@ describe("changes that cannot be undone, move money or email someone", () => {
 
       it(`${act}: nothing sent when the person declines the form`, async () => {
         const h = await harness({
+          config,
           clientCapabilities: { elicitation: {} },
           onElicit: () => ({ action: "decline" }),
         });
@@ -97,6 +112,7 @@ describe("changes that cannot be undone, move money or email someone", () => {
 
       it(`${act}: nothing sent when the person declines the form on MCP 2026-07-28`, async () => {
         const h = await harness({
+          config,
           protocol: "2026-07-28",
           clientCapabilities: { elicitation: { form: {} } },
           onElicit: () => ({ action: "decline" }),
@@ -107,7 +123,7 @@ describe("changes that cannot be undone, move money or email someone", () => {
       });
 
       it(`${act}: refused with forms only and a client that cannot show them`, async () => {
-        const h = await harness({ config: { confirm: "elicitation" } });
+        const h = await harness({ config: { ...config, confirm: "elicitation" } });
         const r = await callTool(h, tool, args);
         expect(r.r.isError, r.text).toBe(true);
         expect(r.text).toContain("cannot show forms");

@@ -20,6 +20,7 @@ beforeAll(async () => {
   const dir = mkdtempSync(path.join(tmpdir(), "workforce-catalog-"));
   const transport = new StdioClientTransport({
     command: process.execPath,
+    // A default start, as listToolsAsClientSees() lists it: no opt-in toolset.
     args: [cli, "--sandbox"],
     env: { PATH: process.env.PATH ?? "", WORKFORCE_CONFIG_DIR: dir },
     cwd: dir,

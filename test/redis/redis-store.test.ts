@@ -44,6 +44,19 @@ describe.each(kinds)("the %s state store", (_kind, open, needsRedis) => {
   let unique = 0;
   const key = (name: string) => `test:${process.pid}:${Date.now()}:${unique++}:${name}`;
 
+  run("sets, reads and deletes the fields of a map, seen by every store sharing it", async () => {
+    const [a, b] = (await open()) as [StateStore, StateStore];
+    const k = key("map");
+    expect(await a.readFields(k)).toEqual({});
+    await a.setField(k, "cmp_1", "one");
+    await b.setField(k, "cmp_2", "two");
+    await b.setField(k, "cmp_1", "uno");
+    expect(await b.readFields(k)).toEqual({ cmp_1: "uno", cmp_2: "two" });
+    await a.deleteField(k, "cmp_1");
+    await a.deleteField(k, "cmp_unknown");
+    expect(await b.readFields(k)).toEqual({ cmp_2: "two" });
+  });
+
   run("gets, sets, expires and deletes values", async () => {
     const [store] = (await open()) as [StateStore];
     const k = key("value");

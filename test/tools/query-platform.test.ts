@@ -361,10 +361,10 @@ describe("query_platform's checks against the real schema", () => {
     };
     expect(
       hint(
-        'mutation { retryWebhookEvent(id: "x") { id } updateTrustedContact(input: {}) { id } cancelHire(input: {}) { id } }',
+        "mutation { updateWebhook(input: {}) { id } updateTrustedContact(input: {}) { id } cancelHire(input: {}) { id } }",
       ),
     ).toBe(
-      "No tool of this server makes retryWebhookEvent; a person makes that change in the platform's web app. No tool of this server makes updateTrustedContact; a person makes that change in the platform's web app. This server's cancel_hire tool makes cancelHire, checked and confirmed. To read, write a query.",
+      "No tool of this server makes updateWebhook; a person makes that change in the platform's web app. No tool of this server makes updateTrustedContact; a person makes that change in the platform's web app. This server's cancel_hire tool makes cancelHire, checked and confirmed. To read, write a query.",
     );
     expect(hint("mutation { deleteEverything { id } }")).toBe(
       "The platform's API has no mutation deleteEverything; describe_schema lists the changes it offers. To read, write a query.",

@@ -11,6 +11,7 @@ import { jobOperations } from "./jobs.js";
 import { paymentOperations } from "./payments.js";
 import { talentOperations } from "./talent.js";
 import { talentInvitationOperations } from "./talent-invitations.js";
+import { webhookOperations } from "./webhooks.js";
 
 export * from "./core.js";
 
@@ -25,4 +26,5 @@ export const allOperations = {
   ...approvalOperations,
   ...jobOperations,
   ...changeOperations,
+  ...webhookOperations,
 };

@@ -143,6 +143,12 @@ export const listChangesTool = defineTool({
       lines.push(
         `No changes${args.since ? ` since ${oneLine(args.since)}` : ""} for the companies you can read${companyId || args.hireId || args.event ? " with these filters" : ""}. Events are kept ${ctx.config.webhookRetentionDays} days.`,
       );
+      // Without a configured secret, events come only from webhooks this server registered.
+      if (ctx.config.webhookSecrets.length === 0) {
+        lines.push(
+          "No WORKFORCE_WEBHOOK_SECRETS is set here: events arrive only for webhooks registered with manage_webhooks (live toolset).",
+        );
+      }
     } else {
       const from = (page - 1) * first + 1;
       const to = from + found.changes.length - 1;

@@ -16,6 +16,9 @@ const MUTATION_TOOLS: Readonly<Record<string, string>> = {
   updateJobCandidateStep: "manage_candidate",
   updateJobCandidateStatus: "manage_candidate",
   acceptBid: "manage_candidate",
+  createWebhook: "manage_webhooks",
+  deleteWebhook: "manage_webhooks",
+  retryWebhookEvent: "manage_webhooks",
 };
 
 /** The tool that makes this change, if one does. */

@@ -1,0 +1,110 @@
+// The company's webhooks as manage_webhooks reads and changes them. The secret is never asked for:
+// the one this server generates is sent once, in createWebhook's input, and kept sealed.
+import type {
+  CreateWebhookMutation,
+  CreateWebhookMutationVariables,
+  DeleteWebhookMutation,
+  DeleteWebhookMutationVariables,
+  RetryWebhookEventMutation,
+  RetryWebhookEventMutationVariables,
+  WebhooksOfCompanyQuery,
+  WebhooksOfCompanyQueryVariables,
+} from "../operation-types.generated.js";
+import { mutation, query } from "./define.js";
+
+export const webhooksOfCompanyQuery = query<
+  WebhooksOfCompanyQuery,
+  WebhooksOfCompanyQueryVariables
+>(
+  "WebhooksOfCompany",
+  /* GraphQL */ `
+    query WebhooksOfCompany($company: ID!) {
+      accounts {
+        __typename
+        id
+        name
+      }
+      webhooks(accounts: [$company], first: 100) {
+        paginatorInfo {
+          total
+        }
+        data {
+          id
+          title
+          owner
+          url
+          isActive
+          subscribedEvents
+          createdAt
+        }
+      }
+      webhookEvents(first: 100) {
+        data {
+          id
+          webhookId
+          event
+          status
+          updatedAt
+        }
+      }
+    }
+  `,
+);
+
+export const createWebhookMutation = mutation<
+  CreateWebhookMutation,
+  CreateWebhookMutationVariables
+>(
+  "CreateWebhook",
+  /* GraphQL */ `
+    mutation CreateWebhook($input: CreateWebhookInput!) {
+      createWebhook(input: $input) {
+        id
+        title
+        url
+        isActive
+        subscribedEvents
+      }
+    }
+  `,
+  false,
+);
+
+export const deleteWebhookMutation = mutation<
+  DeleteWebhookMutation,
+  DeleteWebhookMutationVariables
+>(
+  "DeleteWebhook",
+  /* GraphQL */ `
+    mutation DeleteWebhook($input: DeleteWebhookInput!) {
+      deleteWebhook(input: $input) {
+        id
+      }
+    }
+  `,
+  false,
+);
+
+/** One more attempt at a delivery, now: the receiving end may get the same event again. */
+export const retryWebhookEventMutation = mutation<
+  RetryWebhookEventMutation,
+  RetryWebhookEventMutationVariables
+>(
+  "RetryWebhookEvent",
+  /* GraphQL */ `
+    mutation RetryWebhookEvent($input: RetryWebhookEventInput!) {
+      retryWebhookEvent(input: $input) {
+        id
+        status
+      }
+    }
+  `,
+  false,
+);
+
+export const webhookOperations = {
+  webhooksOfCompanyQuery,
+  createWebhookMutation,
+  deleteWebhookMutation,
+  retryWebhookEventMutation,
+};
