@@ -73,6 +73,7 @@ async function setUp(env: NodeJS.ProcessEnv = {}) {
   return {
     sandbox,
     server,
+    client,
     store,
     lines,
     call,
@@ -146,6 +147,53 @@ describe("webhook administration over --http (PLATFORM-INTERFACE §6: HMAC-SHA25
     const everything = [t.lines.join("\n"), JSON.stringify([created, listed, deleted])];
     const dump = JSON.stringify(await t.store.readFields("webhook-secrets"));
     for (const seen of [...everything, dump]) expect(seen).not.toContain(secret);
+  });
+
+  it("the whole flow: a webhook made through the tool, a contract accepted in the sandbox, subscribed clients of both versions told within a second, list_changes naming the worker", async () => {
+    const t = await setUp();
+    const created = await t.confirmed({
+      action: "create",
+      company: "cmp_nordlys",
+      events: ["CONTRACT_ACCEPTED"],
+    });
+    expect(created.out.status, created.text).toBe("created");
+
+    const CHANGES = "workforce://changes";
+    const heard = (client: Client) =>
+      new Promise<{ uri: string }>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error("no update within 1000 ms")), 1_000);
+        client.setNotificationHandler("notifications/resources/updated", (n) => {
+          clearTimeout(timer);
+          resolve(n.params);
+        });
+      });
+    await t.client.subscribeResource({ uri: CHANGES });
+    const modern = new Client(
+      { name: "webhook-admin-2026", version: "0" },
+      { versionNegotiation: { mode: { pin: "2026-07-28" } } },
+    );
+    await modern.connect(new StreamableHTTPClientTransport(new URL(`${t.server.url}/mcp`)));
+    closing.push(() => modern.close());
+    const subscription = await modern.listen({ resourceSubscriptions: [CHANGES] });
+    closing.push(() => subscription.close());
+    const legacyHeard = heard(t.client);
+    const modernHeard = heard(modern);
+
+    const hireId = offeredHire(t.sandbox);
+    let worker = "";
+    t.sandbox.edit((d) => {
+      const hire = d.hires.get(hireId);
+      const person = hire ? d.workers.get(hire.workerId) : undefined;
+      worker = person ? `${person.firstName} ${person.lastName}` : "";
+    });
+    t.sandbox.acceptContract(hireId);
+    expect(await legacyHeard).toMatchObject({ uri: CHANGES });
+    expect(await modernHeard).toMatchObject({ uri: CHANGES });
+
+    const changes = await modern.callTool({ name: "list_changes", arguments: { hireId } });
+    expect(changes.isError, textOf(changes)).toBeFalsy();
+    expect(textOf(changes)).toContain(`contractAccepted: hire ${hireId}`);
+    expect(textOf(changes)).toContain(`"${worker}"`);
   });
 
   it("without WORKFORCE_WEBHOOK_SECRETS, is off (404) until a webhook is registered, checks its secret (401 for a forged signature), and is off again once it is deleted", async () => {
