@@ -73,20 +73,20 @@ describe("describe_schema against the sandbox", () => {
     const t = text(r);
     expect(t).toContain("Mutations (2), changes query_platform refuses:");
     expect(t).toMatch(
-      /- createTrustedContact\(input: CreateTrustedContactInput!\): TrustedContact! ".*" \[a change: this server's invite_to_talent_pool tool makes createTrustedContact, checked and confirmed\]/,
+      /- createTrustedContact\(input: CreateTrustedContactInput!\): TrustedContact! ".*" \[a change: this server's invite_to_talent_pool tool makes createTrustedContact, with its checks, and the person's confirmation where the change needs one\]/,
     );
     const created = out(r).queries.find((q) => q.name === "createTrustedContact");
     expect(created).toMatchObject({
       type: "Mutation",
       refused:
-        "a change: this server's invite_to_talent_pool tool makes createTrustedContact, checked and confirmed",
+        "a change: this server's invite_to_talent_pool tool makes createTrustedContact, with its checks, and the person's confirmation where the change needs one",
     });
     expect(text(await call({ typeName: "Hire" }))).toContain(
       "Returned by the mutations: terminateHire (by terminate_hire), createDraftHire (by create_draft_hire), cancelHire (by cancel_hire), acceptBid (by manage_candidate); query_platform refuses them.",
     );
     const mutation = await call({ typeName: "Mutation" });
     expect(out(mutation).fields.find((f) => f.name === "cancelHire")?.refused).toBe(
-      "a change: this server's cancel_hire tool makes cancelHire, checked and confirmed",
+      "a change: this server's cancel_hire tool makes cancelHire, with its checks, and the person's confirmation where the change needs one",
     );
   });
 

@@ -68,7 +68,7 @@ describe("which tool makes which change", () => {
       "no tool of this server makes updatePaymentRequest; a person makes that change in the platform's web app",
     );
     expect(whoMakes("cancelHire")).toBe(
-      "this server's cancel_hire tool makes cancelHire, checked and confirmed",
+      "this server's cancel_hire tool makes cancelHire, with its checks, and the person's confirmation where the change needs one",
     );
   });
 });

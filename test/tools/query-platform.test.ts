@@ -93,7 +93,7 @@ describe("query_platform against the sandbox", () => {
     [
       "a mutation",
       { query: 'mutation { cancelHire(input: { hire: "hire_003", message: "x" }) { id } }' },
-      /mutations are refused: query_platform only reads\.\nThis server's cancel_hire tool makes cancelHire, checked and confirmed\. To read, write a query\./,
+      /mutations are refused: query_platform only reads\.\nThis server's cancel_hire tool makes cancelHire, with its checks, and the person's confirmation where the change needs one\. To read, write a query\./,
     ],
     [
       "a mutation no tool of this server makes, saying where a person makes it",
@@ -364,7 +364,7 @@ describe("query_platform's checks against the real schema", () => {
         "mutation { updateWebhook(input: {}) { id } updateTrustedContact(input: {}) { id } cancelHire(input: {}) { id } }",
       ),
     ).toBe(
-      "No tool of this server makes updateWebhook; a person makes that change in the platform's web app. No tool of this server makes updateTrustedContact; a person makes that change in the platform's web app. This server's cancel_hire tool makes cancelHire, checked and confirmed. To read, write a query.",
+      "No tool of this server makes updateWebhook; a person makes that change in the platform's web app. No tool of this server makes updateTrustedContact; a person makes that change in the platform's web app. This server's cancel_hire tool makes cancelHire, with its checks, and the person's confirmation where the change needs one. To read, write a query.",
     );
     expect(hint("mutation { deleteEverything { id } }")).toBe(
       "The platform's API has no mutation deleteEverything; describe_schema lists the changes it offers. To read, write a query.",

@@ -35,6 +35,6 @@ export function mappedMutations(): string[] {
 export function whoMakes(field: string): string {
   const tool = toolForMutation(field);
   return tool
-    ? `this server's ${tool} tool makes ${field}, checked and confirmed`
+    ? `this server's ${tool} tool makes ${field}, with its checks, and the person's confirmation where the change needs one`
     : `no tool of this server makes ${field}; a person makes that change in the platform's web app`;
 }
