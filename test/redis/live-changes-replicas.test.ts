@@ -130,6 +130,15 @@ describe.skipIf(REDIS_MISSING)("a local server (stdio) with the team's Redis", (
       createLogger("error", () => {}),
     );
     const receiver = await startReceiver(store);
+    // Subscribers to the replicas' event channel, so the test can wait for the child's own.
+    const inside = (redis as RedisServer).inspect();
+    const subscribers = async () => {
+      const channels = (await inside.pubsub("CHANNELS")) as string[];
+      if (channels.length === 0) return 0;
+      const counts = (await inside.pubsub("NUMSUB", ...channels)) as (string | number)[];
+      return counts.filter((_, i) => i % 2 === 1).reduce<number>((sum, n) => sum + Number(n), 0);
+    };
+    const before = await subscribers();
     const client = new Client(
       { name: "stdio-live", version: "0" },
       { versionNegotiation: { mode: { pin: "2026-07-28" } } },
@@ -145,6 +154,12 @@ describe.skipIf(REDIS_MISSING)("a local server (stdio) with the team's Redis", (
           stderr: "ignore",
         }),
       );
+      const subscription = await client.listen({ resourceSubscriptions: [CHANGES] });
+      // The child subscribes to Redis as it starts; an event published before that is not its.
+      for (let i = 0; i < 100 && (await subscribers()) <= before; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      // The second is counted from the delivery, not from opening the stream.
       const heard = new Promise<{ uri: string }>((resolve, reject) => {
         const timer = setTimeout(
           () => reject(new Error("no resource update within 1000 ms")),
@@ -155,7 +170,6 @@ describe.skipIf(REDIS_MISSING)("a local server (stdio) with the team's Redis", (
           resolve(n.params);
         });
       });
-      const subscription = await client.listen({ resourceSubscriptions: [CHANGES] });
       const body = JSON.stringify(contractAccepted("hire_001", "cmp_nordlys", "ctr_stdio"));
       expect((await deliver(receiver.url, body)).status).toBe(200);
       expect(await heard).toMatchObject({ uri: CHANGES });
