@@ -24,6 +24,7 @@ import { createMemoryStore } from "./state/memory-store.js";
 import { sealingKeyFor } from "./state/sealing-key.js";
 import type { StateStore } from "./state/store.js";
 import type { WebhookEventStore } from "./state/webhook-events.js";
+import type { WebhookSecretStore } from "./state/webhook-secrets.js";
 import type * as AnswerBudget from "./tools/answer-budget.js";
 import { type CatalogEntry, embeddedCatalog, selectEntries } from "./tools/catalog.js";
 import {
@@ -75,6 +76,11 @@ export interface ServerDeps {
    * Redis): list_changes and workforce://changes read them. Undefined when nothing receives them.
    */
   events?: WebhookEventStore;
+  /**
+   * Where the HTTP server's receiver reads the secrets of webhooks manage_webhooks registers (the
+   * process's state store; an HTTP session's own store holds only its confirmations).
+   */
+  registeredSecrets?: WebhookSecretStore;
   /**
    * Tell this connection of every new event its person may see, unasked (a 2026-07-28 stdio
    * connection: serveStdio delivers the update only to subscriptions/listen streams naming the feed).
@@ -380,6 +386,7 @@ function toolRunner(
       formReply: formReplyOf(extra),
       sealingKey,
       events: deps.events,
+      registeredSecrets: deps.registeredSecrets,
     };
     const removeRequestSink = requestLogSink(extra, logger);
     try {

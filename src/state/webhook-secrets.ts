@@ -50,24 +50,6 @@ interface Cached {
   secrets: string[];
 }
 
-/**
- * Where this process keeps the registered secrets: the state store of its HTTP server's receiver,
- * once one is made. An HTTP session's tools have a store of their own (confirmation tokens), so
- * the tool asks for this one rather than using its context's.
- */
-let processHome: { store: StateStore; key: Buffer } | undefined;
-
-/** Called by the receiver: the secrets registered from now on go where it reads them. */
-export function keepRegisteredSecretsIn(store: StateStore, key: Buffer): void {
-  processHome = { store, key };
-}
-
-/** The registered secrets as this process's receiver sees them; else in `store` (no receiver). */
-export function registeredSecrets(store: StateStore, key: Buffer): WebhookSecretStore {
-  const home = processHome ?? { store, key };
-  return createWebhookSecretStore(home.store, home.key);
-}
-
 /** Per store, so that the tool's change and the receiver in the same process share one cache. */
 const caches = new WeakMap<StateStore, Cached>();
 

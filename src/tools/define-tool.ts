@@ -5,6 +5,7 @@ import type { Config, Toolset } from "../config.js";
 import type { Logger } from "../logger.js";
 import type { StateStore } from "../state/store.js";
 import type { WebhookEventStore } from "../state/webhook-events.js";
+import type { WebhookSecretStore } from "../state/webhook-secrets.js";
 
 interface ToolAnnotations {
   readOnlyHint: boolean;
@@ -105,6 +106,8 @@ export interface ToolContext {
    * HTTP server keeps there); undefined when nothing receives them.
    */
   events?: WebhookEventStore;
+  /** Where the receiver reads registered webhooks' secrets; else they are kept in `store`. */
+  registeredSecrets?: WebhookSecretStore;
 }
 
 interface ToolOutput<TStructured> {

@@ -15,6 +15,7 @@ import type { Logger } from "../logger.js";
 import { createServer, type WorkforceServer } from "../server.js";
 import type { StateStore } from "../state/store.js";
 import type { WebhookEventStore } from "../state/webhook-events.js";
+import type { WebhookSecretStore } from "../state/webhook-secrets.js";
 import type { CatalogEntry } from "../tools/catalog.js";
 import type { Platform } from "./platform.js";
 import { createSessionLogger } from "./session-logger.js";
@@ -32,6 +33,8 @@ export interface StatelessContext {
   sealingKey: Buffer;
   /** The webhook events the receiver keeps; undefined while it is off. */
   events?: WebhookEventStore;
+  /** Where the receiver reads registered webhooks' secrets. */
+  registeredSecrets?: WebhookSecretStore;
 }
 
 export interface StatelessCall {
@@ -58,6 +61,7 @@ export function statelessServer(context: StatelessContext, call: StatelessCall):
     catalog: context.catalog,
     sealingKey: context.sealingKey,
     events: context.events,
+    registeredSecrets: context.registeredSecrets,
   });
 }
 

@@ -123,6 +123,7 @@ export async function startHttpServer(
     catalog,
     sealingKey,
     events,
+    registeredSecrets: receiver.registeredSecrets,
   };
   const stateless = config.stateless ? perRequest : undefined;
   // 2026-07-28 requests: a server per request from the SDK's entry; 2025 ones keep the routes below.
@@ -403,6 +404,7 @@ export async function startHttpServer(
       catalog,
       sealingKey,
       events,
+      registeredSecrets: receiver.registeredSecrets,
     });
     const transport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),

@@ -17,8 +17,8 @@ import type { StateStore } from "../state/store.js";
 import { createWebhookEventStore, type WebhookEventStore } from "../state/webhook-events.js";
 import {
   createWebhookSecretStore,
-  keepRegisteredSecretsIn,
   WEBHOOK_PATH,
+  type WebhookSecretStore,
 } from "../state/webhook-secrets.js";
 
 /** Where the platform delivers; give `<public address>/webhooks/platform` to the platform. */
@@ -34,6 +34,8 @@ export interface WebhookReceiver {
   handler: RequestHandler;
   /** The received events; undefined while the receiver is off. */
   events: WebhookEventStore | undefined;
+  /** Where manage_webhooks keeps the secrets this receiver accepts; undefined without a key. */
+  registeredSecrets: WebhookSecretStore | undefined;
 }
 
 export interface WebhookReceiverOptions {
@@ -58,13 +60,12 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
   const registered = options.sealingKey
     ? createWebhookSecretStore(options.store, options.sealingKey, now)
     : undefined;
-  if (options.sealingKey) keepRegisteredSecretsIn(options.store, options.sealingKey);
   if (config.webhookSecrets.length === 0 && !registered) {
     logger.info(
       `Webhook receiver off: ${WEBHOOK_PATH} answers 404 (set WORKFORCE_WEBHOOK_SECRETS to receive the platform's events).`,
     );
     router.all("/", (_req, res) => sendError(res, 404, "The webhook receiver is off."));
-    return { handler: router, events: undefined };
+    return { handler: router, events: undefined, registeredSecrets: registered };
   }
   const keys = config.webhookSecrets.map((secret) => {
     logger.addSecret(secret);
@@ -181,7 +182,7 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     if (status === 400 || status === 415) return sendError(res, 400, "The body could not be read.");
     next(error);
   });
-  return { handler: router, events };
+  return { handler: router, events, registeredSecrets: registered };
 }
 
 /** The header's 32 bytes, or undefined unless it is exactly 64 hex digits. */

@@ -16,7 +16,7 @@ import {
   webhooksOfCompanyQuery,
 } from "../../client/operations/webhooks.js";
 import { oneLine } from "../../client/platform-text.js";
-import { receiverUrlOf, registeredSecrets } from "../../state/webhook-secrets.js";
+import { createWebhookSecretStore, receiverUrlOf } from "../../state/webhook-secrets.js";
 import {
   changedResult,
   confirmationTokenArg,
@@ -360,7 +360,7 @@ async function create(ctx: ToolContext, args: Args, preview: Preview) {
   const url = preview.webhook.url;
   const secret = randomBytes(SECRET_BYTES).toString("hex");
   ctx.logger.addSecret(secret);
-  const secrets = registeredSecrets(ctx.store, ctx.sealingKey);
+  const secrets = secretsOf(ctx);
   const record = {
     companyId: preview.company.id,
     webhookId: null as string | null,
@@ -466,7 +466,7 @@ async function remove(ctx: ToolContext, args: Args, preview: Preview) {
     };
   }
   // The secret of a webhook this server registered is forgotten with it.
-  const secrets = registeredSecrets(ctx.store, ctx.sealingKey);
+  const secrets = secretsOf(ctx);
   const kept = await secrets.get(preview.company.id);
   if (
     kept &&
@@ -529,4 +529,9 @@ async function retry(ctx: ToolContext, args: Args) {
     },
     text: `Delivery ${oneLine(event.id)} (${oneLine(event.event)}, was ${oneLine(event.status)}) is being sent again to its webhook ${oneLine(event.webhookId)}; status now ${oneLine(sent.retryWebhookEvent.status)}. See the outcome with ${TOOL} action list.`,
   };
+}
+
+/** The receiver's secret store when this server has one; else this server's own state store. */
+function secretsOf(ctx: ToolContext) {
+  return ctx.registeredSecrets ?? createWebhookSecretStore(ctx.store, ctx.sealingKey);
 }
