@@ -5,6 +5,7 @@ import {
   inputResponse,
   Server,
 } from "@modelcontextprotocol/server";
+import { LoggingLevelSchema } from "@modelcontextprotocol/core";
 import type {
   CallToolResult,
   ClientCapabilities,
@@ -106,19 +107,9 @@ const FORM_TIMEOUT_MS = 10 * 60_000;
 /** The key of the one form a tool asks for, in input_required and in the answers. */
 const FORM_KEY = "confirm";
 
-// MCP's levels, least severe first (RFC 5424's order).
-const MCP_LEVELS = [
-  "debug",
-  "info",
-  "notice",
-  "warning",
-  "error",
-  "critical",
-  "alert",
-  "emergency",
-] as const satisfies readonly LoggingLevel[];
+// MCP's levels as the SDK lists them, least severe first.
 const MCP_LEVEL_RANK = Object.fromEntries(
-  MCP_LEVELS.map((level, index) => [level, index]),
+  LoggingLevelSchema.options.map((level, index) => [level, index]),
 ) as Record<LoggingLevel, number>;
 
 export function createServer(config: Config, deps: ServerDeps): WorkforceServer {
