@@ -2,43 +2,20 @@
 // package) gets a readable page on how to connect an assistant, at / and at /mcp, with nothing
 // blocked by its own Content-Security-Policy and nothing that runs. Skipped, with the reason
 // printed, where /usr/bin/chromium is not installed.
-import { existsSync, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { type BrowserContext, chromium } from "playwright-core";
+import type { BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type HttpServerHandle, startHttpServer } from "../../src/transports/http.js";
+import { chromiumAvailable, launchChromium } from "../helpers/chromium.js";
 import { httpConfig, quietLogger } from "./http-helpers.js";
 
-const CHROMIUM = "/usr/bin/chromium";
-const available = existsSync(CHROMIUM);
-if (!available) {
-  console.log(
-    `human-page-browser: skipped: ${CHROMIUM} is not installed (.ci/run installs the Debian package chromium when it can).`,
-  );
-}
+const available = chromiumAvailable("human-page-browser");
 
 describe.skipIf(!available)("the HTTP server's page for people, in headless Chromium", () => {
   let server: HttpServerHandle;
   let context: BrowserContext;
   beforeAll(async () => {
     server = await startHttpServer(httpConfig({ useSandbox: true }), quietLogger(), "9.9.9");
-    const profile = mkdtempSync(path.join(tmpdir(), "workforce-mcp-chromium-page-"));
-    // The machine has no internet: every background connection of Chromium's is off.
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-    });
+    context = await launchChromium();
   }, 60_000);
   afterAll(async () => {
     await context?.close();

@@ -5,19 +5,13 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SignInStore } from "../../src/auth/store.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { registerClient } from "../auth/helpers.js";
+import { chromiumAvailable, launchChromium } from "../helpers/chromium.js";
 
-const CHROMIUM = "/usr/bin/chromium";
-const available = existsSync(CHROMIUM);
-if (!available) {
-  console.log(
-    `login-browser: skipped: ${CHROMIUM} is not installed (.ci/run installs the Debian package chromium when it can).`,
-  );
-}
+const available = chromiumAvailable("login-browser");
 
 const cli = path.resolve(process.cwd(), "dist/cli.js");
 
@@ -72,22 +66,7 @@ describe.skipIf(!available)("login with headless Chromium", () => {
       check();
     });
 
-    // The machine has no internet: every background connection of Chromium's is off.
-    const profile = mkdtempSync(path.join(tmpdir(), "workforce-mcp-chromium-profile-"));
-    const context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-    });
+    const context = await launchChromium();
     try {
       const page = await context.newPage();
       await page.goto(address);

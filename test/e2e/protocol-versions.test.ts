@@ -381,31 +381,39 @@ describe("both protocol versions over Streamable HTTP (embedded sandbox)", () =>
   });
 });
 
-describe("a caller's trace context goes on to the platform (W3C traceparent)", () => {
-  const TRACE = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
-  let sandbox: Awaited<ReturnType<typeof startSandbox>>;
-  let server: HttpServerHandle;
-  let mcpUrl: URL;
+/** An HTTP server on a sandbox of its own, for one describe: the tests see what reached the platform. */
+function serverOnItsOwnSandbox() {
+  const at = {} as {
+    sandbox: Awaited<ReturnType<typeof startSandbox>>;
+    server: HttpServerHandle;
+    mcpUrl: URL;
+  };
   beforeAll(async () => {
-    sandbox = await startSandbox({ rateLimitPerMinute: 0 });
-    const env = { WORKFORCE_API_URL: sandbox.url, WORKFORCE_TOKEN: sandbox.tokens.full };
-    server = await startHttpServer(httpConfig({}, env), quietLogger(), "9.9.9");
-    mcpUrl = new URL(`${server.url}/mcp`);
+    at.sandbox = await startSandbox({ rateLimitPerMinute: 0 });
+    const env = { WORKFORCE_API_URL: at.sandbox.url, WORKFORCE_TOKEN: at.sandbox.tokens.full };
+    at.server = await startHttpServer(httpConfig({}, env), quietLogger(), "9.9.9");
+    at.mcpUrl = new URL(`${at.server.url}/mcp`);
   });
   afterAll(async () => {
-    await server.close();
-    await sandbox.close();
+    await at.server.close();
+    await at.sandbox.close();
   });
+  return at;
+}
 
-  const lastTraceparent = () => sandbox.requests.at(-1)?.traceparent;
+describe("a caller's trace context goes on to the platform (W3C traceparent)", () => {
+  const TRACE = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+  const at = serverOnItsOwnSandbox();
+
+  const lastTraceparent = () => at.sandbox.requests.at(-1)?.traceparent;
 
   it("from _meta.traceparent, in both protocol versions; a malformed one is not passed on", async () => {
     for (const entry of [clients[0], clients[2]]) {
       const client = entry.make();
       const transport =
         client instanceof ClientV1
-          ? new StreamableHTTPClientTransportV1(mcpUrl)
-          : new StreamableHTTPClientTransport(mcpUrl);
+          ? new StreamableHTTPClientTransportV1(at.mcpUrl)
+          : new StreamableHTTPClientTransport(at.mcpUrl);
       await client.connect(transport as never);
       try {
         const args = { hireId: "hire_001" };
@@ -428,7 +436,7 @@ describe("a caller's trace context goes on to the platform (W3C traceparent)", (
   it("from an HTTP caller's traceparent header", async () => {
     const client = clients[0].make();
     await client.connect(
-      new StreamableHTTPClientTransport(mcpUrl, {
+      new StreamableHTTPClientTransport(at.mcpUrl, {
         requestInit: { headers: { traceparent: TRACE } },
       }),
     );
@@ -442,25 +450,13 @@ describe("a caller's trace context goes on to the platform (W3C traceparent)", (
 });
 
 describe("a confirmation form each way over HTTP: input_required on 2026-07-28, elicitation on 2025-11-25", () => {
-  let sandbox: Awaited<ReturnType<typeof startSandbox>>;
-  let server: HttpServerHandle;
-  let mcpUrl: URL;
-  beforeAll(async () => {
-    sandbox = await startSandbox({ rateLimitPerMinute: 0 });
-    const env = { WORKFORCE_API_URL: sandbox.url, WORKFORCE_TOKEN: sandbox.tokens.full };
-    server = await startHttpServer(httpConfig({}, env), quietLogger(), "9.9.9");
-    mcpUrl = new URL(`${server.url}/mcp`);
-  });
-  afterAll(async () => {
-    await server.close();
-    await sandbox.close();
-  });
+  const at = serverOnItsOwnSandbox();
 
   const TERMINATE = { hireId: "hire_001", date: "2026-12-31", reason: "OTHER" };
-  const terminations = () => sandbox.countRequests("TerminateHire");
+  const terminations = () => at.sandbox.countRequests("TerminateHire");
 
   it("2026-07-28: the form comes back as input_required, the retried call with the answer terminates once", async () => {
-    sandbox.reset();
+    at.sandbox.reset();
     const forms: string[] = [];
     const client = new Client(
       { name: "forms-2026", version: "0" },
@@ -473,7 +469,7 @@ describe("a confirmation form each way over HTTP: input_required on 2026-07-28, 
       forms.push(String(request.params.message));
       return { action: "accept", content: { confirm: true } };
     });
-    await client.connect(new StreamableHTTPClientTransport(mcpUrl));
+    await client.connect(new StreamableHTTPClientTransport(at.mcpUrl));
     try {
       const result = await client.callTool({ name: "terminate_hire", arguments: TERMINATE });
       expect(result.isError, textOf(result)).toBeFalsy();
@@ -486,7 +482,7 @@ describe("a confirmation form each way over HTTP: input_required on 2026-07-28, 
   });
 
   it("2025-11-25 (the 1.x client): the same form as elicitation/create in the session; declining sends nothing", async () => {
-    sandbox.reset();
+    at.sandbox.reset();
     const { ElicitRequestSchema } = await import("@modelcontextprotocol/sdk/types.js");
     const client = new ClientV1(
       { name: "forms-2025", version: "0" },
@@ -498,7 +494,7 @@ describe("a confirmation form each way over HTTP: input_required on 2026-07-28, 
         ? { action: "accept", content: { confirm: true } }
         : { action: "decline" },
     );
-    await client.connect(new StreamableHTTPClientTransportV1(mcpUrl));
+    await client.connect(new StreamableHTTPClientTransportV1(at.mcpUrl));
     try {
       const declined = await client.callTool({ name: "terminate_hire", arguments: TERMINATE });
       expect(textOf(declined)).toContain("the person declined");

@@ -4,7 +4,6 @@ import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
 import type { Tool } from "@modelcontextprotocol/client";
 import type { PlatformClient } from "../../src/client/types.js";
 import { parseConfig } from "../../src/config.js";
-import { TOOLSETS } from "../../src/config/defaults.js";
 import { createLogger } from "../../src/logger.js";
 import { createServer } from "../../src/server.js";
 import { loadCatalog } from "../../src/tools/catalog.js";
