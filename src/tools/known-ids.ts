@@ -94,12 +94,15 @@ export async function resolveAccounts(
 
 type HireRow = Awaited<ReturnType<typeof searchHires>>[number];
 
-async function searchHires(ctx: ToolContext, vars: { search?: string; workers?: string[] }) {
-  const { data } = await ctx.client.run(
-    searchHiresQuery,
-    { ...vars, first: 100 },
-    requestOptions(ctx),
-  );
+/** How many hires one lookup reads. */
+const LOOKUP_PAGE = 100;
+
+async function searchHires(
+  ctx: ToolContext,
+  vars: { search?: string; workers?: string[] },
+  first = LOOKUP_PAGE,
+) {
+  const { data } = await ctx.client.run(searchHiresQuery, { ...vars, first }, requestOptions(ctx));
   return data.hires.data;
 }
 
@@ -164,11 +167,17 @@ export async function resolveWorkers(
   argument = "workers",
 ): Promise<Resolved> {
   if (!values?.length) return { ids: values, notes: [] };
-  const seen = new Set((await searchHires(ctx, { workers: values })).map((h) => h.worker.id));
+  const page = await searchHires(ctx, { workers: values });
+  const seen = new Set(page.map((h) => h.worker.id));
+  // A full page may hold one busy worker's hires only: the others are looked up on their own.
+  const pageFull = page.length >= LOOKUP_PAGE;
   const ids: string[] = [];
   const notes: string[] = [];
   for (const value of values) {
-    if (seen.has(value)) {
+    if (
+      seen.has(value) ||
+      (pageFull && (await searchHires(ctx, { workers: [value] }, 1)).length > 0)
+    ) {
       ids.push(value);
       continue;
     }

@@ -96,4 +96,31 @@ describe("ids in filters", () => {
     expect(r.isError).toBe(true);
     expect(text(r)).toContain('no worker on a hire you can see has the id or name "wrk_nobody"');
   });
+
+  it("search_hires: a real worker id is accepted beside a worker with more hires than one lookup reads", async () => {
+    // wrk_001 gets 120 more hires, so one lookup of both workers fills its page with hers alone.
+    let otherWorker = "";
+    const busy = await startHarness({
+      seedPatch: (data) => {
+        const hire = data.hires.get("hire_001");
+        if (!hire) throw new Error("seed has no hire_001");
+        otherWorker =
+          [...data.hires.values()].find((h) => h.workerId !== "wrk_001")?.workerId ?? "";
+        // Ids that sort first (the platform's order is by id), so a lookup's page is all hers.
+        for (let i = 100; i < 220; i++) {
+          data.hires.set(`hire_000_${i}`, { ...hire, id: `hire_000_${i}` });
+        }
+      },
+    });
+    try {
+      await call(busy, "list_accounts", {}); // the sandbox seeds on its first request
+      const r = await call(busy, "search_hires", { workers: ["wrk_001", otherWorker] });
+      expect(r.isError, text(r)).toBeFalsy();
+      // Her 121 hires fill the page shown; the other worker's are counted in the total.
+      const page = (r.structuredContent as { page: { total: number } }).page;
+      expect(page.total).toBeGreaterThan(121);
+    } finally {
+      await busy.close();
+    }
+  });
 });

@@ -43,7 +43,7 @@ export const listAccountsTool = defineTool({
   inputSchema: {
     type: upperCaseEnum(ACCOUNT_TYPES)
       .optional()
-      .describe("Only accounts of this type; RECRUITER is a staffing agency. Default: all."),
+      .describe("RECRUITER is a staffing agency. Default: all types."),
   },
   outputSchema: {
     viewer: z.object({ id: z.string(), name: z.string(), email: z.string() }),

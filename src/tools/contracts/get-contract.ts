@@ -50,21 +50,20 @@ export const getContractTool = defineTool({
     "One contract: job, dates, rate, payment terms, PO number, the contract document and attachments. With hireId: the hire's active contract, the terms in force.",
     "Use when: Ana's contract terms, the payment term of contract 90562, send me the signed contract.",
     "Do not use for: finding hires (use search_hires).",
-    "Returns: the terms, pdfUrl (the contract) and attachments (links expire); an unsigned draft apart.",
+    "Returns: terms, pdfUrl (the contract), attachments (links expire), any unsigned draft.",
+    "The API cannot change rates or dates (extend); a person does, in the web app.",
   ].join("\n"),
   inputSchema: {
     contractId: z
       .string()
       .min(1)
       .optional()
-      .describe("The contract's id, e.g. 90562. Give this or hireId, not both."),
+      .describe("Contract id, e.g. 90562; or give hireId, not both."),
     hireId: z
       .string()
       .min(1)
       .optional()
-      .describe(
-        "A hire's id (from search_hires), e.g. 48213; returns its active contract. Give this or contractId, not both.",
-      ),
+      .describe("Hire id, e.g. 48213, for its active contract; or give contractId."),
   },
   outputSchema: {
     id: z.string(),

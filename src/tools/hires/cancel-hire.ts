@@ -54,7 +54,7 @@ export const cancelHireTool = defineTool({
     "Cancel a hire that has not started (DRAFT, OFFERED or READY). IRREVERSIBLE; the worker gets your message.",
     "Use when: the person explicitly asks to cancel a hire before it starts.",
     "Do not use for: active hires (use terminate_hire).",
-    "How it works: the first call only previews and returns a confirmationToken; after the person agrees, call again with the same arguments plus the token.",
+    "The first call only previews and returns a confirmationToken; once the person agrees, repeat the call with it.",
     "Returns: status preview, changed, cancelled, declined or outcome-unknown.",
     'Example: {"hireId":"48215","message":"The project is postponed, sorry."}',
   ].join("\n"),

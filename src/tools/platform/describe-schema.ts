@@ -70,7 +70,7 @@ export const describeSchemaTool = defineTool({
       .min(1)
       .max(200)
       .optional()
-      .describe("Words to look for in names and descriptions. Give this or typeName."),
+      .describe("Words in names and descriptions; or give typeName."),
     typeName: z
       .string()
       .min(1)

@@ -99,7 +99,7 @@ export const inviteToTalentPoolTool = defineTool({
   ].join("\n"),
   inputSchema: {
     // Lengths are checked in the handler: limits in the schema cost every turn's context.
-    company: z.string().min(1).optional().describe("Company id (from list_accounts)."),
+    company: z.string().min(1).optional().describe("Company id."),
     firstName: z.string().trim().min(1).optional().describe("First name."),
     lastName: z.string().trim().min(1).optional().describe("Last name."),
     email: z.string().trim().min(1).optional().describe("Gets the invitation."),

@@ -73,7 +73,7 @@ export const listPaymentRequestsTool = defineTool({
     does: '"What hours did Ana log last week?", "unapproved payment requests", spend per period and status over every matching request (up to 1,000)',
   },
   description: [
-    "List payment requests: hours or money workers submit per period, with totals per currency. Read only: the API cannot approve them.",
+    "List payment requests: hours or money workers submit per period, with totals per currency. The API cannot approve them: a person does, in the web app.",
     "Use when: hours Ana logged last week, unapproved payment requests, spend with Harbor & Pine this quarter.",
     "Do not use for: who has not logged hours (use search_hires). Paged.",
     'Example: {"hires": ["48213"], "period": {"from": "2026-11-09", "to": "2026-11-15"}, "includeHours": true}',
