@@ -808,6 +808,14 @@ export type PoolContactsByWorkerQueryVariables = Exact<{
 
 export type PoolContactsByWorkerQuery = { trustedContacts: { data: Array<{ id: string, status: ContactStatus, invitedAt: string, externalIdentifier: string | null, company: { id: string, name: string }, worker: { id: string, name: string, email: string | null }, skills: Array<{ id: string, name: string }> }> } };
 
+export type PoolContactsBySearchQueryVariables = Exact<{
+  accounts?: Array<string> | null | undefined;
+  search: string;
+}>;
+
+
+export type PoolContactsBySearchQuery = { trustedContacts: { data: Array<{ id: string, status: ContactStatus, invitedAt: string, externalIdentifier: string | null, company: { id: string, name: string }, worker: { id: string, name: string, email: string | null }, skills: Array<{ id: string, name: string }> }> } };
+
 export type TrustedContactQueryVariables = Exact<{
   id: string;
 }>;

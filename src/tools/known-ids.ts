@@ -2,6 +2,10 @@
 // name where an id belongs) must be an argument error that says so, never a silent empty list.
 import { listAccountsQuery } from "../client/operations/accounts.js";
 import { searchHiresQuery } from "../client/operations/index.js";
+import {
+  type InvitedContact,
+  poolContactsBySearchQuery,
+} from "../client/operations/talent-invitations.js";
 import { oneLine, quoted } from "../client/platform-text.js";
 import { type ToolContext, ToolInputError } from "./define-tool.js";
 import { requestOptions } from "./format.js";
@@ -202,4 +206,35 @@ export async function resolveWorkers(
     notes.push(resolvedNote(argument, value, match));
   }
   return { ids, notes };
+}
+
+/**
+ * A talent pool contact given by the person's name or email where its id belongs: the one whose
+ * email it is, else whose name it is (or the only name containing it), in `company` when given.
+ * Several that fit are an argument error listing their ids; none is `undefined`, for the caller
+ * to say what it looked for.
+ */
+export async function contactByName(
+  ctx: ToolContext,
+  value: string,
+  argument: string,
+  company?: string,
+): Promise<{ contact: InvitedContact; note: string } | undefined> {
+  const { data } = await ctx.client.run(
+    poolContactsBySearchQuery,
+    { search: value.trim(), ...(company ? { accounts: [company] } : {}) },
+    requestOptions(ctx),
+  );
+  const contacts = data.trustedContacts.data.filter((c) => !company || c.company.id === company);
+  const label = (c: InvitedContact) =>
+    `${quoted(c.worker.name)} (contact ${oneLine(c.id)} at ${quoted(c.company.name)})`;
+  const byEmail = contacts.filter((c) => lower(c.worker.email ?? "") === lower(value));
+  const candidates = (byEmail.length > 0 ? byEmail : contacts).map((c) => ({
+    id: c.id,
+    name: byEmail.length > 0 ? value : c.worker.name,
+    label: label(c),
+  }));
+  const match = byName(value, candidates, argument, "a talent pool contact");
+  const contact = match && contacts.find((c) => c.id === match.id);
+  return contact && match ? { contact, note: resolvedNote(argument, value, match) } : undefined;
 }

@@ -202,6 +202,21 @@ describe("create_draft_hire", () => {
     expect(h.sandbox.countRequests("CreateDraftHire")).toBe(1);
   });
 
+  it("reads a company's name and a contact's name where their ids belong, and says so", async () => {
+    const h = await harness();
+    const named = await call(h, { ...ARGS, company: "Nordlys", trustedContact: "Oliver Dahl" });
+    expect(named.r.isError, named.text).toBeFalsy();
+    expect(named.out.hire?.worker).toEqual({ id: "wrk_061", name: "Oliver Dahl" });
+    expect(named.text).toContain('company: read "Nordlys" as "Nordlys Energi A/S" (cmp_nordlys).');
+    expect(named.text).toMatch(
+      /trustedContact: read "Oliver Dahl" as "Oliver Dahl" \(contact tc_\d+ at "Nordlys Energi A\/S"\)\./,
+    );
+    const nobody = await call(h, { ...ARGS, trustedContact: "Nobody Atall" });
+    expect(nobody.r.isError).toBe(true);
+    expect(nobody.text).toContain("nor the name or email of one");
+    expect(h.sandbox.countRequests("CreateDraftHire")).toBe(1);
+  });
+
   it("needs a start date, as the platform does, and says so before sending", async () => {
     const h = await harness();
     const r = await h.client.callTool({

@@ -170,7 +170,11 @@ describe("invite_to_talent_pool: inviting with the token round trip", () => {
       [{ ...JANE, email: "jane.example.com" }, "email", "is not an email address"],
       [{ ...JANE, country: "Denmark" }, "country", "two-letter ISO country code"],
       [{ ...JANE, skills: ["Reakt"] }, "skills", 'no skill on the platform is named "Reakt"'],
-      [{ ...JANE, company: "cmp_nowhere" }, "company", "not a company your account works for"],
+      [
+        { ...JANE, company: "cmp_nowhere" },
+        "company",
+        "neither the id nor the name of a company you can see",
+      ],
       [
         { ...CAMILLA, message: "Please answer." },
         "message",
@@ -245,6 +249,37 @@ describe("invite_to_talent_pool: re-inviting", () => {
     });
     expect(second.text).toContain("Re-sent the invitation");
     expect(reinvites(h)).toBe(1);
+  });
+
+  it("takes the person's name or email where the contact id belongs, and binds the id it read", async () => {
+    const h = await harness();
+    const first = await call(h, { contactId: "camilla vestergaard" });
+    expect(first.r.isError, first.text).toBeFalsy();
+    expect(first.text).toContain(
+      'contactId: read "camilla vestergaard" as "Camilla Vestergaard" (contact tc_005 at "Nordlys Energi A/S").',
+    );
+    expect(first.text).toContain("Re-invite contact tc_005:");
+    // The token answers the call as the person made it, by name; the same contact is sent to.
+    const second = await call(h, {
+      contactId: "camilla vestergaard",
+      confirmationToken: first.out.confirmationToken,
+    });
+    expect(second.out.status, second.text).toBe("reinvited");
+    expect(second.out.contact?.id).toBe("tc_005");
+    expect(reinvites(h)).toBe(1);
+    const byEmail = await call(h, { contactIds: ["CAMILLA.VESTERGAARD@example.com"] });
+    expect(byEmail.text).toContain('contactIds: read "CAMILLA.VESTERGAARD@example.com" as');
+  });
+
+  it("lists the contacts a name fits when it fits several, and sends nothing", async () => {
+    const h = await harness();
+    const r = await call(h, { contactId: "a" });
+    expect(r.r.isError).toBe(true);
+    expect(r.text).toContain(
+      '"a" is not a talent pool contact id, and several match it as a name: ',
+    );
+    expect(r.text).toMatch(/\(contact tc_\d+ at "/);
+    expect(reinvites(h)).toBe(0);
   });
 
   it("refuses contacts who answered, and unknown ones", async () => {
@@ -438,6 +473,24 @@ describe("invite_to_talent_pool after a dropped connection", () => {
     });
     expect(read.r.isError, read.text).toBeFalsy();
     expect(read.text).toContain("2026-11-22");
+  });
+
+  it("holds a re-invitation whose outcome is unknown under the contact's id, however the person named them", async () => {
+    const h = await harness();
+    h.sandbox.faults.inject("drop-connection", {
+      operationName: "ReinviteTrustedContact",
+      later: true,
+    });
+    const byName = { contactId: "Camilla Vestergaard" };
+    const preview = await call(h, byName);
+    const lost = await call(h, { ...byName, confirmationToken: preview.out.confirmationToken });
+    expect(lost.out.status, lost.text).toBe("outcome-unknown");
+    for (const args of [CAMILLA, { contactIds: ["tc_005"] }, byName]) {
+      const held = await call(h, args);
+      expect(held.r.isError, held.text).toBe(true);
+      expect(held.text).toContain("outcome is not known yet");
+    }
+    expect(reinvites(h)).toBe(1);
   });
 
   it("reads a re-invitation back by its invitation date", async () => {

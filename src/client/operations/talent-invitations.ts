@@ -10,6 +10,8 @@ import type {
   PoolContactsByEmailQueryVariables,
   PoolContactsByExternalIdQuery,
   PoolContactsByExternalIdQueryVariables,
+  PoolContactsBySearchQuery,
+  PoolContactsBySearchQueryVariables,
   PoolContactsByWorkerQuery,
   PoolContactsByWorkerQueryVariables,
   ReinviteTrustedContactMutation,
@@ -90,6 +92,21 @@ export const poolContactsByWorkerQuery = query<
   `,
 );
 
+/** Contacts whose name or email contains `search`: a person named where a contact id belongs. */
+export const poolContactsBySearchQuery = query<
+  PoolContactsBySearchQuery,
+  PoolContactsBySearchQueryVariables
+>(
+  "PoolContactsBySearch",
+  /* GraphQL */ `
+    query PoolContactsBySearch($accounts: [ID!], $search: String!) {
+      trustedContacts(accounts: $accounts, search: $search, first: 25) {
+        data {${CONTACT_FIELDS}}
+      }
+    }
+  `,
+);
+
 export const trustedContactQuery = query<TrustedContactQuery, TrustedContactQueryVariables>(
   "TrustedContact",
   /* GraphQL */ `
@@ -143,6 +160,7 @@ export const talentInvitationOperations = {
   poolContactsByEmailQuery,
   poolContactsByExternalIdQuery,
   poolContactsByWorkerQuery,
+  poolContactsBySearchQuery,
   trustedContactQuery,
   canReInviteQuery,
   createTrustedContactMutation,

@@ -21,6 +21,7 @@ import { oneLine, quoted } from "../../client/platform-text.js";
 import { sendWrite, whole } from "../confirmation.js";
 import { defineTool, type ToolContext, ToolInputError } from "../define-tool.js";
 import { dateSchema, period, rateText, requestOptions, upperCaseEnum } from "../format.js";
+import { contactByName, resolveAccounts } from "../known-ids.js";
 import { refusedAsNotAllowed } from "../not-allowed.js";
 
 const RATE_TYPES = ["HOURLY", "DAILY", "WEEKLY", "MONTHLY", "FIXED"] as const;
@@ -65,9 +66,12 @@ export const createDraftHireTool = defineTool({
   ].join("\n"),
   // Lengths are checked in the handler, not in the schema: every byte here is read on every turn.
   inputSchema: {
-    company: z.string().min(1).describe("Company id."),
+    company: z.string().min(1).describe("Company id or name."),
     name: z.string().describe("Job title."),
-    trustedContact: z.string().optional().describe("Talent pool contact id."),
+    trustedContact: z
+      .string()
+      .optional()
+      .describe("Talent pool contact id, or their name or email."),
     rate: z.number().optional().describe("Company currency."),
     rateType: upperCaseEnum(RATE_TYPES).optional().describe("Rate unit."),
     startDate: dateSchema("YYYY-MM-DD."),
@@ -107,21 +111,22 @@ export const createDraftHireTool = defineTool({
     // A repeat with the caller's identifier names the hire it made, and makes no second one.
     const existing = args.externalIdentifier ? await hiresWith(ctx, externalIdentifier) : [];
     if (existing.length > 0) return existsResult(existing, externalIdentifier);
-    const found = args.trustedContact
-      ? await findContact(ctx, args.company, args.trustedContact)
-      : null;
+    // A company's or a person's name where an id belongs is read as that id, and said.
+    const companies = await resolveAccounts(ctx, [args.company], "company");
+    const company = companies.ids?.[0] ?? args.company;
+    const found = args.trustedContact ? await findContact(ctx, company, args.trustedContact) : null;
     const contact = found?.contact ?? null;
     const fields = args.customFieldValues?.length
-      ? await customFieldInputs(ctx, args.company, args.customFieldValues)
+      ? await customFieldInputs(ctx, company, args.customFieldValues)
       : { inputs: [], shown: [] };
     // The same draft, as far as a retry goes: by the caller's identifier, else by its terms.
     const target = args.externalIdentifier
       ? `draft hire ${oneLine(externalIdentifier)}`
-      : `draft hire ${whole(args.name)} at ${oneLine(args.company)}${contact ? ` for ${oneLine(contact.id)}` : ""}`;
+      : `draft hire ${whole(args.name)} at ${oneLine(company)}${contact ? ` for ${oneLine(contact.id)}` : ""}`;
     const check = `search_hires (externalIdentifiers [${whole(externalIdentifier)}])`;
 
     const input: CreateDraftHireMutationVariables["input"] = {
-      company: args.company,
+      company,
       name: args.name,
       externalIdentifier,
       ...(contact ? { trustedContact: contact.id } : {}),
@@ -140,7 +145,7 @@ export const createDraftHireTool = defineTool({
         async () =>
           (await ctx.client.run(createDraftHireMutation, { input }, requestOptions(ctx))).data
             .createDraftHire,
-        `create hires for company ${oneLine(args.company)}`,
+        `create hires for company ${oneLine(company)}`,
         "hire management",
       ),
       // No hire had the identifier before this create: any that has it now is this one.
@@ -171,7 +176,7 @@ export const createDraftHireTool = defineTool({
       text: createdText(structured.hire, fields.shown, externalIdentifier, {
         withContact: contact !== null,
         foundAfterDrop: sent.kind === "read-back",
-        workerIdGiven: found?.fromWorker ? (args.trustedContact as string) : undefined,
+        notes: [...companies.notes, ...(found?.note ? [found.note] : [])],
       }),
     };
   },
@@ -249,7 +254,7 @@ async function findContact(
   ctx: ToolContext,
   company: string,
   id: string,
-): Promise<{ contact: InvitedContact; fromWorker: boolean }> {
+): Promise<{ contact: InvitedContact; note?: string }> {
   let contact: InvitedContact | null = null;
   try {
     contact = (await ctx.client.run(trustedContactQuery, { id }, requestOptions(ctx))).data
@@ -258,16 +263,23 @@ async function findContact(
     // Another company's contact reads as "not authorised": for this tool it is not in the pool.
     if (!(error instanceof AuthorizationError)) throw error;
   }
-  if (contact && contact.company.id === company) return { contact, fromWorker: false };
+  if (contact && contact.company.id === company) return { contact };
   const { data } = await ctx.client.run(
     poolContactsByWorkerQuery,
     { company, worker: id },
     requestOptions(ctx),
   );
   const ofWorker = data.trustedContacts.data.filter((c) => c.company.id === company);
-  if (ofWorker.length === 1) return { contact: ofWorker[0] as InvitedContact, fromWorker: true };
+  if (ofWorker.length === 1) {
+    return {
+      contact: ofWorker[0] as InvitedContact,
+      note: `trustedContact ${oneLine(id)} is a worker id; their talent pool contact at this company was used.`,
+    };
+  }
+  const named = await contactByName(ctx, id, "trustedContact", company);
+  if (named) return named;
   throw new ToolInputError(
-    `${oneLine(id)} is neither a contact in the talent pool of company ${oneLine(company)} that your account can see, nor a worker with one`,
+    `${oneLine(id)} is neither a contact in the talent pool of company ${oneLine(company)} that your account can see, nor a worker with one, nor the name or email of one`,
     "trustedContact",
     "Find the contact's id with search_talent_pool (search: the person's name or email). Nothing was created.",
   );
@@ -368,7 +380,7 @@ function createdText(
   h: z.infer<typeof hireOutput>,
   fields: ShownField[],
   externalIdentifier: string,
-  how: { withContact: boolean; foundAfterDrop: boolean; workerIdGiven?: string },
+  how: { withContact: boolean; foundAfterDrop: boolean; notes: string[] },
 ): string {
   const worker = how.withContact
     ? `for worker ${quoted(h.worker.name)} (${oneLine(h.worker.id)})`
@@ -386,11 +398,7 @@ function createdText(
       : "";
   return [
     `Created draft hire ${oneLine(h.id)} (status ${oneLine(h.status)}${how.foundAfterDrop ? "; found after the connection dropped: it was sent once, not again" : ""}) at company ${quoted(h.company.name)} (${oneLine(h.company.id)}) ${worker}: ${terms}.${custom} External id ${quoted(externalIdentifier)}.`,
-    ...(how.workerIdGiven
-      ? [
-          `trustedContact ${oneLine(how.workerIdGiven)} is a worker id; their talent pool contact at this company was used.`,
-        ]
-      : []),
+    ...how.notes,
     "Nothing is sent to anyone until the draft is completed and offered on the platform. To undo it, cancel it with cancel_hire.",
   ].join("\n");
 }

@@ -41,6 +41,7 @@ import {
   ToolInputError,
 } from "../define-tool.js";
 import { requestOptions } from "../format.js";
+import { contactByName, resolveAccounts } from "../known-ids.js";
 import { refusedAsNotAllowed } from "../not-allowed.js";
 import {
   hiddenCharacters,
@@ -99,14 +100,18 @@ export const inviteToTalentPoolTool = defineTool({
   ].join("\n"),
   inputSchema: {
     // Lengths are checked in the handler: limits in the schema cost every turn's context.
-    company: z.string().min(1).optional().describe("Company id."),
+    company: z.string().min(1).optional().describe("Company id or name."),
     firstName: z.string().trim().min(1).optional().describe("First name."),
     lastName: z.string().trim().min(1).optional().describe("Last name."),
     email: z.string().trim().min(1).optional().describe("Gets the invitation."),
     skills: z.array(z.string().trim().min(1)).optional().describe("Skill names, e.g. React."),
     country: z.string().trim().optional().describe("ISO code, e.g. DK."),
     message: sentTextSchema(1, MAX_MESSAGE).optional().describe("Personal note in the email."),
-    contactId: z.string().min(1).optional().describe("Re-invite this contact instead."),
+    contactId: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("Re-invite this contact (id, name or email) instead."),
     contactIds: z.array(z.string()).optional().describe("Or several at once."),
     confirmationToken: confirmationTokenArg,
   },
@@ -142,43 +147,93 @@ export const inviteToTalentPoolTool = defineTool({
   // cannot be undone as destructive, so clients ask before it.
   annotations: confirmedWriteAnnotations,
   async handler(args, ctx) {
-    const { confirmationToken, ...call } = args;
-    if (args.contactIds !== undefined) {
-      return reinviteMany(ctx, checkMany(args), call, confirmationToken);
-    }
-    const checked = checkArguments(args);
-    const mode = checked.mode;
-    const decision = await confirmChange(ctx, {
-      tool: TOOL,
-      args: call,
-      token: confirmationToken,
-      target: checked.target,
-      check:
-        checked.mode === "invite"
-          ? `search_talent_pool (search ${whole(checked.args.email)})`
-          : `search_talent_pool (the contact ${oneLine(checked.contactId)})`,
-      propose: () =>
-        checked.mode === "invite"
-          ? proposeInvite(ctx, checked)
-          : proposeReinvite(ctx, checked.contactId),
-    });
-    const plan = decision.proposal.preview;
-    const { preview } = plan;
-    switch (decision.kind) {
-      case "confirmed":
-        return send(ctx, plan);
-      case "changed":
-        return changedResult(decision, { mode, preview });
-      case "preview":
-        return previewResult(decision, { mode, preview });
-      case "declined":
-        return {
-          structured: { status: "declined" as const, mode, preview },
-          text: `${decision.text} No email was sent.`,
-        };
-    }
+    const { confirmationToken, ...given } = args;
+    // Names where ids belong are read as those ids first: the token binds the ids, and a lost
+    // answer's hold is kept under the contact's id however the person named it.
+    const { call, notes, known } = await withIds(ctx, given);
+    const result = await handle(ctx, call, known, confirmationToken);
+    return notes.length > 0 ? { ...result, text: [...notes, result.text].join("\n") } : result;
   },
 });
+
+type Call = Partial<InviteArgs> & { contactId?: string; contactIds?: string[] };
+
+/**
+ * The call with a company's name read as its id, and a contact's name or email as its id (the
+ * contacts read on the way are kept, so each is read once a call), and a line for each.
+ */
+async function withIds(ctx: ToolContext, given: Call) {
+  const call: Call = { ...given };
+  const notes: string[] = [];
+  const known = new Map<string, InvitedContact>();
+  if (call.company !== undefined) {
+    const companies = await resolveAccounts(ctx, [call.company], "company");
+    call.company = companies.ids?.[0] ?? call.company;
+    notes.push(...companies.notes);
+  }
+  const contactOf = async (value: string, field: string) => {
+    const contact = await readContact(ctx, value);
+    if (contact) {
+      known.set(contact.id, contact);
+      return value;
+    }
+    const named = await contactByName(ctx, value, field);
+    if (!named) return value; // said as "no contact visible to you" where it is checked
+    known.set(named.contact.id, named.contact);
+    notes.push(named.note);
+    return named.contact.id;
+  };
+  if (call.contactId !== undefined) call.contactId = await contactOf(call.contactId, "contactId");
+  if (call.contactIds !== undefined) {
+    call.contactIds = await Promise.all(
+      call.contactIds.map((value) => contactOf(value.trim(), "contactIds")),
+    );
+  }
+  return { call, notes, known };
+}
+
+async function handle(
+  ctx: ToolContext,
+  args: Call,
+  known: Map<string, InvitedContact>,
+  confirmationToken: string | undefined,
+) {
+  const call = args;
+  if (args.contactIds !== undefined) {
+    return reinviteMany(ctx, checkMany(args), call, confirmationToken, known);
+  }
+  const checked = checkArguments(args);
+  const mode = checked.mode;
+  const decision = await confirmChange(ctx, {
+    tool: TOOL,
+    args: call,
+    token: confirmationToken,
+    target: checked.target,
+    check:
+      checked.mode === "invite"
+        ? `search_talent_pool (search ${whole(checked.args.email)})`
+        : `search_talent_pool (the contact ${oneLine(checked.contactId)})`,
+    propose: () =>
+      checked.mode === "invite"
+        ? proposeInvite(ctx, checked)
+        : proposeReinvite(ctx, checked.contactId, known),
+  });
+  const plan = decision.proposal.preview;
+  const { preview } = plan;
+  switch (decision.kind) {
+    case "confirmed":
+      return send(ctx, plan);
+    case "changed":
+      return changedResult(decision, { mode, preview });
+    case "preview":
+      return previewResult(decision, { mode, preview });
+    case "declined":
+      return {
+        structured: { status: "declined" as const, mode, preview },
+        text: `${decision.text} No email was sent.`,
+      };
+  }
+}
 
 interface InviteArgs {
   company: string;
@@ -209,7 +264,7 @@ type Plan =
 const INVITE_FIELDS = ["company", "firstName", "lastName", "email"] as const;
 
 /** The two modes, each complete, before anything is read. */
-function checkArguments(args: Partial<InviteArgs> & { contactId?: string }): Checked {
+function checkArguments(args: Call): Checked {
   if (args.contactId !== undefined) {
     const extra = [...INVITE_FIELDS, "skills", "country", "message"].filter(
       (k) => args[k as keyof typeof args] !== undefined,
@@ -340,8 +395,12 @@ async function proposeInvite(
   };
 }
 
-async function proposeReinvite(ctx: ToolContext, contactId: string): Promise<Proposal<Plan>> {
-  const { contact, preview } = await reinvitable(ctx, contactId, "contactId");
+async function proposeReinvite(
+  ctx: ToolContext,
+  contactId: string,
+  known: Map<string, InvitedContact>,
+): Promise<Proposal<Plan>> {
+  const { contact, preview } = await reinvitable(ctx, contactId, "contactId", known);
   return {
     preview: {
       mode: "reinvite",
@@ -368,13 +427,18 @@ const reinviteFacts = (p: Preview, status: string) => ({
 });
 
 /** A contact that can be re-invited now, read from the platform, with what its preview shows. */
-async function reinvitable(ctx: ToolContext, contactId: string, field: string) {
-  const contact = await readContact(ctx, contactId);
+async function reinvitable(
+  ctx: ToolContext,
+  contactId: string,
+  field: string,
+  known?: Map<string, InvitedContact>,
+) {
+  const contact = known?.get(contactId) ?? (await readContact(ctx, contactId));
   if (!contact) {
     throw new ToolInputError(
       `there is no talent pool contact ${oneLine(contactId)} visible to you`,
       field,
-      "Find the contact's id with search_talent_pool.",
+      "Give the contact's id, or the person's name or email; search_talent_pool finds contacts.",
     );
   }
   if (contact.status !== "INVITED") {
@@ -633,7 +697,7 @@ function toOutput(c: InvitedContact): ContactOut {
 const MAX_REINVITES = 25;
 
 /** contactIds: only ids, each once, and no more than one preview can show. */
-function checkMany(args: Partial<InviteArgs> & { contactId?: string; contactIds?: string[] }) {
+function checkMany(args: Call) {
   const extra = [...INVITE_FIELDS, "skills", "country", "message", "contactId"].filter(
     (k) => args[k as keyof typeof args] !== undefined,
   );
@@ -672,6 +736,7 @@ async function reinviteMany(
   ids: string[],
   call: Record<string, unknown>,
   token: string | undefined,
+  known: Map<string, InvitedContact>,
 ) {
   const mode = "reinvite" as const;
   const decision = await confirmChange<ManyPlan>(ctx, {
@@ -685,7 +750,7 @@ async function reinviteMany(
       for (const id of ids) {
         // A contact whose last re-invitation is unknown is held back, as alone it would be.
         await refuseWhileUnknown(ctx, { tool: TOOL, target: `contact ${id}`, check: checkOf(id) });
-        const { contact, preview } = await reinvitable(ctx, id, "contactIds");
+        const { contact, preview } = await reinvitable(ctx, id, "contactIds", known);
         read.push({ preview, status: contact.status });
       }
       const previews = read.map((r) => r.preview);
