@@ -746,7 +746,7 @@ export type PaymentRequestTotalsQueryVariables = Exact<{
 }>;
 
 
-export type PaymentRequestTotalsQuery = { paymentRequests: { paginatorInfo: { count: number, currentPage: number, firstItem: number | null, hasMorePages: boolean, lastItem: number | null, lastPage: number, perPage: number, total: number }, data: Array<{ status: PaymentRequestStatus, currency: Currency, rateType: RateType | null, rateQuantity: number, netAmount: number }> } };
+export type PaymentRequestTotalsQuery = { paymentRequests: { paginatorInfo: { count: number, currentPage: number, firstItem: number | null, hasMorePages: boolean, lastItem: number | null, lastPage: number, perPage: number, total: number }, data: Array<{ id: string, status: PaymentRequestStatus, currency: Currency, rateType: RateType | null, rateQuantity: number, netAmount: number }> } };
 
 export type TimesheetDaysLoggedQueryVariables = Exact<{
   hires?: Array<string> | null | undefined;

@@ -97,6 +97,9 @@ export const listPaymentRequestsQuery = query<
 );
 
 /** The same requests as ListPaymentRequests, only what totals need: a page of 100 at a time. */
+/** The page size of PaymentRequestTotals: the most the platform gives in one page. */
+export const TOTALS_PAGE_SIZE = 100;
+
 export const paymentRequestTotalsQuery = query<
   PaymentRequestTotalsQuery,
   PaymentRequestTotalsQueryVariables
@@ -119,11 +122,12 @@ export const paymentRequestTotalsQuery = query<
         billingStartDateRange: $billingStartDateRange
         billingEndDateRange: $billingEndDateRange
         orderBy: $orderBy
-        first: 100
+        first: ${TOTALS_PAGE_SIZE}
         page: $page
       ) {
         ${PAGINATOR_INFO_FIELDS}
         data {
+          id
           status
           currency
           rateType

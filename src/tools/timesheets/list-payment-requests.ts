@@ -4,6 +4,7 @@ import {
   listPaymentRequestsQuery,
   type PaymentRequestSummary,
   paymentRequestTotalsQuery,
+  TOTALS_PAGE_SIZE,
 } from "../../client/operations/payments.js";
 import { clampPage, clampPageSize } from "../../client/pagination.js";
 import { oneLine, quoted } from "../../client/platform-text.js";
@@ -182,7 +183,7 @@ export const listPaymentRequestsTool = defineTool({
     // Totals over the whole result: this page when it is all, else every page (100 at a time).
     const counted: TotalRow[] =
       info.hasMore || info.page > 1
-        ? await everyRequest(ctx, filters)
+        ? await everyRequest(ctx, filters, info.total)
         : requests.map((r) => ({ ...r, netAmount: r.amount, rateQuantity: r.quantity }));
     const totals = totalsOf(counted);
     const totalHours = round2(
@@ -238,6 +239,7 @@ const MAX_TOTAL_PAGES = 10;
 const PAYABLE = new Set(["APPROVED", "UNAPPROVED"]);
 
 interface TotalRow {
+  id: string;
   status: string;
   currency: string;
   rateType: string | null;
@@ -245,21 +247,22 @@ interface TotalRow {
   netAmount: number;
 }
 
+/** Every matching request's amounts: the pages the listing's total needs, read side by side. */
 async function everyRequest(
   ctx: ToolContext,
   filters: Omit<PaymentRequestTotalsQueryVariables, "page">,
+  total: number,
 ): Promise<TotalRow[]> {
-  const rows: TotalRow[] = [];
-  for (let page = 1; page <= MAX_TOTAL_PAGES; page++) {
-    const { data } = await ctx.client.run(
-      paymentRequestTotalsQuery,
-      { ...filters, page },
-      requestOptions(ctx),
-    );
-    rows.push(...data.paymentRequests.data);
-    if (!data.paymentRequests.paginatorInfo.hasMorePages) break;
-  }
-  return rows;
+  const pages = Math.min(MAX_TOTAL_PAGES, Math.max(1, Math.ceil(total / TOTALS_PAGE_SIZE)));
+  const read = await Promise.all(
+    Array.from({ length: pages }, (_, i) =>
+      ctx.client.run(paymentRequestTotalsQuery, { ...filters, page: i + 1 }, requestOptions(ctx)),
+    ),
+  );
+  // Keyed by id: a request that moved between pages while they were read is counted once.
+  const rows = new Map<string, TotalRow>();
+  for (const { data } of read) for (const r of data.paymentRequests.data) rows.set(r.id, r);
+  return [...rows.values()];
 }
 
 interface Totals {
