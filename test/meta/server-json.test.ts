@@ -3,7 +3,9 @@
 // published 2025-12-11 schema for the fields server.json uses (required fields, name pattern, length
 // limits, exact versions, transports, inputs). It is stricter in one way: unknown properties are
 // refused, so a misspelt field fails here instead of being ignored by the registry.
-import { readFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Ajv } from "ajv";
 import addFormatsModule from "ajv-formats";
@@ -179,5 +181,70 @@ describe("server.json for the MCP registry", () => {
       expect.objectContaining({ type: "streamable-http", url: "https://{host}/mcp" }),
     ]);
     expect(server.remotes[0].variables.host).toMatchObject({ isRequired: true });
+  });
+
+  describe("the owner's fields, filled by scripts/set-owner.mjs before the first publish", () => {
+    const run = (dir: string, ...args: string[]) =>
+      spawnSync(process.execPath, [join(process.cwd(), "scripts", "set-owner.mjs"), ...args], {
+        env: { ...process.env, WORKFORCE_PROJECT_DIR: dir },
+        encoding: "utf8",
+      });
+    const copy = () => {
+      const dir = mkdtempSync(join(tmpdir(), "wfmcp-owner-"));
+      for (const file of ["package.json", "server.json"]) copyFileSync(file, join(dir, file));
+      return dir;
+    };
+
+    it("stops `npm publish` while they are unset", () => {
+      expect(pkg.scripts.prepublishOnly).toBe("node scripts/set-owner.mjs --check");
+      const dir = copy();
+      try {
+        const check = run(dir, "--check");
+        if (server.name.includes(".OWNER/")) {
+          expect(check.status).toBe(1);
+          expect(check.stderr).toContain("Not ready to publish");
+          expect(check.stderr).toContain("package.json mcpName");
+        } else {
+          expect(check.status, check.stderr).toBe(0);
+        }
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
+    it("fills them consistently, and server.json still passes the registry's rules", () => {
+      const dir = copy();
+      try {
+        expect(run(dir, "not a name").status).toBe(2);
+        const set = run(dir, "acme-co");
+        expect(set.status, set.stderr).toBe(0);
+        const filled = JSON.parse(readFileSync(join(dir, "server.json"), "utf8"));
+        const filledPkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
+        expect(filled.name).toBe("io.github.acme-co/workforce-mcp");
+        expect(filledPkg.mcpName).toBe(filled.name);
+        expect(filledPkg.repository).toEqual({
+          type: "git",
+          url: "git+https://github.com/acme-co/workforce-mcp.git",
+        });
+        expect(filledPkg.homepage).toBe("https://github.com/acme-co/workforce-mcp#readme");
+        expect(filledPkg.bugs).toEqual({ url: "https://github.com/acme-co/workforce-mcp/issues" });
+        expect(filled.repository).toEqual({
+          url: "https://github.com/acme-co/workforce-mcp",
+          source: "github",
+        });
+        validate(filled);
+        expect(validate.errors ?? []).toEqual([]);
+        // Everything else is as it was.
+        expect({
+          ...filled,
+          name: server.name,
+          repository: undefined,
+          websiteUrl: undefined,
+        }).toEqual({ ...server, repository: undefined, websiteUrl: undefined });
+        expect(run(dir, "--check").status).toBe(0);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
   });
 });
