@@ -32,9 +32,7 @@ function toListEntry(tool: AnyTool): Tool {
     title: tool.title,
     description: tool.description,
     inputSchema: compact(toJsonSchema(tool.inputSchema, "input"), "input") as Tool["inputSchema"],
-    outputSchema: outlineWithin(
-      compact(toJsonSchema(tool.outputSchema, "output"), "output") as JsonSchema,
-    ) as Tool["outputSchema"],
+    outputSchema: outputSchemaOf(tool) as Tool["outputSchema"],
     // title twice: clients on the 2025-03-26 protocol read it only from the annotations.
     annotations: { title: tool.title, ...tool.annotations },
   };
@@ -72,43 +70,161 @@ function mapValues(properties: unknown, io: "input" | "output"): JsonSchema {
 }
 
 /**
- * Bytes an output schema may take in `tools/list`. Output schemas are for clients that validate
- * the shape; the model reads the text answer. The listing spells out as many object levels as fit
- * (the result's fields, then the fields of the records in it, …; lists do not count as a level),
- * lists deeper objects as plain objects, and leaves out output descriptions. The server itself
- * still checks every result against the whole zod schema. Without this, output schemas alone
- * would take more than the whole list's 32 KB budget.
+ * Bytes a tool's output schema may take in `tools/list`; a tool not named here lists its result's
+ * own fields only. Output schemas are for clients that validate results or program against them;
+ * the model reads the text answer, and the whole default list must stay within its budget
+ * (test/meta/tool-budget.test.ts). The result's own fields are always listed, whatever they cost;
+ * then, as long as the schema fits: the fields of the records in its lists (shallowest first, with
+ * the objects that hold them), then the fields of its other objects (shallowest first). An object
+ * left out is listed as `{"type":"object"}`; output descriptions are left out. The server itself
+ * still checks every result against the whole zod schema.
+ *
+ * The default list's output schemas take 7,818 bytes (the whole default list 32,434): every
+ * tool's own fields, 7,289 bytes, and the records of search_hires and list_accounts. Listing the
+ * records of every default tool would take 6,008 bytes more (a whole list of 38,442, over its
+ * budget); the tools whose records are not listed are named, with the bytes each would take, in
+ * test/meta/output-schemas.test.ts. The opt-in tools (list_changes, manage_webhooks) are outside
+ * the default list and list their records.
  */
-const OUTPUT_SCHEMA_BUDGET = 400;
+const OUTPUT_SCHEMA_BUDGETS: Readonly<Partial<Record<string, number>>> = {
+  search_hires: 549,
+  list_accounts: 293,
+  list_changes: 600,
+  manage_webhooks: 900,
+};
 
-function outlineWithin(schema: JsonSchema): JsonSchema {
-  for (const depth of [4, 3, 2]) {
-    const candidate = outline(schema, depth);
-    if (Buffer.byteLength(JSON.stringify(candidate)) <= OUTPUT_SCHEMA_BUDGET) return candidate;
-  }
-  // The result's own fields are always listed, whatever they cost.
-  return outline(schema, 1);
+function outputSchemaOf(tool: AnyTool): JsonSchema {
+  return listedOutputSchema(tool.outputSchema, OUTPUT_SCHEMA_BUDGETS[tool.name] ?? 0);
 }
 
-function outline(schema: JsonSchema, depth: number): JsonSchema {
-  const { description: _description, ...rest } = schema;
-  if (rest.type === "object" || rest.properties) {
-    if (depth <= 0) return { type: "object" };
-    if (rest.properties) {
-      rest.properties = Object.fromEntries(
-        Object.entries(rest.properties as Record<string, JsonSchema>).map(([name, value]) => [
-          name,
-          outline(value, depth - 1),
-        ]),
-      );
+/** An output schema as `tools/list` shows it, in at most `budget` bytes (beyond its own fields). */
+export function listedOutputSchema(shape: z.ZodRawShape, budget: number): JsonSchema {
+  const full = foldNull(compact(toJsonSchema(shape, "output"), "output") as JsonSchema);
+  return outlineWithin(full, budget);
+}
+
+function isSchema(value: unknown): value is JsonSchema {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+function isJustNull(schema: unknown): boolean {
+  return isSchema(schema) && schema.type === "null" && Object.keys(schema).length === 1;
+}
+
+/**
+ * The same schema, written shorter: `{"anyOf": [X, {"type": "null"}]}` (what zod writes for a
+ * nullable X) becomes X with "null" among its types (and in its enum), 20 to 30 bytes less for each
+ * nullable field; a record's `propertyNames: {"type": "string"}` goes (JSON keys are strings).
+ */
+function foldNull(schema: JsonSchema): JsonSchema {
+  const result: JsonSchema = { ...schema };
+  if (isSchema(result.properties)) {
+    result.properties = Object.fromEntries(
+      Object.entries(result.properties).map(([name, value]) => [
+        name,
+        foldNull(value as JsonSchema),
+      ]),
+    );
+  }
+  if (isSchema(result.items)) result.items = foldNull(result.items);
+  for (const key of ["anyOf", "oneOf"]) {
+    const list = result[key];
+    if (Array.isArray(list)) result[key] = list.map((sub) => foldNull(sub as JsonSchema));
+  }
+  if (isSchema(result.propertyNames) && Object.keys(result.propertyNames).length === 1) {
+    if (result.propertyNames.type === "string") delete result.propertyNames;
+  }
+  const { anyOf, ...outer } = result;
+  if (!Array.isArray(anyOf) || anyOf.length !== 2 || !anyOf.some(isJustNull)) return result;
+  const other = anyOf.find((sub) => !isJustNull(sub)) as JsonSchema | undefined;
+  const plain =
+    other !== undefined &&
+    (typeof other.type === "string" || Array.isArray(other.type)) &&
+    !["anyOf", "oneOf", "allOf", "not", "const", "$ref"].some((key) => key in other) &&
+    !Object.keys(outer).some((key) => key !== "description");
+  if (!plain) return result;
+  const types = [other.type].flat();
+  const folded: JsonSchema = {
+    ...other,
+    type: types.includes("null") ? types : [...types, "null"],
+  };
+  if (Array.isArray(other.enum) && !other.enum.includes(null)) folded.enum = [...other.enum, null];
+  return { ...folded, ...outer };
+}
+
+/** An object whose fields may be listed: the schema, the object that holds it, whether in a list. */
+interface ObjectNode {
+  schema: JsonSchema;
+  holder: ObjectNode | undefined;
+  /** An item of a list (a record), as opposed to a field's value. */
+  record: boolean;
+}
+
+/** Every object with properties in `root`, shallowest first (root first). */
+function objectNodes(root: JsonSchema): ObjectNode[] {
+  const found: ObjectNode[] = [{ schema: root, holder: undefined, record: false }];
+  const below = (schema: JsonSchema, holder: ObjectNode, record: boolean): void => {
+    if (isSchema(schema.properties) && schema !== holder.schema) {
+      found.push({ schema, holder, record });
+      return;
+    }
+    if (isSchema(schema.properties)) {
+      for (const value of Object.values(schema.properties))
+        below(value as JsonSchema, holder, false);
+    }
+    if (isSchema(schema.items)) below(schema.items, holder, true);
+    for (const key of ["anyOf", "oneOf"]) {
+      const list = schema[key];
+      if (Array.isArray(list)) for (const sub of list) below(sub as JsonSchema, holder, record);
+    }
+  };
+  for (let i = 0; i < found.length; i++) {
+    const node = found[i] as ObjectNode;
+    below(node.schema, node, false);
+  }
+  return found;
+}
+
+function outlineWithin(schema: JsonSchema, budget: number): JsonSchema {
+  const nodes = objectNodes(schema);
+  const open = new Set<JsonSchema>([schema]);
+  const byPriority = [...nodes.filter((n) => n.record), ...nodes.filter((n) => !n.record)];
+  for (const node of byPriority) {
+    const opened: JsonSchema[] = [];
+    for (let n: ObjectNode | undefined = node; n && !open.has(n.schema); n = n.holder) {
+      open.add(n.schema);
+      opened.push(n.schema);
+    }
+    if (opened.length === 0) continue;
+    if (Buffer.byteLength(JSON.stringify(outline(schema, open))) > budget) {
+      for (const opening of opened) open.delete(opening);
     }
   }
-  if (rest.items && typeof rest.items === "object") {
-    rest.items = outline(rest.items as JsonSchema, depth);
+  return outline(schema, open);
+}
+
+/**
+ * The schema without descriptions, and with the objects not in `open` as plain objects. Inside
+ * the result, an object whose fields are listed goes without `"type": "object"` (its `properties`
+ * say it; 16 bytes each); the result itself keeps it, as MCP requires, and so does an object that
+ * may be null.
+ */
+function outline(schema: JsonSchema, open: ReadonlySet<JsonSchema>, inside = false): JsonSchema {
+  if (isSchema(schema.properties) && !open.has(schema)) return { type: schema.type ?? "object" };
+  const { description: _description, ...rest } = schema;
+  if (inside && isSchema(rest.properties) && rest.type === "object") delete rest.type;
+  if (isSchema(rest.properties)) {
+    rest.properties = Object.fromEntries(
+      Object.entries(rest.properties).map(([name, value]) => [
+        name,
+        outline(value as JsonSchema, open, true),
+      ]),
+    );
   }
+  if (isSchema(rest.items)) rest.items = outline(rest.items, open, true);
   for (const key of ["anyOf", "oneOf"]) {
     const list = rest[key];
-    if (Array.isArray(list)) rest[key] = list.map((sub) => outline(sub as JsonSchema, depth));
+    if (Array.isArray(list)) rest[key] = list.map((sub) => outline(sub as JsonSchema, open, true));
   }
   return rest;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineTool } from "../../src/tools/define-tool.js";
-import { buildToolList } from "../../src/tools/tool-list.js";
+import { buildToolList, listedOutputSchema } from "../../src/tools/tool-list.js";
 
 const probe = defineTool({
   name: "probe_tool",
@@ -23,8 +23,9 @@ const probe = defineTool({
   outputSchema: {
     rows: z.array(z.object({ id: z.string(), required: z.boolean() })),
     page: z.number().int(),
+    required: z.boolean(),
   },
-  handler: async () => ({ text: "", structured: { rows: [], page: 1 } }),
+  handler: async () => ({ text: "", structured: { rows: [], page: 1, required: false } }),
 });
 
 describe("the compact tool list", () => {
@@ -45,16 +46,90 @@ describe("the compact tool list", () => {
     });
   });
 
-  it("keeps every output property, including one named like a keyword", () => {
-    const rows = (entry?.outputSchema?.properties as Record<string, unknown> | undefined)?.rows as {
-      items: { properties: Record<string, unknown> };
-    };
-    expect(Object.keys(rows.items.properties)).toEqual(["id", "required"]);
+  it("keeps every field of the result, including one named like a keyword", () => {
+    expect(Object.keys(entry?.outputSchema?.properties ?? {})).toEqual([
+      "rows",
+      "page",
+      "required",
+    ]);
     expect(json).not.toContain('"additionalProperties":false');
   });
 
   it("keeps the title both at the top and in the annotations", () => {
     expect(entry?.title).toBe("Probe");
     expect(entry?.annotations?.title).toBe("Probe");
+  });
+});
+
+describe("an output schema as listed, within its budget", () => {
+  const contract = z.object({ id: z.string(), rate: z.number().nullable() }).describe("Terms.");
+  const shape = {
+    status: z.enum(["preview", "done"]).nullable(),
+    owner: z.object({ id: z.string(), name: z.string() }).describe("Who owns it."),
+    hires: z.array(
+      z.object({
+        id: z.string(),
+        worker: z.object({ id: z.string(), name: z.string() }),
+        contract: contract.nullable(),
+        tags: z.array(z.object({ key: z.string() })),
+      }),
+    ),
+    data: z.record(z.string(), z.unknown()).nullable(),
+  };
+  const bytes = (schema: unknown) => Buffer.byteLength(JSON.stringify(schema));
+  const own = listedOutputSchema(shape, 0);
+  const all = listedOutputSchema(shape, 10_000);
+
+  it("lists the result's own fields whatever they cost, anything deeper as a plain object", () => {
+    expect(own).toEqual({
+      type: "object",
+      properties: {
+        status: { type: ["string", "null"], enum: ["preview", "done", null] },
+        owner: { type: "object" },
+        hires: { type: "array", items: { type: "object" } },
+        data: { type: ["object", "null"] },
+      },
+    });
+  });
+
+  it("lists a record's fields before the fields of a non-list object, and a record's records too", () => {
+    const recordsOnly = bytes(listedOutputSchema(shape, 0)) + 200;
+    const listed = listedOutputSchema(shape, recordsOnly) as {
+      properties: { owner: unknown; hires: { items: { properties: Record<string, unknown> } } };
+    };
+    expect(bytes(listed)).toBeLessThanOrEqual(recordsOnly);
+    expect(listed.properties.owner).toEqual({ type: "object" });
+    expect(listed.properties.hires.items).toEqual({
+      properties: {
+        id: { type: "string" },
+        worker: { type: "object" },
+        contract: { type: ["object", "null"] },
+        tags: { type: "array", items: { properties: { key: { type: "string" } } } },
+      },
+    });
+  });
+
+  it("lists everything when the budget allows, without descriptions, nulls folded into the type", () => {
+    expect(JSON.stringify(all)).not.toContain("description");
+    expect(JSON.stringify(all)).not.toContain("anyOf");
+    expect(all.properties).toMatchObject({
+      owner: { properties: { id: { type: "string" }, name: { type: "string" } } },
+      hires: {
+        items: {
+          properties: {
+            contract: {
+              type: ["object", "null"],
+              properties: { rate: { type: ["number", "null"] } },
+            },
+          },
+        },
+      },
+    });
+  });
+
+  it("never goes over its budget once the result's own fields are listed", () => {
+    for (let budget = bytes(own); budget <= bytes(all); budget += 7) {
+      expect(bytes(listedOutputSchema(shape, budget)), String(budget)).toBeLessThanOrEqual(budget);
+    }
   });
 });
