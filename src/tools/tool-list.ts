@@ -87,10 +87,10 @@ function mapValues(properties: unknown, io: "input" | "output"): JsonSchema {
  * the default list and list their records.
  */
 const OUTPUT_SCHEMA_BUDGETS: Readonly<Partial<Record<string, number>>> = {
-  search_hires: 549,
-  list_accounts: 293,
-  list_changes: 600,
-  manage_webhooks: 900,
+  search_hires: 620,
+  list_accounts: 330,
+  list_changes: 680,
+  manage_webhooks: 1000,
 };
 
 function outputSchemaOf(tool: AnyTool): JsonSchema {
@@ -212,7 +212,6 @@ function outlineWithin(schema: JsonSchema, budget: number): JsonSchema {
 function outline(schema: JsonSchema, open: ReadonlySet<JsonSchema>, inside = false): JsonSchema {
   if (isSchema(schema.properties) && !open.has(schema)) return { type: schema.type ?? "object" };
   const { description: _description, ...rest } = schema;
-  if (inside && isSchema(rest.properties) && rest.type === "object") delete rest.type;
   if (isSchema(rest.properties)) {
     rest.properties = Object.fromEntries(
       Object.entries(rest.properties).map(([name, value]) => [

@@ -100,11 +100,15 @@ describe("an output schema as listed, within its budget", () => {
     expect(bytes(listed)).toBeLessThanOrEqual(recordsOnly);
     expect(listed.properties.owner).toEqual({ type: "object" });
     expect(listed.properties.hires.items).toEqual({
+      type: "object",
       properties: {
         id: { type: "string" },
         worker: { type: "object" },
         contract: { type: ["object", "null"] },
-        tags: { type: "array", items: { properties: { key: { type: "string" } } } },
+        tags: {
+          type: "array",
+          items: { type: "object", properties: { key: { type: "string" } } },
+        },
       },
     });
   });
