@@ -184,8 +184,13 @@ export async function jobsNamed(
   if (byName.length > 0) return byName;
   const { data: byId } = await ctx.client.run(jobRefQuery, { id: job.trim() }, requestOptions(ctx));
   if (byId.job) return [byId.job];
+  const { total } = data.jobs.paginatorInfo;
+  const unread =
+    total > data.jobs.data.length
+      ? ` among the newest ${data.jobs.data.length} of the ${total} jobs the search found`
+      : "";
   throw new ToolInputError(
-    `no job you can see has the name or id ${quoted(job)}`,
+    `no job you can see has the name or id ${quoted(job)}${unread}`,
     argument,
     "list_jobs with search finds jobs by name.",
   );
