@@ -892,6 +892,22 @@ export type JobDetailsQuery = { job: { id: string, number: number, name: string,
           | { id: string, name: string }
          | null }> } } | null };
 
+export type CandidaciesQueryVariables = Exact<{
+  jobs?: Array<string> | null | undefined;
+  first: number;
+  page?: number | null | undefined;
+}>;
+
+
+export type CandidaciesQuery = { jobCandidates: { paginatorInfo: { count: number, currentPage: number, firstItem: number | null, hasMorePages: boolean, lastItem: number | null, lastPage: number, perPage: number, total: number }, data: Array<{ id: string, step: JobCandidateHiringStep, status: JobCandidateStatus, statusReason: JobCandidateStatusReason | null, worker: { id: string, name: string, email: string | null }, job: { id: string, number: number, name: string, status: JobStatus | null, company: { id: string, name: string } }, bid: { id: string, status: BidStatus, rate: number | null, rateType: RateType | null, currency: string } | null, hire: { id: string } | null }> } };
+
+export type JobRefQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type JobRefQuery = { job: { id: string, name: string, status: JobStatus | null } | null };
+
 export type PostJobContextQueryVariables = Exact<{
   company: string;
   name: string;

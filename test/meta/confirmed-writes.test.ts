@@ -45,6 +45,8 @@ const ACTS: Record<string, Record<string, unknown>[]> = {
   manage_candidate: [
     { candidateId: "jc_005", status: "NON_ELIGIBLE", reason: "BUDGET" },
     { bidId: "bid_003" },
+    { person: "Elsa Bergström", status: "NON_ELIGIBLE" },
+    { person: "Elsa Bergström", job: "React Frontend Developer" },
   ],
   manage_webhooks: [
     { action: "create", company: "cmp_nordlys", events: ["CONTRACT_ACCEPTED"] },

@@ -160,6 +160,16 @@ describe("list_jobs with the limited token", () => {
     expect(out.jobs.every((j) => j.company.id === "cmp_nordlys")).toBe(true);
   });
 
+  it("shows a person's bids with amounts hidden, and their jobs at Nordlys only", async () => {
+    const r = await call({ person: "Mikkel Andersen" });
+    expect(r.isError).toBeFalsy();
+    const rows = (r.structuredContent as { candidacies: { job: { id: string } }[] }).candidacies;
+    expect(rows.map((c) => c.job.id)).toEqual(["job_002"]);
+    const elsa = await call({ person: "Elsa" });
+    expect(text(elsa)).toContain("bid bid_003 OPEN, DKK amount hidden");
+    expect((elsa.structuredContent as unknown as Out).hiddenFields).toContain("rate");
+  });
+
   it("shows a job with rates and bid amounts hidden, and says so", async () => {
     const r = await call({ jobId: "job_002" });
     expect(r.isError).toBeFalsy();
@@ -196,10 +206,183 @@ describe("list_jobs with hostile platform text", () => {
   });
 
   it("keeps job and bidder names on one quoted line, in the list and in the job", async () => {
-    for (const args of [{ statuses: ["ACTIVE"] }, { jobId: "job_002" }]) {
+    for (const args of [{ statuses: ["ACTIVE"] }, { jobId: "job_002" }, { person: "Elsa" }]) {
       const t = text(await h.client.callTool({ name: "list_jobs", arguments: args }));
       expect(t).toContain(JSON.stringify(`React Frontend Developer ${SYSTEM}`));
       for (const line of t.split(/\r\n|[\n\r\u2028\u2029]/)) expect(line).not.toMatch(/^\s*SYSTEM/);
     }
+  });
+});
+
+interface Candidacy {
+  id: string;
+  worker: { id: string; name: string };
+  job: { id: string; name: string; status: string | null; company: { id: string } };
+  step: string;
+  status: string;
+  bid: { id: string; status: string; rate: number | null; currency: string } | null;
+  hireId: string | null;
+}
+const candidaciesOf = (r: Result) =>
+  (r.structuredContent as { candidacies?: Candidacy[] }).candidacies ?? [];
+
+describe("list_jobs by person: where is someone a candidate", () => {
+  let h: Harness;
+  const call = (args: Record<string, unknown>) =>
+    h.client.callTool({ name: "list_jobs", arguments: args });
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  it("finds a named person's candidacies and bids across jobs and companies in one call", async () => {
+    const before = h.sandbox.requests.length;
+    const r = await call({ person: "mikkel andersen" });
+    expect(r.isError).toBeFalsy();
+    // One request: the candidates by worker name, read across jobs.
+    expect(h.sandbox.requests.length - before).toBe(1);
+    expect(h.sandbox.countRequests("Candidacies")).toBe(1);
+    expect(candidaciesOf(r)).toEqual([
+      expect.objectContaining({
+        id: "jc_003",
+        worker: expect.objectContaining({ id: "wrk_053", name: "Mikkel Andersen" }),
+        job: expect.objectContaining({ id: "job_002", name: "React Frontend Developer" }),
+        step: "SHORTLISTED",
+        status: "ELIGIBLE",
+        bid: null,
+      }),
+      expect.objectContaining({
+        id: "jc_014",
+        job: expect.objectContaining({
+          id: "job_011",
+          company: expect.objectContaining({ id: "cmp_castell" }),
+        }),
+        step: "APPLIED",
+        bid: expect.objectContaining({ id: "bid_010", status: "OPEN", rate: 90, currency: "EUR" }),
+      }),
+    ]);
+    const t = text(r);
+    expect(t).toContain(
+      '"Mikkel Andersen" (wrk_053, email "mikkel.andersen@example.com") is a candidate on 2 jobs:',
+    );
+    expect(t).toContain(
+      '- job_011 #1011 "Frontend Developer (checkout)" ACTIVE at "Castell Retail GmbH" (cmp_castell): candidate jc_014, step APPLIED, ELIGIBLE; bid bid_010 OPEN, EUR 90.00 hourly',
+    );
+  });
+
+  it("takes a worker id, accents left out, and shows a hire", async () => {
+    const byId = await call({ person: "wrk_001" });
+    expect(candidaciesOf(byId)).toEqual([
+      expect.objectContaining({
+        id: "jc_001",
+        hireId: "hire_001",
+        bid: expect.objectContaining({ id: "bid_001", status: "ACCEPTED", rate: 650 }),
+      }),
+    ]);
+    expect(text(byId)).toContain("; hire hire_001");
+    const plain = await call({ person: "Elsa Bergstrom" });
+    expect(candidaciesOf(plain).map((c) => c.id)).toEqual(["jc_005"]);
+  });
+
+  it("narrows to the jobs the filters give, with the jobs query's own arguments", async () => {
+    const r = await call({ person: "Oliver Dahl", statuses: ["open"] });
+    expect(r.isError).toBeFalsy();
+    // Oliver also bid on the completed job_001: not an open job.
+    expect(candidaciesOf(r).map((c) => [c.job.id, c.bid?.id])).toEqual([["job_003", "bid_006"]]);
+    expect(text(r)).toContain("is a candidate on 1 job matching the filters:");
+    const none = await call({ person: "Oliver Dahl", search: "no such job anywhere" });
+    expect(none.isError).toBeFalsy();
+    expect(text(none)).toContain("No jobs match the filters");
+  });
+
+  it("lists the people a name fits, with their ids, instead of choosing", async () => {
+    const r = await call({ person: "Mar" });
+    expect(r.isError).toBe(true);
+    const t = text(r);
+    expect(t).toContain('"Mar" fits 2 people');
+    expect(t).toContain('"Marcus Bell" (wrk_');
+    expect(t).toContain('"Marta Wiśniewska" (wrk_');
+    expect(t).toContain("Give the worker id or whole name");
+  });
+
+  it("says a name that fits nobody is unknown, never an empty list", async () => {
+    const r = await call({ person: "Nobody Atall" });
+    expect(r.isError).toBe(true);
+    expect(text(r)).toContain(
+      'no candidate or bidder on jobs you can see has the name or worker id "Nobody Atall"',
+    );
+    expect(text(r)).toContain("list_jobs and its jobId");
+  });
+
+  it("refuses jobId and paging with person", async () => {
+    const r = await call({ person: "Elsa", jobId: "job_002" });
+    expect(r.isError).toBe(true);
+    expect(text(r)).toContain("jobId does not go with it");
+    const paged = await call({ person: "Elsa", page: 2 });
+    expect(paged.isError).toBe(true);
+  });
+});
+
+describe("list_jobs by person past the bound of candidates read", () => {
+  let h: Harness;
+  beforeAll(async () => {
+    // 520 candidates whose names sort first fill the first 500 read (by worker name).
+    h = await startHarness({
+      seedPatch: (data) => {
+        const jobs = data.jobs;
+        if (!jobs) throw new Error("seed changed");
+        for (let i = 0; i < 520; i++) {
+          const id = `wrk_9${String(i).padStart(3, "0")}`;
+          data.workers.set(id, {
+            __typename: "Worker",
+            id,
+            firstName: "Aaron",
+            lastName: `Filler${String(i).padStart(3, "0")}`,
+            email: null,
+            phone: null,
+            jobTitle: null,
+            avatar: null,
+          } as never);
+          jobs.candidates.set(`jc_9${i}`, {
+            id: `jc_9${i}`,
+            jobId: "job_004",
+            workerId: id,
+            step: "SHORTLISTED",
+            status: "ELIGIBLE",
+            statusReason: null,
+            statusComment: null,
+            isPreferred: false,
+            sourcingChannel: "TRUSTED_CONTACT",
+            bidId: null,
+            hireId: null,
+            createdAt: "2026-11-01T09:00:00.000000Z",
+            updatedAt: "2026-11-01T09:00:00.000000Z",
+          });
+        }
+      },
+    });
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+  const call = (args: Record<string, unknown>) =>
+    h.client.callTool({ name: "list_jobs", arguments: args });
+
+  it("says how many candidates it read and how to narrow, when the name is not among them", async () => {
+    const r = await call({ person: "Oliver Dahl" });
+    expect(r.isError).toBe(true);
+    expect(h.sandbox.countRequests("Candidacies")).toBe(5);
+    expect(text(r)).toContain("only the first 500 of 536 candidates (by name) were read");
+    expect(text(r)).toContain("narrow the jobs with search, statuses or accounts");
+    const narrowed = await call({ person: "Oliver Dahl", search: "Python" });
+    expect(candidaciesOf(narrowed).map((c) => c.id)).toEqual(["jc_008"]);
+  });
+
+  it("says the person may have more when the bound stops on their name", async () => {
+    const r = await call({ person: "Aaron Filler499" });
+    expect(r.isError).toBeFalsy();
+    expect(text(r)).toContain("they may be a candidate on more jobs");
   });
 });

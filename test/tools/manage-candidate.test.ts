@@ -502,3 +502,187 @@ describe("manage_candidate keeps platform text in quotes", () => {
     contained(asked[1]?.message ?? "", REJECT);
   });
 });
+
+describe("manage_candidate by name: the person (and job) instead of ids", () => {
+  const ELSA = { person: "Elsa Bergström", job: "React Frontend Developer" };
+
+  it("accepts a named person's bid on a named job: a preview, then the token; one hire", async () => {
+    const h = await harness();
+    const first = await call(h, ELSA);
+    expect(first.r.isError).toBeFalsy();
+    expect(first.out).toMatchObject({
+      status: "preview",
+      action: "accept-bid",
+      bid: { id: "bid_003" },
+    });
+    expect(first.text).toContain(
+      'Accept bid bid_003 from "Elsa Bergström" (wrk_056) on job job_002 "React Frontend Developer" at "Nordlys Energi A/S".',
+    );
+    expect(first.text.trim().split("\n").at(-1)).toBe(ACCEPT);
+    expect(h.sandbox.countRequests("AcceptBid")).toBe(0);
+
+    const done = await call(h, { ...ELSA, confirmationToken: first.out.confirmationToken });
+    expect(done.r.isError).toBeFalsy();
+    expect(done.out).toMatchObject({
+      status: "accepted",
+      bid: { id: "bid_003", status: "ACCEPTED" },
+    });
+    expect(h.sandbox.countRequests("AcceptBid")).toBe(1);
+    expect(await hiresOfElsa(h)).toEqual([expect.objectContaining({ id: done.out.hire?.id })]);
+
+    // Once only: the token is spent, and her bid is no longer open.
+    const reuse = await call(h, { ...ELSA, confirmationToken: first.out.confirmationToken });
+    expect(reuse.r.isError).toBe(true);
+    const again = await call(h, ELSA);
+    expect(again.r.isError).toBe(true);
+    expect(again.text).toContain("bid bid_003 is ACCEPTED; only open bids can be accepted");
+    expect(h.sandbox.countRequests("AcceptBid")).toBe(1);
+    expect(await hiresOfElsa(h)).toHaveLength(1);
+  });
+
+  it("takes the job by id, and leaves it out when the person has one open bid", async () => {
+    const h = await harness();
+    const byId = await call(h, { person: "Elsa", job: "job_002" });
+    expect(byId.out).toMatchObject({ status: "preview", bid: { id: "bid_003" } });
+    // Oliver's other bid (on the completed job_001) was rejected: one open bid, on job_003.
+    const oliver = await call(h, { person: "oliver dahl" });
+    expect(oliver.out).toMatchObject({ status: "preview", bid: { id: "bid_006" } });
+    expect(oliver.text).toContain('on job job_003 "Backend Developer (Python)"');
+    expect(h.sandbox.countRequests("AcceptBid")).toBe(0);
+  });
+
+  it("lists the open bids with their ids when the person has several, and asks for the job", async () => {
+    const h = await harness({
+      seedPatch: (data) => {
+        const jobs = data.jobs;
+        const jc = jobs?.candidates.get("jc_003");
+        if (!jobs || !jc) throw new Error("seed changed");
+        jobs.bids.set("bid_900", {
+          id: "bid_900",
+          jobId: "job_002",
+          workerId: jc.workerId,
+          supplierId: null,
+          status: "OPEN",
+          rate: 700,
+          rateType: "HOURLY",
+          currency: "DKK",
+          brief: null,
+          createdAt: "2026-11-20T11:00:00.000000Z",
+        });
+        jc.bidId = "bid_900";
+      },
+    });
+    const r = await call(h, { person: "Mikkel Andersen" });
+    expect(r.r.isError).toBe(true);
+    expect(r.text).toContain('"Mikkel Andersen" (wrk_053) has 2 open bids');
+    expect(r.text).toContain("bid bid_900 OPEN, DKK 700.00 hourly");
+    expect(r.text).toContain("bid bid_010 OPEN, EUR 90.00 hourly");
+    expect(r.text).toContain("Give job (its id or name) or bidId");
+    const chosen = await call(h, { person: "Mikkel Andersen", job: "checkout" });
+    expect(chosen.out).toMatchObject({ status: "preview", bid: { id: "bid_010" } });
+  });
+
+  it("lists the people a name fits, with ids, and changes nothing", async () => {
+    const h = await harness();
+    const r = await call(h, { person: "Mar" });
+    expect(r.r.isError).toBe(true);
+    expect(r.text).toContain('"Mar" fits 2 people: "Marcus Bell" (wrk_');
+    expect(r.text).toContain('"Marta Wiśniewska" (wrk_');
+    expect(r.text).toContain("Give the worker id or whole name");
+    expect(h.sandbox.countRequests("AcceptBid")).toBe(0);
+  });
+
+  it("says an unknown person or job is unknown, and how to find the right one", async () => {
+    const h = await harness();
+    const nobody = await call(h, { person: "Nobody Atall" });
+    expect(nobody.r.isError).toBe(true);
+    expect(nobody.text).toContain(
+      'argument `person`: no candidate or bidder on jobs you can see has the name or worker id "Nobody Atall"',
+    );
+    const noJob = await call(h, { person: "Elsa", job: "Underwater Welder" });
+    expect(noJob.r.isError).toBe(true);
+    expect(noJob.text).toContain(
+      'argument `job`: no job you can see has the name or id "Underwater Welder"',
+    );
+    expect(noJob.text).toContain("list_jobs with search");
+    const notThere = await call(h, { person: "Elsa", job: "Cloud Architect" });
+    expect(notThere.r.isError).toBe(true);
+    expect(notThere.text).toContain(
+      'no candidate or bidder on job job_008 "Cloud Architect" (ACTIVE)',
+    );
+    const noBid = await call(h, { person: "Camilla Vestergaard" });
+    expect(noBid.r.isError).toBe(true);
+    expect(noBid.text).toContain("has no open bid on an active job");
+    expect(noBid.text).toContain("candidate jc_004, step INVITED_TO_APPLY");
+  });
+
+  it("moves a named candidate, asking for the job when they are on several", async () => {
+    const h = await harness();
+    const several = await call(h, { person: "Mikkel Andersen", step: "INTERVIEW_SELECTED" });
+    expect(several.r.isError).toBe(true);
+    expect(several.text).toContain("is a candidate on 2 jobs");
+    expect(several.text).toContain("candidate jc_003");
+    expect(several.text).toContain("candidate jc_014");
+    const moved = await call(h, {
+      person: "Mikkel Andersen",
+      job: "React Frontend Developer",
+      step: "INTERVIEW_SELECTED",
+    });
+    expect(moved.out).toMatchObject({
+      status: "updated",
+      candidate: { id: "jc_003", step: "INTERVIEW_SELECTED" },
+    });
+    expect(h.sandbox.countRequests("UpdateJobCandidateStep")).toBe(1);
+  });
+
+  it("rejects a named candidate only after a confirmed preview", async () => {
+    const h = await harness();
+    const args = { person: "Elsa", status: "NON_ELIGIBLE", reason: "BUDGET" };
+    const first = await call(h, args);
+    expect(first.out).toMatchObject({ status: "preview", candidate: { id: "jc_005" } });
+    expect(statusWrites(h)).toBe(0);
+    const done = await call(h, { ...args, confirmationToken: first.out.confirmationToken });
+    expect(done.out).toMatchObject({ status: "updated", candidate: { status: "NON_ELIGIBLE" } });
+    expect(statusWrites(h)).toBe(1);
+  });
+
+  it("binds the token to the names given, and refuses ids beside a name", async () => {
+    const h = await harness();
+    const { out } = await call(h, ELSA);
+    const other = await call(h, {
+      person: "Oliver Dahl",
+      confirmationToken: out.confirmationToken,
+    });
+    expect(other.r.isError).toBe(true);
+    expect(other.text).toContain("different now");
+    const mixed = await call(h, { person: "Elsa", bidId: "bid_003" });
+    expect(mixed.r.isError).toBe(true);
+    expect(mixed.text).toContain("bidId do not go with it");
+    const lone = await call(h, { job: "job_002" });
+    expect(lone.r.isError).toBe(true);
+    expect(lone.text).toContain("job goes with person");
+    expect(h.sandbox.countRequests("AcceptBid")).toBe(0);
+  });
+
+  it("sends nothing when the bid's rate changed after a preview by name", async () => {
+    const { second, third, h } = await changedBeforeTokenConfirmation(harness, {
+      ...BID_RAISED,
+      args: ELSA,
+    });
+    expect(second.text).toContain("Rate: DKK 6,900.00 hourly.");
+    expect(third.text).toContain("DKK 6,900.00 hourly");
+    expect(await hiresOfElsa(h)).toHaveLength(1);
+  });
+
+  it("says the outcome is unknown after a lost answer, by name as by id", async () => {
+    const { again, h } = await appliedAfterLostAnswer(harness, {
+      tool: "manage_candidate",
+      args: ELSA,
+      mutation: "AcceptBid",
+      check: JOB002_CHECK,
+      confirmed: true,
+    });
+    expect(again.text).toContain("ACCEPTED; only open bids can be accepted");
+    expect(await hiresOfElsa(h)).toHaveLength(1);
+  });
+});

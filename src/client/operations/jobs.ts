@@ -8,6 +8,8 @@ import type {
   AcceptBidOutcomeQueryVariables,
   BidForAcceptanceQuery,
   BidForAcceptanceQueryVariables,
+  CandidaciesQuery,
+  CandidaciesQueryVariables,
   CandidateForUpdateQuery,
   CandidateForUpdateQueryVariables,
   CreateJobMutation,
@@ -16,6 +18,8 @@ import type {
   JobDetailsQueryVariables,
   JobForPostingQuery,
   JobForPostingQueryVariables,
+  JobRefQuery,
+  JobRefQueryVariables,
   ListJobsQuery,
   ListJobsQueryVariables,
   PostJobContextQuery,
@@ -154,6 +158,76 @@ export const jobDetailsQuery = query<JobDetailsQuery, JobDetailsQueryVariables>(
             }
           }
         }
+      }
+    }
+  `,
+);
+
+// ---- candidates and bids by person -------------------------------------------------------------
+
+/**
+ * A page of candidates across jobs (or of the given jobs), by worker name: the platform cannot
+ * search candidates or bids by name, so list_jobs and manage_candidate page through these. Every
+ * bid makes its worker a candidate (step APPLIED), so a candidacy carries the worker's bid.
+ */
+export type Candidacy = CandidaciesQuery["jobCandidates"]["data"][number];
+
+export const candidaciesQuery = query<CandidaciesQuery, CandidaciesQueryVariables>(
+  "Candidacies",
+  /* GraphQL */ `
+    query Candidacies($jobs: [ID!], $first: Int!, $page: Int) {
+      jobCandidates(
+        jobs: $jobs
+        orderBy: [{ column: WORKER_NAME, order: ASC }]
+        first: $first
+        page: $page
+      ) {
+        ${PAGINATOR_INFO_FIELDS}
+        data {
+          id
+          step
+          status
+          statusReason
+          worker {
+            id
+            name
+            email
+          }
+          job {
+            id
+            number
+            name
+            status
+            company {
+              id
+              name
+            }
+          }
+          bid {
+            id
+            status
+            rate
+            rateType
+            currency
+          }
+          hire {
+            id
+          }
+        }
+      }
+    }
+  `,
+);
+
+/** A job's id, name and status: what a job given by id is checked against. */
+export const jobRefQuery = query<JobRefQuery, JobRefQueryVariables>(
+  "JobRef",
+  /* GraphQL */ `
+    query JobRef($id: ID!) {
+      job(id: $id) {
+        id
+        name
+        status
       }
     }
   `,
@@ -437,6 +511,8 @@ export const acceptBidMutation = mutation<AcceptBidMutation, AcceptBidMutationVa
 export const jobOperations = {
   listJobsQuery,
   jobDetailsQuery,
+  candidaciesQuery,
+  jobRefQuery,
   postJobContextQuery,
   jobForPostingQuery,
   createJobMutation,

@@ -7,9 +7,9 @@ import {
   jobDetailsQuery,
   listJobsQuery,
 } from "../../client/operations/jobs.js";
-import { clampPage, clampPageSize } from "../../client/pagination.js";
+import { clampPage, clampPageSize, MAX_PAGE_SIZE } from "../../client/pagination.js";
 import { oneLine, quoted } from "../../client/platform-text.js";
-import { defineTool, ToolInputError } from "../define-tool.js";
+import { defineTool, type ToolContext, ToolInputError } from "../define-tool.js";
 import {
   hiddenFields,
   hiddenLine,
@@ -22,10 +22,20 @@ import {
   requestOptions,
 } from "../format.js";
 import { resolveAccounts } from "../known-ids.js";
+import {
+  boundNote,
+  type Candidacy,
+  candidacyText,
+  mayHaveMore,
+  personRows,
+  readCandidacies,
+} from "./candidacies.js";
 
 const JOB_STATUSES = ["DRAFT", "ACTIVE", "COMPLETED", "REMOVED"] as const;
 // Words people use for the platform's statuses; the schema lists only the real values.
 const STATUS_WORDS: Record<string, string> = { OPEN: "ACTIVE", PUBLISHED: "ACTIVE" };
+
+type JobStatus = (typeof JOB_STATUSES)[number];
 
 const jobStatus = z.preprocess((v) => {
   if (typeof v !== "string") return v;
@@ -86,28 +96,53 @@ const jobDetailOutput = jobOutput.omit({ candidates: true, bids: true }).extend(
 });
 type JobDetailOut = z.infer<typeof jobDetailOutput>;
 
+/** A job where the person asked for is a candidate, with their step, status and bid. */
+const candidacyOutput = z.object({
+  id: z.string(),
+  worker: z.object({ id: z.string(), name: z.string(), email: z.string().nullable() }),
+  job: z.object({
+    id: z.string(),
+    number: z.number(),
+    name: z.string(),
+    status: z.string().nullable(),
+    company: companyOutput,
+  }),
+  step: z.string(),
+  status: z.string(),
+  statusReason: z.string().nullable(),
+  bid: z
+    .object({
+      id: z.string(),
+      status: z.string(),
+      rate: z.number().nullable(),
+      rateType: z.string().nullable(),
+      currency: z.string(),
+    })
+    .nullable(),
+  hireId: z.string().nullable(),
+});
+type CandidacyOut = z.infer<typeof candidacyOutput>;
+
 export const listJobsTool = defineTool({
   name: "list_jobs",
   title: "List jobs",
   toolset: "jobs",
   instruction:
-    "list_jobs lists jobs with their candidate and bid counts; with a jobId it shows that job's candidates and bids, whose ids the other job tools take.",
+    "list_jobs lists jobs with their candidate and bid counts; with a jobId it shows that job's candidates and bids, whose ids the other job tools take; with a person (name or worker id), every job they are a candidate or bidder on.",
   readme: {
     does: "Jobs with candidate and bid counts; one job's candidates and bids",
   },
   description: [
-    "List jobs with candidate and bid counts, or one job (jobId) with its candidates and bids and their ids.",
-    "Use when: which open jobs have no candidates, how many bids on the backend job, who applied to job 3108.",
-    "Do not use for: the talent pool (use search_talent_pool). Rates may be hidden. Paged.",
+    "Jobs with candidate and bid counts, or the candidates and bids of one job (jobId) or person.",
+    "Use when: open jobs with no candidates, who applied to job 3108, Ana Costa's candidacies.",
+    "Do not use for: the talent pool (search_talent_pool).",
   ].join("\n"),
   inputSchema: {
-    search: z.string().min(1).optional().describe("Text in the job's name or description."),
-    statuses: z.array(jobStatus).optional().describe("ACTIVE means published and open."),
-    accounts: z
-      .array(z.string().min(1))
-      .optional()
-      .describe("Only these companies (ids from list_accounts)."),
-    jobId: z.string().min(1).optional().describe("Show this job with its candidates and bids."),
+    search: z.string().min(1).optional().describe("Job name or description."),
+    statuses: z.array(jobStatus).optional().describe("ACTIVE: published, open."),
+    accounts: z.array(z.string().min(1)).optional().describe("Company ids (list_accounts)."),
+    jobId: z.string().min(1).optional().describe("One job's candidates and bids."),
+    person: z.string().min(1).optional().describe("Worker name or id."),
     ...pageArgs,
   },
   outputSchema: {
@@ -116,6 +151,8 @@ export const listJobsTool = defineTool({
     page: pageOutput.nullable(),
     /** The job asked for with jobId; null for a list. */
     job: jobDetailOutput.nullable(),
+    /** With person: each job where they are a candidate. */
+    candidacies: z.array(candidacyOutput).optional(),
     hiddenFields: z.array(z.string()),
   },
   annotations: {
@@ -129,6 +166,7 @@ export const listJobsTool = defineTool({
     const first = clampPageSize(args.first);
     const page = clampPage(args.page);
 
+    if (args.person !== undefined) return byPerson(ctx, { ...args, person: args.person });
     if (args.jobId !== undefined) {
       const extra = (["search", "statuses", "accounts"] as const).filter(
         (k) => args[k] !== undefined,
@@ -191,6 +229,114 @@ export const listJobsTool = defineTool({
     };
   },
 });
+
+/** Every job where one person is a candidate or bidder, found by name or worker id. */
+async function byPerson(
+  ctx: ToolContext,
+  args: {
+    person: string;
+    jobId?: string;
+    search?: string;
+    statuses?: JobStatus[];
+    accounts?: string[];
+    first?: number;
+    page?: number;
+  },
+) {
+  const extra = (["jobId", "first", "page"] as const).filter((k) => args[k] !== undefined);
+  if (extra.length > 0) {
+    throw new ToolInputError(
+      `person lists every job they are on at once; ${extra.join(" and ")} ${extra.length === 1 ? "does" : "do"} not go with it`,
+      extra.join(", "),
+      "Leave them out with person.",
+    );
+  }
+  const options = requestOptions(ctx);
+  const filtered = [args.search, args.statuses, args.accounts].some((f) => f !== undefined);
+  const accounts = await resolveAccounts(ctx, args.accounts);
+  let jobIds: string[] | undefined;
+  let jobsNote = "";
+  if (filtered) {
+    // The filters are the jobs query's; their ids narrow the candidates read.
+    const { data } = await ctx.client.run(
+      listJobsQuery,
+      {
+        search: args.search,
+        statuses: args.statuses,
+        accounts: accounts.ids,
+        first: MAX_PAGE_SIZE,
+      },
+      options,
+    );
+    jobIds = data.jobs.data.map((j) => j.id);
+    const total = data.jobs.paginatorInfo.total;
+    if (total > jobIds.length) {
+      jobsNote = `Only the newest ${jobIds.length} of the ${total} jobs matching the filters were read.`;
+    }
+    if (jobIds.length === 0) {
+      return {
+        structured: { jobs: [], page: null, job: null, candidacies: [], hiddenFields: [] },
+        text: [
+          ...accounts.notes,
+          `No jobs match the filters, so ${quoted(args.person)} is a candidate on none of them.`,
+        ].join("\n"),
+      };
+    }
+  }
+  const scan = await readCandidacies(ctx, jobIds);
+  const where = filtered
+    ? `on the ${jobIds?.length} jobs matching the filters`
+    : "on jobs you can see";
+  const narrow = "narrow the jobs with search, statuses or accounts";
+  const rows = personRows(scan, args.person, "person", where, narrow);
+  const bound = mayHaveMore(scan, rows) ? boundNote(scan, narrow) : "";
+  const first = rows[0] as Candidacy;
+  const email = first.worker.email ? `, email ${quoted(first.worker.email)}` : "";
+  const candidacies = rows.map(toCandidacy);
+  return {
+    structured: { jobs: [], page: null, job: null, candidacies, hiddenFields: scan.hidden },
+    text: [
+      ...accounts.notes,
+      `${quoted(first.worker.name)} (${oneLine(first.worker.id)}${email}) is a candidate on ${plural(rows.length, "job")}${filtered ? " matching the filters" : ""}:`,
+      ...rows.map(
+        (c) =>
+          `- ${oneLine(c.job.id)} #${c.job.number} ${quoted(c.job.name)} ${status(c.job.status)} at ${quoted(c.job.company.name)} (${oneLine(c.job.company.id)}): ${candidacyText(c)}`,
+      ),
+      jobsNote,
+      bound && `Note: ${bound}; they may be a candidate on more jobs.`,
+      hiddenLine(scan.hidden),
+    ]
+      .filter(Boolean)
+      .join("\n"),
+  };
+}
+
+function toCandidacy(c: Candidacy): CandidacyOut {
+  return {
+    id: c.id,
+    worker: { id: c.worker.id, name: c.worker.name, email: c.worker.email },
+    job: {
+      id: c.job.id,
+      number: c.job.number,
+      name: c.job.name,
+      status: c.job.status,
+      company: { id: c.job.company.id, name: c.job.company.name },
+    },
+    step: c.step,
+    status: c.status,
+    statusReason: c.statusReason,
+    bid: c.bid
+      ? {
+          id: c.bid.id,
+          status: c.bid.status,
+          rate: c.bid.rate,
+          rateType: c.bid.rateType,
+          currency: c.bid.currency,
+        }
+      : null,
+    hireId: c.hire?.id ?? null,
+  };
+}
 
 function toSummary(j: JobSummary): JobOut {
   return {

@@ -33,6 +33,17 @@ import {
 import { defineTool, NotAllowedError, type ToolContext, ToolInputError } from "../define-tool.js";
 import { rateText, requestOptions, upperCaseEnum } from "../format.js";
 import { refusedAsNotAllowed } from "../not-allowed.js";
+import {
+  type Candidacy,
+  boundNote,
+  candidacyList,
+  jobsNamed,
+  mayHaveMore,
+  jobsWhere,
+  personRows,
+  readCandidacies,
+  workerLabel,
+} from "./candidacies.js";
 import { CLOSED_JOB_STATUSES } from "./job-writes.js";
 
 const TOOL = "manage_candidate";
@@ -124,25 +135,31 @@ export const manageCandidateTool = defineTool({
   title: "Manage job candidate",
   toolset: "jobs",
   instruction:
-    "manage_candidate moves a job candidate to a step or sets their status; rejecting (NON_ELIGIBLE) and accepting a bid (a hire) need the person's confirmation.",
+    "manage_candidate moves a job candidate to a step or sets their status, by ids or by the person's name (and the job's); rejecting (NON_ELIGIBLE) and accepting a bid (a hire) need the person's confirmation.",
   readme: {
     does: "Moves a candidate to a step or sets a status; rejecting, and accepting a bid (which creates a hire), after confirmation",
   },
   description: [
-    "Move a job candidate, set their status, or accept a bid.",
+    "Move a candidate, set their status or accept a bid, by id or name.",
     "Use when: deciding on a candidate or bid. Do not use for: finding ids (list_jobs).",
-    "Steps, ELIGIBLE: reversible. NON_ELIGIBLE and bids (the worker is offered a hire at the bid's rate; irreversible) preview first.",
+    "Steps, ELIGIBLE: reversible; NON_ELIGIBLE, bids (a hire; irreversible): preview first.",
     "Returns: the change or hire.",
-    'Examples: {"candidateId":"5520","step":"INTERVIEW_SELECTED"}; {"bidId":"6604"}',
+    'Examples: {"candidateId":"5520","step":"SHORTLISTED"}; {"person":"Ana Costa","job":"3108"}',
   ].join("\n"),
   inputSchema: {
-    candidateId: z.string().min(1).optional().describe("Job candidate id."),
+    candidateId: z.string().min(1).optional().describe("Candidate id."),
     step: upperCaseEnum(MANUAL_STEPS).optional().describe("A manual step."),
     status: upperCaseEnum(["ELIGIBLE", "NON_ELIGIBLE"] as const)
       .optional()
       .describe("NON_ELIGIBLE rejects their bid."),
     reason: z.string().min(1).optional().describe("e.g. BUDGET (NON_ELIGIBLE)."),
     bidId: z.string().min(1).optional().describe("Bid to accept."),
+    person: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("Name or worker id; no step/status: accept their bid."),
+    job: z.string().min(1).optional().describe("Job name or id."),
     confirmationToken: confirmationTokenArg,
   },
   outputSchema: {
@@ -158,7 +175,10 @@ export const manageCandidateTool = defineTool({
   async handler(args, ctx): Promise<Result> {
     const { confirmationToken, ...call } = args;
     const reason = checkArguments(args);
-    const confirmed = args.bidId !== undefined || args.status === "NON_ELIGIBLE";
+    const accepting =
+      args.bidId !== undefined ||
+      (args.person !== undefined && args.step === undefined && args.status === undefined);
+    const confirmed = accepting || args.status === "NON_ELIGIBLE";
     if (confirmationToken !== undefined && !confirmed) {
       throw new ToolInputError(
         "this change is reversible and needs no confirmationToken",
@@ -166,8 +186,20 @@ export const manageCandidateTool = defineTool({
         "Leave confirmationToken out.",
       );
     }
-    if (args.bidId !== undefined) return acceptBid(ctx, args.bidId, call, confirmationToken);
-    const candidate = await readCandidate(ctx, args.candidateId as string);
+    // A person (and job) named: found once, then the change goes on as if their ids were given.
+    const found =
+      args.person === undefined
+        ? undefined
+        : await findByPerson(ctx, args.person, args.job, accepting);
+    if (accepting) {
+      const bidId = args.bidId ?? (found?.bid?.id as string);
+      return acceptBid(ctx, bidId, call, confirmationToken, found !== undefined);
+    }
+    const candidate = await readCandidate(
+      ctx,
+      args.candidateId ?? (found?.id as string),
+      found ? "person" : "candidateId",
+    );
     // Every change to this candidate waits while an earlier one's outcome is unknown.
     await refuseWhileUnknown(ctx, {
       tool: TOOL,
@@ -176,7 +208,7 @@ export const manageCandidateTool = defineTool({
     });
     if (args.step !== undefined) return moveStep(ctx, candidate, args.step);
     if (args.status === "NON_ELIGIBLE") {
-      return reject(ctx, candidate, reason, call, confirmationToken);
+      return reject(ctx, candidate, reason, call, confirmationToken, found !== undefined);
     }
     return setEligible(ctx, candidate);
   },
@@ -189,8 +221,29 @@ function checkArguments(args: {
   status?: string;
   reason?: string;
   bidId?: string;
+  person?: string;
+  job?: string;
 }): JobCandidateStatusReason | undefined {
-  if (args.bidId !== undefined) {
+  if (args.job !== undefined && args.person === undefined) {
+    throw new ToolInputError(
+      "job goes with person: it says on which job the person is meant",
+      "job",
+      "Give person too, or use candidateId or bidId (list_jobs shows them).",
+    );
+  }
+  if (args.person !== undefined) {
+    const extra = (["candidateId", "bidId"] as const).filter((k) => args[k] !== undefined);
+    if (extra.length > 0) {
+      throw new ToolInputError(
+        `person names the candidate or bidder; ${extra.join(" and ")} do not go with it`,
+        extra.join(", "),
+        "Give person (and job), or the id without person.",
+      );
+    }
+    if (args.step !== undefined && args.status !== undefined) {
+      throw new ToolInputError("give either step or status, one change per call", "status");
+    }
+  } else if (args.bidId !== undefined) {
     const extra = (["candidateId", "step", "status", "reason"] as const).filter(
       (k) => args[k] !== undefined,
     );
@@ -203,14 +256,14 @@ function checkArguments(args: {
     }
     return undefined;
   }
-  if (args.candidateId === undefined) {
+  if (args.candidateId === undefined && args.person === undefined) {
     throw new ToolInputError(
-      "give candidateId (with step or status) or bidId",
+      "give candidateId or person (with step or status), or bidId or person to accept a bid",
       "candidateId",
       "list_jobs with a jobId shows its candidates and bids.",
     );
   }
-  if ((args.step === undefined) === (args.status === undefined)) {
+  if (args.person === undefined && (args.step === undefined) === (args.status === undefined)) {
     throw new ToolInputError(
       "give either step or status with candidateId, one change per call",
       args.step === undefined ? "step" : "status",
@@ -234,20 +287,90 @@ function checkArguments(args: {
 
 const candidateTarget = (id: string) => `candidate ${id}`;
 
-async function readCandidate(ctx: ToolContext, id: string): Promise<CandidateForUpdate> {
+/**
+ * The candidacy `person` (on `job`, when given) names: for accepting, the one with an open bid; for
+ * a step or status, the one on a job still open. Several, or none, are an argument error that lists
+ * what there is with its ids.
+ */
+async function findByPerson(
+  ctx: ToolContext,
+  person: string,
+  job: string | undefined,
+  forBid: boolean,
+): Promise<Candidacy> {
+  const jobs = job === undefined ? undefined : await jobsNamed(ctx, job, "job");
+  const scan = await readCandidacies(
+    ctx,
+    jobs?.map((j) => j.id),
+  );
+  const where = jobs && job !== undefined ? jobsWhere(jobs, job) : "on jobs you can see";
+  const rows = personRows(scan, person, "person", where, "give job");
+  const who = workerLabel(rows[0] as Candidacy);
+  if (job === undefined && mayHaveMore(scan, rows)) {
+    throw new ToolInputError(
+      `${who} may be a candidate on more jobs than were read: ${boundNote(scan, "give job")}`,
+      "job",
+      "Give job (its id or name). Nothing was changed.",
+    );
+  }
+  const onJob = job === undefined ? "" : ` ${where}`;
+  if (forBid) {
+    // Without a job, only bids that can be accepted count: open ones on active jobs.
+    const open = rows.filter(
+      (c) => c.bid?.status === "OPEN" && (job !== undefined || c.job.status === "ACTIVE"),
+    );
+    if (open.length === 1) return open[0] as Candidacy;
+    const bids = rows.filter((c) => c.bid !== null);
+    // One bid on the job named, no longer open: the acceptance's own checks say why not.
+    if (open.length === 0 && job !== undefined && bids.length === 1) return bids[0] as Candidacy;
+    if (open.length === 0) {
+      throw new ToolInputError(
+        `${who} has no open bid${job === undefined ? " on an active job" : onJob}; ${candidacyList(rows)}`,
+        job === undefined ? "person" : "job",
+        "Nothing was changed. list_jobs with person shows every job they are on.",
+      );
+    }
+    throw new ToolInputError(
+      `${who} has ${open.length} open bids${onJob}: ${candidacyList(open)}`,
+      "job",
+      "Give job (its id or name) or bidId for the one to accept.",
+    );
+  }
+  const live =
+    job === undefined ? rows.filter((c) => !CLOSED_JOB_STATUSES.has(c.job.status ?? "")) : rows;
+  if (live.length === 1) return live[0] as Candidacy;
+  if (live.length === 0) {
+    throw new ToolInputError(
+      `${who} is a candidate only on closed jobs, whose candidates can no longer be changed; ${candidacyList(rows)}`,
+      "person",
+      "Nothing was changed.",
+    );
+  }
+  throw new ToolInputError(
+    `${who} is a candidate on ${live.length} jobs${onJob}: ${candidacyList(live)}`,
+    "job",
+    "Give job (its id or name) or candidateId for the one to change.",
+  );
+}
+
+async function readCandidate(
+  ctx: ToolContext,
+  id: string,
+  argument = "candidateId",
+): Promise<CandidateForUpdate> {
   const { data } = await ctx.client.run(candidateForUpdateQuery, { id }, requestOptions(ctx));
   const candidate = data.jobCandidate;
   if (!candidate) {
     throw new ToolInputError(
       `there is no job candidate ${oneLine(id)} visible to you`,
-      "candidateId",
+      argument,
       "list_jobs with the job's id shows its candidates.",
     );
   }
   if (CLOSED_JOB_STATUSES.has(candidate.job.status ?? "")) {
     throw new ToolInputError(
       `candidate ${oneLine(id)} is on job ${oneLine(candidate.job.id)}, which is ${oneLine(candidate.job.status)}; its candidates can no longer be changed`,
-      "candidateId",
+      argument,
       "Nothing was changed.",
     );
   }
@@ -467,6 +590,7 @@ async function reject(
   reason: JobCandidateStatusReason | undefined,
   call: Record<string, unknown>,
   token: string | undefined,
+  byName: boolean,
 ): Promise<Result> {
   if (c.status === "NON_ELIGIBLE") {
     const before = toCandidate(c);
@@ -481,7 +605,7 @@ async function reject(
     token,
     target: candidateTarget(c.id),
     check: `list_jobs (jobId ${oneLine(c.job.id)})`,
-    propose: () => proposeRejection(ctx, c.id, reason),
+    propose: () => proposeRejection(ctx, c.id, reason, byName),
   });
   const candidate = decision.proposal.preview;
   const fields = { action: "status" as const, candidate };
@@ -505,6 +629,7 @@ async function proposeRejection(
   ctx: ToolContext,
   id: string,
   reason: string | undefined,
+  byName: boolean,
 ): Promise<Proposal<CandidateOut>> {
   const c = await readCandidate(ctx, id);
   if (c.status === "NON_ELIGIBLE") {
@@ -530,6 +655,8 @@ async function proposeRejection(
       status: c.status,
       "open bid": openBid ? `${openBid.id} at ${candidateBidRate(openBid)}` : null,
       hire: c.hire?.id ?? null,
+      // Found by name: the token holds to this candidate, whoever the name fits later.
+      ...(byName ? { candidate: c.id } : {}),
     },
   };
 }
@@ -594,26 +721,31 @@ async function readOutcome(ctx: ToolContext, id: string): Promise<AcceptBidOutco
 const bidTarget = (id: string) => `bid ${id}`;
 
 /** Reads the bid and says what accepting it would do; refuses what cannot be done. */
-async function proposeAcceptance(ctx: ToolContext, bidId: string): Promise<Proposal<BidOut>> {
+async function proposeAcceptance(
+  ctx: ToolContext,
+  bidId: string,
+  byName: boolean,
+): Promise<Proposal<BidOut>> {
+  const argument = byName ? "person" : "bidId";
   const found = await readBid(ctx, bidId);
   if (!found) {
     throw new ToolInputError(
       `there is no bid ${oneLine(bidId)} visible to you`,
-      "bidId",
+      argument,
       "list_jobs with the job's id shows its bids.",
     );
   }
   if (found.status !== "OPEN") {
     throw new ToolInputError(
       `bid ${oneLine(bidId)} is ${oneLine(found.status)}; only open bids can be accepted`,
-      "bidId",
+      argument,
       "Nothing was changed.",
     );
   }
   if (found.job.status !== "ACTIVE") {
     throw new ToolInputError(
       `bid ${oneLine(bidId)} is on job ${oneLine(found.job.id)}, which is ${oneLine(found.job.status)}; only bids on active jobs can be accepted`,
-      "bidId",
+      argument,
       "Nothing was changed.",
     );
   }
@@ -638,6 +770,8 @@ async function proposeAcceptance(ctx: ToolContext, bidId: string): Promise<Propo
       job: bid.job.name,
       company: bid.company.name,
       rate: bidRate(bid),
+      // Found by name: the token holds to this bid, whoever the name fits later.
+      ...(byName ? { bid: bid.id } : {}),
     },
   };
 }
@@ -647,6 +781,7 @@ async function acceptBid(
   bidId: string,
   call: Record<string, unknown>,
   token: string | undefined,
+  byName: boolean,
 ): Promise<Result> {
   const decision = await confirmChange(ctx, {
     tool: TOOL,
@@ -654,7 +789,7 @@ async function acceptBid(
     token,
     target: bidTarget(bidId),
     check: `list_jobs (the job of bid ${oneLine(bidId)})`,
-    propose: () => proposeAcceptance(ctx, bidId),
+    propose: () => proposeAcceptance(ctx, bidId, byName),
   });
   const bid = decision.proposal.preview;
   const fields = { action: "accept-bid" as const, bid };

@@ -95,10 +95,10 @@ export const postJobTool = defineTool({
     changes: "yes; publishing cannot be undone",
   },
   description: [
-    "Create a draft job (only your company sees it), or publish one: freelancers see it; this cannot be undone.",
-    "Use when: asked to create, post or publish a job. Do not use for: finding jobs (list_jobs).",
-    "Drafts are made at once; publish previews first (confirmationToken).",
-    "Returns: the job's id and status.",
+    "Create a draft job (only your company sees it) or publish one (freelancers see it; irreversible).",
+    "Use when: creating or publishing a job. Do not use for: finding jobs (list_jobs).",
+    "Publishing previews first.",
+    "Returns: the job's id, status.",
     'Examples: {"company":"214","name":"Go Developer","skills":["Go"]}; {"jobId":"3111","publish":true}',
   ].join("\n"),
   inputSchema: {
@@ -109,10 +109,8 @@ export const postJobTool = defineTool({
       .refine((list) => list.length >= 1 && list.length <= 30, "1 to 30 skills")
       .optional()
       .describe("Skill names."),
-    description: sentTextSchema(1, DESCRIPTION_MAX)
-      .optional()
-      .describe("The work, as freelancers read it."),
-    publish: z.boolean().optional().describe("Publish; needs a description."),
+    description: sentTextSchema(1, DESCRIPTION_MAX).optional().describe("What freelancers read."),
+    publish: z.boolean().optional().describe("Needs a description."),
     jobId: z.string().min(1).optional().describe("Draft to change or publish."),
     confirmationToken: confirmationTokenArg,
   },
