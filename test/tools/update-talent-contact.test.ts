@@ -11,7 +11,7 @@ import {
   appliedAfterLostAnswer,
   changedBeforeTokenConfirmation,
 } from "../helpers/preview-commitment.js";
-import { callTool, useHarness } from "../helpers/tool-calls.js";
+import { callTool, DECLINING_ANSWERS, formAnswering, useHarness } from "../helpers/tool-calls.js";
 
 const TOOL = "update_talent_contact";
 const RECORDS: HarnessOptions = { config: { toolsets: [...DEFAULT_TOOLSETS, "records"] } };
@@ -238,6 +238,22 @@ describe("update_talent_contact", () => {
         value.optionId = approved.id;
       },
     });
+  });
+
+  it("asks in a form when the client shows one: a declined form changes nothing, a ticked one does", async () => {
+    for (const answer of DECLINING_ANSWERS) {
+      const { options } = formAnswering(answer);
+      const h = await start(options);
+      const r = await call(h, ARGS);
+      expect(r.out.status, r.text).toBe("declined");
+      expect(h.sandbox.countRequests("UpdateTrustedContact")).toBe(0);
+    }
+    const { options, asked } = formAnswering({ action: "accept", content: { confirm: true } });
+    const h = await start(options);
+    const r = await call(h, ARGS);
+    expect(r.out.status, r.text).toBe("updated");
+    expect(asked[0]?.message).toContain('"Talent tier" (cf_012): "Preferred" → "Trial".');
+    expect(await valuesOf(h)).toEqual({ "Talent tier": "Trial", "Notice period": "One month" });
   });
 
   it("reads the contact back after the connection drops post-send and reports it updated", async () => {
