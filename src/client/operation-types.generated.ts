@@ -200,6 +200,10 @@ export type TypeSupportingCustomFieldValues =
   | 'PAYMENT_REQUEST'
   | 'COMPANY_RECRUITER';
 
+export type CustomFieldValidationRules =
+  | 'REQUIRED'
+  | 'NULLABLE';
+
 /** A custom field is named by its id or by its slug (unique within the account). */
 export type SingleSelectCustomFieldValueInput = {
   id?: string | null | undefined;
@@ -313,6 +317,19 @@ export type PaymentRequestOrderByClauseInput = {
   order?: SortOrder | null | undefined;
 };
 
+/**
+ * The input used for updating a payment request: the fields the sandbox applies (the real input also
+ * has startDate, endDate, expenseReports, rate, billableTime, billableTotal, taxLines and timesheet).
+ */
+export type UpdatePaymentRequestInput = {
+  /** The ID of the payment request to update. */
+  id: string;
+  /** Comments related to the payment request. */
+  comments?: string | null | undefined;
+  /** The purchase order number for the payment request. */
+  purchaseOrderNumber?: string | null | undefined;
+};
+
 /** The status of a trusted contact. */
 export type ContactStatus =
   /** Contact was invited. */
@@ -401,6 +418,22 @@ export type CreateTrustedContactInput = {
 export type ReinviteTrustedContactInput = {
   /** The ID of the Trusted Contact to re-invite (not the Worker ID). */
   id: string;
+};
+
+/** The details for editing a trusted contact. */
+export type UpdateTrustedContactInput = {
+  /** The ID of the trusted contact to be edited. */
+  id: string;
+  /** The trusted contact links. */
+  links?: Array<string> | null | undefined;
+  /** The trusted contact attachments. */
+  attachments?: Array<string> | null | undefined;
+  /** The skills to associate with the trusted contact. */
+  skills?: Array<string> | null | undefined;
+  /** An identifier associated with the trusted contact from an external system. */
+  externalIdentifier?: string | null | undefined;
+  /** The custom fields for the trusted contact. */
+  customFieldValues?: Array<CustomFieldTypeValueInput> | null | undefined;
 };
 
 export type JobStatus =
@@ -1031,3 +1064,51 @@ export type RetryWebhookEventMutationVariables = Exact<{
 
 
 export type RetryWebhookEventMutation = { retryWebhookEvent: { id: string, status: string } };
+
+export type PaymentRequestForUpdateQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type PaymentRequestForUpdateQuery = { paymentRequest: { id: string, number: string, status: PaymentRequestStatus, purchaseOrderNumber: string | null, comments: string | null, startDate: string | null, endDate: string | null, currency: Currency, netAmount: number, paidAt: string | null, worker: { id: string, name: string }, company: { id: string, name: string }, hire: { id: string, number: string } | null } | null };
+
+export type UpdatePaymentRequestMutationVariables = Exact<{
+  input: UpdatePaymentRequestInput;
+}>;
+
+
+export type UpdatePaymentRequestMutation = { updatePaymentRequest: { id: string, number: string, status: PaymentRequestStatus, purchaseOrderNumber: string | null, comments: string | null, startDate: string | null, endDate: string | null, currency: Currency, netAmount: number, paidAt: string | null, worker: { id: string, name: string }, company: { id: string, name: string }, hire: { id: string, number: string } | null } };
+
+export type TalentContactForUpdateQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type TalentContactForUpdateQuery = { trustedContact: { id: string, status: ContactStatus, company: { id: string, name: string }, worker: { id: string, name: string, email: string | null }, customFieldValues: Array<{ displayValue: string | null, customField: { id: string }, customFieldOption: { id: string } | null }> } | null };
+
+export type TalentContactsForUpdateQueryVariables = Exact<{
+  search: string;
+}>;
+
+
+export type TalentContactsForUpdateQuery = { trustedContacts: { data: Array<{ id: string, status: ContactStatus, company: { id: string, name: string }, worker: { id: string, name: string, email: string | null }, customFieldValues: Array<{ displayValue: string | null, customField: { id: string }, customFieldOption: { id: string } | null }> }> } };
+
+export type TalentContactCustomFieldsQueryVariables = Exact<{
+  company: string;
+}>;
+
+
+export type TalentContactCustomFieldsQuery = { customFields: { data: Array<{ id: string, title: string, slug: string | null, fieldType: CustomFieldType, account:
+        | { id: string }
+        | { id: string }
+        | { id: string }
+        | { id: string }
+        | { id: string }
+      , settings: { validation: Array<CustomFieldValidationRules> }, customFieldOptions: Array<{ id: string, value: string, displayOrder: number }> }> } };
+
+export type UpdateTrustedContactMutationVariables = Exact<{
+  input: UpdateTrustedContactInput;
+}>;
+
+
+export type UpdateTrustedContactMutation = { updateTrustedContact: { id: string, status: ContactStatus, company: { id: string, name: string }, worker: { id: string, name: string, email: string | null }, customFieldValues: Array<{ displayValue: string | null, customField: { id: string }, customFieldOption: { id: string } | null }> } };

@@ -29,11 +29,12 @@ export const TOOLSETS = [
   "jobs",
   "platform",
   "live",
+  "records",
 ] as const;
 export type Toolset = (typeof TOOLSETS)[number];
 
 /** Toolsets exposed only when named: their tools cost every assistant tokens on every turn. */
-export const OPT_IN_TOOLSETS: readonly Toolset[] = ["live"];
+export const OPT_IN_TOOLSETS: readonly Toolset[] = ["live", "records"];
 
 /** What an unset --toolsets exposes ("default" in a list names these). */
 export const DEFAULT_TOOLSETS: readonly Toolset[] = TOOLSETS.filter(

@@ -17,6 +17,8 @@ import { manageCandidateTool } from "./jobs/manage-candidate.js";
 import { postJobTool } from "./jobs/post-job.js";
 import { describeSchemaTool } from "./platform/describe-schema.js";
 import { queryPlatformTool } from "./platform/query-platform.js";
+import { updatePaymentRequestTool } from "./records/update-payment-request.js";
+import { updateTalentContactTool } from "./records/update-talent-contact.js";
 import { inviteToTalentPoolTool } from "./talent/invite-to-talent-pool.js";
 import { searchTalentPoolTool } from "./talent/search-talent-pool.js";
 import { listPaymentRequestsTool } from "./timesheets/list-payment-requests.js";
@@ -51,6 +53,8 @@ export const tools = [
   queryPlatformTool,
   listChangesTool,
   manageWebhooksTool,
+  updatePaymentRequestTool,
+  updateTalentContactTool,
 ] satisfies readonly AnyTool[];
 
 /**

@@ -53,6 +53,10 @@ for (const field of [
 ]) {
   NOT_SAFE_TO_REPEAT.add(field);
 }
+// Values the person confirmed over the ones the preview showed: a repeat after a lost answer could
+// overwrite a change someone made in between, so a lost answer is read back instead.
+NOT_SAFE_TO_REPEAT.add("updatePaymentRequest");
+NOT_SAFE_TO_REPEAT.add("updateTrustedContact");
 
 const all: [string, Operation<unknown, Record<string, unknown>>][] = [
   ...Object.entries(operations as Record<string, Operation<unknown, Record<string, unknown>>>),

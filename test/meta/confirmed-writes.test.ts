@@ -52,6 +52,10 @@ const ACTS: Record<string, Record<string, unknown>[]> = {
     { action: "create", company: "cmp_nordlys", events: ["CONTRACT_ACCEPTED"] },
     { action: "delete", company: "cmp_nordlys", webhookId: "whk_001" },
   ],
+  update_payment_request: [{ paymentRequestId: "pr_0016", purchaseOrderNumber: "PO-4500012345" }],
+  update_talent_contact: [
+    { contact: "tc_001", values: [{ field: "Talent tier", value: "Trial" }] },
+  ],
   submit_timesheets: [
     {
       registrations: [
@@ -67,6 +71,8 @@ const SETTINGS: Record<string, HarnessOptions["config"]> = {
     toolsets: [...DEFAULT_TOOLSETS, "live"],
     publicUrl: "http://127.0.0.1:39871",
   },
+  update_payment_request: { toolsets: [...DEFAULT_TOOLSETS, "records"] },
+  update_talent_contact: { toolsets: [...DEFAULT_TOOLSETS, "records"] },
 };
 
 const mutations = (h: Harness) =>

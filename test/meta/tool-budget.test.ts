@@ -9,8 +9,12 @@ import { listToolsAsClientSees } from "./tool-surface.js";
 /** Budgets for every default tool together (bytes of JSON). */
 const MODEL_VISIBLE_BUDGET = 20 * 1024;
 const TOOLS_LIST_BUDGET = 32 * 1024;
-/** With every opt-in toolset named too (`--toolsets all`): what a person chose to pay for. */
-const MODEL_VISIBLE_BUDGET_ALL = 24 * 1024;
+/**
+ * With every opt-in toolset named too (`--toolsets all`): what a person chose to pay for. 28 KB
+ * since the records toolset (update_payment_request, update_talent_contact, about 2 KB): a person
+ * who names it chose to pay for its two writes; the default list above stays at 20 KB.
+ */
+const MODEL_VISIBLE_BUDGET_ALL = 28 * 1024;
 const MAX_DESCRIPTION = 1024;
 
 type JsonSchema = Record<string, unknown>;
@@ -44,7 +48,8 @@ function* nodes(schema: unknown, path: string): Generator<[string, JsonSchema]> 
 }
 
 describe("the tool list every assistant accepts, and can afford", async () => {
-  const listed = await listToolsAsClientSees();
+  // Every tool, opt-in ones too: the default list is this one without them.
+  const listed = await listToolsAsClientSees("all");
 
   const optIn = new Set(
     tools.filter((t) => OPT_IN_TOOLSETS.includes(t.toolset)).map((t) => t.name),

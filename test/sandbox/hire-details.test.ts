@@ -162,7 +162,7 @@ describe("custom fields", () => {
     );
     expect(r.errors).toBeUndefined();
     const fields = r.data?.customFields.data ?? [];
-    expect(fields.length).toBe(6);
+    expect(fields.length).toBe(7);
     expect(fields.every((f) => f.account.id === "cmp_nordlys")).toBe(true);
     const cost = fields.find((f) => f.title === "Cost center") as FieldRow;
     expect(cost).toMatchObject({
@@ -225,7 +225,7 @@ describe("custom fields", () => {
       sandbox,
       "{ customFields(first: 4, page: 2) { paginatorInfo { total lastPage } data { id } } }",
     );
-    expect(paged.data?.customFields.paginatorInfo).toEqual({ total: 16, lastPage: 4 });
+    expect(paged.data?.customFields.paginatorInfo).toEqual({ total: 19, lastPage: 5 });
     expect(paged.data?.customFields.data).toHaveLength(4);
   });
 
@@ -241,6 +241,7 @@ describe("custom fields", () => {
       "Region",
       "Budget owner",
       "Talent tier",
+      "Notice period",
     ]);
     expect(fields.every((f) => f.account.id === "cmp_harbor")).toBe(true);
   });
@@ -252,7 +253,7 @@ describe("custom fields", () => {
       { token: "limited" },
     );
     const fields = r.data?.customFields.data ?? [];
-    expect(fields.length).toBe(6);
+    expect(fields.length).toBe(7);
     expect(fields.every((f) => f.account.id === "cmp_nordlys")).toBe(true);
   });
 });

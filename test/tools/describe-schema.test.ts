@@ -71,9 +71,13 @@ describe("describe_schema against the sandbox", () => {
     const r = await call({ search: "trusted contact" });
     expect(r.isError).toBeFalsy();
     const t = text(r);
-    expect(t).toContain("Mutations (2), changes query_platform refuses:");
+    expect(t).toContain("Mutations (3), changes query_platform refuses:");
     expect(t).toMatch(
       /- createTrustedContact\(input: CreateTrustedContactInput!\): TrustedContact! ".*" \[a change: this server's invite_to_talent_pool tool makes createTrustedContact, with its checks, and the person's confirmation where the change needs one\]/,
+    );
+    // The opt-in records toolset's tool is named too.
+    expect(t).toContain(
+      "[a change: this server's update_talent_contact tool makes updateTrustedContact, with its checks, and the person's confirmation where the change needs one]",
     );
     const created = out(r).queries.find((q) => q.name === "createTrustedContact");
     expect(created).toMatchObject({
@@ -112,7 +116,7 @@ describe("describe_schema against the sandbox", () => {
     );
     // A topic whose own queries matched brings no others.
     const payments = out(await call({ search: "payment request" })).queries.map((q) => q.name);
-    expect(payments).toEqual(["paymentRequest", "paymentRequests"]);
+    expect(payments).toEqual(["paymentRequest", "paymentRequests", "updatePaymentRequest"]);
   });
 
   it("shows one type's fields with types, arguments and descriptions", async () => {

@@ -62,11 +62,17 @@ describe("which tool makes which change", () => {
   });
 
   it("says plainly when no tool makes a change, and where a person makes it", () => {
-    expect(toolForMutation("updatePaymentRequest")).toBeUndefined();
+    expect(toolForMutation("deletePaymentRequest")).toBeUndefined();
     expect(toolForMutation("constructor")).toBeUndefined();
-    expect(whoMakes("updatePaymentRequest")).toBe(
-      "no tool of this server makes updatePaymentRequest; a person makes that change in the platform's web app",
+    expect(whoMakes("deletePaymentRequest")).toBe(
+      "no tool of this server makes deletePaymentRequest; a person makes that change in the platform's web app",
     );
+    expect(whoMakes("updatePaymentRequest")).toBe(
+      "this server's update_payment_request tool makes updatePaymentRequest, with its checks, and the person's confirmation where the change needs one",
+    );
+    expect(toolForMutation("updateTrustedContact")).toBe("update_talent_contact");
+    // A delivery retry is made by manage_webhooks (the live toolset).
+    expect(toolForMutation("retryWebhookEvent")).toBe("manage_webhooks");
     expect(whoMakes("cancelHire")).toBe(
       "this server's cancel_hire tool makes cancelHire, with its checks, and the person's confirmation where the change needs one",
     );

@@ -97,8 +97,13 @@ describe("query_platform against the sandbox", () => {
     ],
     [
       "a mutation no tool of this server makes, saying where a person makes it",
-      { query: 'mutation { updatePaymentRequest(input: { id: "pr_001" }) { id } }' },
-      /mutations are refused: query_platform only reads\.\nNo tool of this server makes updatePaymentRequest; a person makes that change in the platform's web app\./,
+      { query: 'mutation { updateWebhook(input: { id: "whk_001", title: "x" }) { id } }' },
+      /mutations are refused: query_platform only reads\.\nNo tool of this server makes updateWebhook; a person makes that change in the platform's web app\./,
+    ],
+    [
+      "a mutation an opt-in tool makes, naming it",
+      { query: 'mutation { updatePaymentRequest(input: { id: "pr_0016" }) { id } }' },
+      /mutations are refused: query_platform only reads\.\nThis server's update_payment_request tool makes updatePaymentRequest, with its checks, and the person's confirmation where the change needs one\./,
     ],
     ["a subscription", { query: "subscription { viewer { id } }" }, /subscriptions are refused/],
     [
@@ -364,7 +369,7 @@ describe("query_platform's checks against the real schema", () => {
         "mutation { updateWebhook(input: {}) { id } updateTrustedContact(input: {}) { id } cancelHire(input: {}) { id } }",
       ),
     ).toBe(
-      "No tool of this server makes updateWebhook; a person makes that change in the platform's web app. No tool of this server makes updateTrustedContact; a person makes that change in the platform's web app. This server's cancel_hire tool makes cancelHire, with its checks, and the person's confirmation where the change needs one. To read, write a query.",
+      "No tool of this server makes updateWebhook; a person makes that change in the platform's web app. This server's update_talent_contact tool makes updateTrustedContact, with its checks, and the person's confirmation where the change needs one. This server's cancel_hire tool makes cancelHire, with its checks, and the person's confirmation where the change needs one. To read, write a query.",
     );
     expect(hint("mutation { deleteEverything { id } }")).toBe(
       "The platform's API has no mutation deleteEverything; describe_schema lists the changes it offers. To read, write a query.",

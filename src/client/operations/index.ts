@@ -9,6 +9,7 @@ import { coreOperations } from "./core.js";
 import { hireOperations } from "./hires.js";
 import { jobOperations } from "./jobs.js";
 import { paymentOperations } from "./payments.js";
+import { recordOperations } from "./records.js";
 import { talentOperations } from "./talent.js";
 import { talentInvitationOperations } from "./talent-invitations.js";
 import { webhookOperations } from "./webhooks.js";
@@ -27,4 +28,5 @@ export const allOperations = {
   ...jobOperations,
   ...changeOperations,
   ...webhookOperations,
+  ...recordOperations,
 };

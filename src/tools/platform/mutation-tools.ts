@@ -19,6 +19,8 @@ const MUTATION_TOOLS: Readonly<Record<string, string>> = {
   createWebhook: "manage_webhooks",
   deleteWebhook: "manage_webhooks",
   retryWebhookEvent: "manage_webhooks",
+  updatePaymentRequest: "update_payment_request",
+  updateTrustedContact: "update_talent_contact",
 };
 
 /** The tool that makes this change, if one does. */

@@ -423,6 +423,7 @@ export function seedJobAndContactValues(
   for (const [i, contact] of contacts.entries()) {
     if (i % 4 === 3) continue;
     for (const field of fieldsOf(contact.companyId, "TRUSTED_CONTACT")) {
+      if (field.fieldType !== "SINGLE_SELECT") continue;
       const option = field.options[i % field.options.length] as CustomFieldOptionRecord;
       add("TrustedContact", contact.id, field, { optionId: option.id });
     }
@@ -580,6 +581,29 @@ function seedCustomFields(
         createdAt: dateTime(addDays(data.today, -200)),
       });
     }
+  }
+
+  // A free-text field on talent-pool records, added last so every earlier field keeps its id. No
+  // record has a value yet: update_talent_contact sets them.
+  for (const company of data.companies) {
+    const creator = teamOf(details, company.id).at(-1) as string;
+    fieldN += 1;
+    details.customFields.push({
+      id: `cf_${pad(fieldN)}`,
+      companyId: company.id,
+      userId: creator,
+      title: "Notice period",
+      slug: "notice-period",
+      description: "The notice the worker needs before a new engagement starts.",
+      fieldType: "FREE_TEXT",
+      appliesTo: "TRUSTED_CONTACT",
+      options: [],
+      validation: ["NULLABLE"],
+      visibility: "INTERNAL",
+      approval: false,
+      apiOnly: false,
+      createdAt: dateTime(addDays(data.today, -30)),
+    });
   }
 
   // Values on every contract of a hire: a revision keeps the hire's cost center and budget line.

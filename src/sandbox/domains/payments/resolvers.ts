@@ -134,7 +134,72 @@ function paymentRequestsQuery(
   return paginate(sortBy(requests, orderClauses(ctx, args)), args, field);
 }
 
+// ---------- updatePaymentRequest: the purchase-order number and comments ----------
+
+const MAX_PURCHASE_ORDER = 255;
+const MAX_COMMENTS = 5000;
+
+/** Any payment request by id: listed, made from submissions, or billed on an invoice. */
+function findPaymentRequest(ctx: RequestContext, id: unknown): PaymentRequestRecord | undefined {
+  return (
+    allPaymentRequests(ctx.data).find((r) => r.id === id) ??
+    [...paymentsState(ctx.data).invoiced.values()].find((r) => r.id === id)
+  );
+}
+
+/** As the platform reads text input: trimmed, and empty is null. */
+const textInput = (value: unknown) => {
+  if (typeof value !== "string") return null;
+  const trimmed = value.trim();
+  return trimmed === "" ? null : trimmed;
+};
+
+/**
+ * Sets what was given of purchaseOrderNumber and comments (null clears). The company's hire
+ * managers may; a cancelled or rejected request is closed, and a paid one has been billed as it is.
+ */
+function updatePaymentRequest(ctx: RequestContext, input: Args, field: string) {
+  const v = new ValidationCollector();
+  const request = findPaymentRequest(ctx, input.id);
+  if (!request) v.add("input.id", "The selected input.id is invalid.");
+  else {
+    if (!visible(ctx, request) || !ctx.identity.managesHires) throw authorizationError();
+    if (request.status === "CANCELLED" || request.status === "REJECTED") {
+      v.add("input.id", `A ${request.status.toLowerCase()} payment request cannot be updated.`);
+    } else if (request.paidAt !== null) {
+      v.add("input.id", "A paid payment request cannot be updated.");
+    }
+  }
+  const changes: Partial<Pick<PaymentRequestRecord, "purchaseOrderNumber" | "comments">> = {};
+  for (const [key, max] of [
+    ["purchaseOrderNumber", MAX_PURCHASE_ORDER],
+    ["comments", MAX_COMMENTS],
+  ] as const) {
+    if (input[key] === undefined) continue;
+    const value = textInput(input[key]);
+    if (value !== null && value.length > max) {
+      v.add(`input.${key}`, `The input.${key} may not be greater than ${max} characters.`);
+    }
+    changes[key] = value;
+  }
+  v.throwIfAny(field);
+  const r = request as PaymentRequestRecord;
+  const state = paymentsState(ctx.data);
+  const stored = state.seeded.includes(r) || [...state.invoiced.values()].includes(r);
+  if (stored) {
+    Object.assign(r, changes);
+    return r;
+  }
+  // Made from submissions: made again on every read, with the edits laid over it.
+  state.edits.set(r.id, { ...state.edits.get(r.id), ...changes });
+  return findPaymentRequest(ctx, r.id);
+}
+
 export const paymentsResolvers: ResolverMap = {
+  Mutation: {
+    updatePaymentRequest: (_p, args, ctx, info) =>
+      updatePaymentRequest(ctx, args.input as Args, info.fieldName),
+  },
   Query: {
     paymentRequest: (_p, args, ctx) => {
       const request =

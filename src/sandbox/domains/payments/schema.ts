@@ -165,6 +165,24 @@ extend type Query {
   ): PaymentRequestPaginator!
 }
 
+"""
+The input used for updating a payment request: the fields the sandbox applies (the real input also
+has startDate, endDate, expenseReports, rate, billableTime, billableTotal, taxLines and timesheet).
+"""
+input UpdatePaymentRequestInput {
+  "The ID of the payment request to update."
+  id: ID!
+  "Comments related to the payment request."
+  comments: String
+  "The purchase order number for the payment request."
+  purchaseOrderNumber: String
+}
+
+extend type Mutation {
+  "Update a payment request."
+  updatePaymentRequest(input: UpdatePaymentRequestInput!): PaymentRequest!
+}
+
 extend type InvoiceRow {
   "The payment request which the row on the invoice is related to."
   paymentRequest: PaymentRequest

@@ -87,6 +87,11 @@ interface PaymentsState {
   /** The payment request each invoice row bills, by row id (InvoiceRow.paymentRequest). */
   invoiced: Map<string, PaymentRequestRecord>;
   counters: { request: number; timesheet: number; registration: number };
+  /**
+   * updatePaymentRequest's changes to requests made from submissions, by id: those are made again
+   * on every read, so their edits are kept here and laid over them.
+   */
+  edits: Map<string, Partial<Pick<PaymentRequestRecord, "purchaseOrderNumber" | "comments">>>;
 }
 
 const states = new WeakMap<SandboxData, PaymentsState>();
@@ -100,6 +105,7 @@ export function paymentsState(data: SandboxData): PaymentsState {
       derivedIds: new Map(),
       invoiced: new Map(),
       counters: { request: 0, timesheet: 0, registration: 0 },
+      edits: new Map(),
     };
     states.set(data, state);
   }
@@ -291,6 +297,7 @@ function fromSubmissions(data: SandboxData, state: PaymentsState): PaymentReques
           isBillable: r.isPayable,
         })),
       },
+      ...state.edits.get(id),
     });
   }
   return requests;

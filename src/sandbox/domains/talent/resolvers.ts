@@ -15,6 +15,7 @@ import {
   workerName,
 } from "../../kit.js";
 import type { HireStatus, WorkerRecord } from "../../seed/index.js";
+import { type CustomFieldRecord, hireDetailsOf } from "../hire-details/seed.js";
 import {
   COUNTRY_NAMES,
   type TrustedContactOriginChannel,
@@ -290,8 +291,166 @@ function reinviteTrustedContact(ctx: RequestContext, input: Args, field: string)
   return c;
 }
 
+// ---------- updateTrustedContact: skills, external id and custom field values ----------
+
+const VALUE_MEMBERS = {
+  singleSelect: "SINGLE_SELECT",
+  freeText: "FREE_TEXT",
+  multiSelect: "MULTI_SELECT",
+} as const;
+
+/**
+ * The values given, checked against the company's talent-pool fields; each names its field by id or
+ * slug. A null (or empty) value deletes the field's value; fields not given keep theirs.
+ */
+function checkContactValues(
+  ctx: RequestContext,
+  contact: TrustedContactRecord,
+  raw: unknown,
+  v: ValidationCollector,
+): Array<{ field: CustomFieldRecord; optionId: string | null; content: string | null }> {
+  if (!Array.isArray(raw)) return [];
+  const fields = hireDetailsOf(ctx.data).customFields.filter(
+    (f) => f.companyId === contact.companyId && f.appliesTo === "TRUSTED_CONTACT",
+  );
+  const out: Array<{ field: CustomFieldRecord; optionId: string | null; content: string | null }> =
+    [];
+  raw.forEach((entry, i) => {
+    const at = `input.customFieldValues.${i}`;
+    const given = (Object.keys(VALUE_MEMBERS) as Array<keyof typeof VALUE_MEMBERS>).filter(
+      (m) => entry?.[m] !== undefined && entry?.[m] !== null,
+    );
+    if (given.length !== 1) {
+      v.add(at, "Exactly one of singleSelect, freeText, multiSelect or fileUpload must be given.");
+      return;
+    }
+    const member = given[0] as keyof typeof VALUE_MEMBERS;
+    const value = entry[member] as { id?: string | null; slug?: string | null } & Args;
+    const field = fields.find(
+      (f) =>
+        (value.id != null && f.id === value.id) || (value.slug != null && f.slug === value.slug),
+    );
+    if (!field) {
+      v.add(`${at}.${member}.id`, "The selected custom field is invalid.");
+      return;
+    }
+    if (field.fieldType !== VALUE_MEMBERS[member]) {
+      v.add(`${at}.${member}`, `The custom field ${field.title} is a ${field.fieldType} field.`);
+      return;
+    }
+    if (out.some((o) => o.field.id === field.id)) {
+      v.add(`${at}.${member}.id`, `The custom field ${field.title} is given more than once.`);
+      return;
+    }
+    if (member === "singleSelect") {
+      if (value.value === null || value.value === undefined) {
+        out.push({ field, optionId: null, content: null });
+      } else if (!field.options.some((o) => o.id === value.value)) {
+        v.add(`${at}.singleSelect.value`, `The selected option for ${field.title} is invalid.`);
+      } else out.push({ field, optionId: value.value as string, content: null });
+    } else {
+      const content = typeof value.value === "string" ? value.value.trim() : "";
+      if (content.length > MAX_TEXT) {
+        v.add(
+          `${at}.freeText.value`,
+          `The value for ${field.title} may not be greater than ${MAX_TEXT} characters.`,
+        );
+      } else out.push({ field, optionId: null, content: content === "" ? null : content });
+    }
+  });
+  return out;
+}
+
+function updateTrustedContact(ctx: RequestContext, input: Args, field: string) {
+  const v = new ValidationCollector();
+  const contact =
+    typeof input.id === "string" ? talentOf(ctx.data).contacts.get(input.id) : undefined;
+  if (!contact) {
+    v.add("input.id", "The selected input.id is invalid.");
+    v.throwIfAny(field);
+  }
+  const c = contact as TrustedContactRecord;
+  requireTalentManager(ctx, c.companyId);
+  const skillIds: string[] = [];
+  ((input.skills as string[] | null | undefined) ?? []).forEach((value, i) => {
+    const skill = findSkill(ctx, value);
+    if (!skill) v.add(`input.skills.${i}`, `The selected input.skills.${i} is invalid.`);
+    else if (!skillIds.includes(skill.id)) skillIds.push(skill.id);
+  });
+  ((input.links as string[] | null | undefined) ?? []).forEach((link, i) => {
+    if (!/^https?:\/\/\S+$/.test(link)) {
+      v.add(`input.links.${i}`, `The input.links.${i} must be a valid URL.`);
+    }
+  });
+  ((input.attachments as string[] | null | undefined) ?? []).forEach((_id, i) => {
+    v.add(`input.attachments.${i}`, `The selected input.attachments.${i} is invalid.`);
+  });
+  const values = checkContactValues(ctx, c, input.customFieldValues, v);
+  const details = hireDetailsOf(ctx.data);
+  const kept = (fieldId: string) =>
+    details.customFieldValues.some(
+      (x) => x.on === "TrustedContact" && x.targetId === c.id && x.fieldId === fieldId,
+    );
+  for (const f of details.customFields) {
+    if (f.companyId !== c.companyId || f.appliesTo !== "TRUSTED_CONTACT") continue;
+    if (!f.validation.includes("REQUIRED")) continue;
+    const given = values.find((x) => x.field.id === f.id);
+    if (given ? given.optionId === null && given.content === null : !kept(f.id)) {
+      v.add("input.customFieldValues", `The ${f.title} field is required.`);
+    }
+  }
+  v.throwIfAny(field);
+  if (Array.isArray(input.skills)) c.skillIds = skillIds;
+  if (input.externalIdentifier !== undefined) {
+    c.externalIdentifier = text(input.externalIdentifier) || null;
+  }
+  for (const value of values) setContactValue(ctx, c, value);
+  return c;
+}
+
+/** Replaces the contact's value of one field, or deletes it (no option, no content). */
+function setContactValue(
+  ctx: RequestContext,
+  contact: TrustedContactRecord,
+  value: { field: CustomFieldRecord; optionId: string | null; content: string | null },
+): void {
+  const details = hireDetailsOf(ctx.data);
+  const at = details.customFieldValues.findIndex(
+    (x) => x.on === "TrustedContact" && x.targetId === contact.id && x.fieldId === value.field.id,
+  );
+  if (value.optionId === null && value.content === null) {
+    if (at >= 0) details.customFieldValues.splice(at, 1);
+    return;
+  }
+  if (at >= 0) {
+    const existing = details.customFieldValues[at] as (typeof details.customFieldValues)[number];
+    existing.optionId = value.optionId;
+    existing.content = value.content;
+    existing.userId = ctx.identity.user.id;
+    return;
+  }
+  const ids = new Set(details.customFieldValues.map((x) => x.id));
+  let n = details.customFieldValues.length;
+  let id: string;
+  do {
+    n += 1;
+    id = `cfv_${String(n).padStart(4, "0")}`;
+  } while (ids.has(id));
+  details.customFieldValues.push({
+    id,
+    fieldId: value.field.id,
+    on: "TrustedContact",
+    targetId: contact.id,
+    userId: ctx.identity.user.id,
+    optionId: value.optionId,
+    content: value.content,
+  });
+}
+
 export const talentResolvers: ResolverMap = {
   Mutation: {
+    updateTrustedContact: (_p, args, ctx, info) =>
+      updateTrustedContact(ctx, args.input as Args, info.fieldName),
     createTrustedContact: (_p, args, ctx, info) =>
       createTrustedContact(ctx, args.input as Args, info.fieldName),
     reinviteTrustedContact: (_p, args, ctx, info) =>

@@ -158,6 +158,22 @@ input ReinviteTrustedContactInput {
   id: ID!
 }
 
+"The details for editing a trusted contact."
+input UpdateTrustedContactInput {
+  "The ID of the trusted contact to be edited."
+  id: ID!
+  "The trusted contact links."
+  links: [String!]
+  "The trusted contact attachments."
+  attachments: [ID!]
+  "The skills to associate with the trusted contact."
+  skills: [String!]
+  "An identifier associated with the trusted contact from an external system."
+  externalIdentifier: String
+  "The custom fields for the trusted contact."
+  customFieldValues: [CustomFieldTypeValueInput!]
+}
+
 input TrustedContactOrderByClauseInput {
   field: TrustedContactOrderByColumn!
   order: SortOrder!
@@ -189,5 +205,7 @@ extend type Mutation {
   createTrustedContact(input: CreateTrustedContactInput!): TrustedContact!
   "Resend an invitation to a Trusted Contact that already exists in the Talent Pool."
   reinviteTrustedContact(input: ReinviteTrustedContactInput!): TrustedContact!
+  "Update a trusted contact. Only companies can edit trusted contacts."
+  updateTrustedContact(input: UpdateTrustedContactInput!): TrustedContact!
 }
 `;
