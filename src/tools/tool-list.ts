@@ -91,6 +91,7 @@ const OUTPUT_SCHEMA_BUDGETS: Readonly<Partial<Record<string, number>>> = {
   list_accounts: 330,
   list_changes: 680,
   manage_webhooks: 1000,
+  update_talent_contact: 900,
 };
 
 function outputSchemaOf(tool: AnyTool): JsonSchema {
@@ -204,26 +205,25 @@ function outlineWithin(schema: JsonSchema, budget: number): JsonSchema {
 }
 
 /**
- * The schema without descriptions, and with the objects not in `open` as plain objects. Inside
- * the result, an object whose fields are listed goes without `"type": "object"` (its `properties`
- * say it; 16 bytes each); the result itself keeps it, as MCP requires, and so does an object that
- * may be null.
+ * The schema without descriptions, and with the objects not in `open` as plain objects. Every
+ * object keeps `"type": "object"`: clients that compile schemas strictly (ajv's default) warn
+ * about `properties` without it.
  */
-function outline(schema: JsonSchema, open: ReadonlySet<JsonSchema>, inside = false): JsonSchema {
+function outline(schema: JsonSchema, open: ReadonlySet<JsonSchema>): JsonSchema {
   if (isSchema(schema.properties) && !open.has(schema)) return { type: schema.type ?? "object" };
   const { description: _description, ...rest } = schema;
   if (isSchema(rest.properties)) {
     rest.properties = Object.fromEntries(
       Object.entries(rest.properties).map(([name, value]) => [
         name,
-        outline(value as JsonSchema, open, true),
+        outline(value as JsonSchema, open),
       ]),
     );
   }
-  if (isSchema(rest.items)) rest.items = outline(rest.items, open, true);
+  if (isSchema(rest.items)) rest.items = outline(rest.items, open);
   for (const key of ["anyOf", "oneOf"]) {
     const list = rest[key];
-    if (Array.isArray(list)) rest[key] = list.map((sub) => outline(sub as JsonSchema, open, true));
+    if (Array.isArray(list)) rest[key] = list.map((sub) => outline(sub as JsonSchema, open));
   }
   return rest;
 }

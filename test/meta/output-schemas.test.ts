@@ -135,6 +135,11 @@ const CALLS: readonly [string, Record<string, unknown>][] = [
   ["query_platform", { query: '{ viewer { name } hire(id: "hire_999") { id } }' }],
   ["list_changes", {}],
   ["manage_webhooks", { action: "list", company: "cmp_nordlys" }],
+  ["update_payment_request", { paymentRequestId: "pr_0016", purchaseOrderNumber: "PO-4500012345" }],
+  [
+    "update_talent_contact",
+    { contact: "tc_001", values: [{ field: "Notice period", value: "One month" }] },
+  ],
   ["create_draft_hire", { company: "cmp_nordlys", name: "Data Engineer", startDate: "2026-12-01" }],
 ];
 

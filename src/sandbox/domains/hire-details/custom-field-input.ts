@@ -22,6 +22,54 @@ const TYPE_OF_MEMBER: Record<(typeof MEMBERS)[number], CustomFieldRecord["fieldT
 };
 
 /**
+ * One entry of a CustomFieldTypeValueInput list, checked the platform's way: exactly one member
+ * given, naming (by id or slug) one of `fields`, of that member's type, not given before in the
+ * list (`seen`, which it adds to). Problems go to `v`; the entry is then undefined.
+ */
+export function pickCustomFieldEntry(
+  fields: readonly CustomFieldRecord[],
+  entry: unknown,
+  at: string,
+  v: ValidationCollector,
+  seen: Set<string>,
+):
+  | {
+      field: CustomFieldRecord;
+      member: (typeof MEMBERS)[number];
+      value: { id?: string | null; slug?: string | null } & Record<string, unknown>;
+    }
+  | undefined {
+  const record = (entry ?? {}) as Record<string, unknown>;
+  const given = MEMBERS.filter((m) => record[m] !== undefined && record[m] !== null);
+  if (given.length !== 1) {
+    v.add(at, "Exactly one of singleSelect, freeText, multiSelect or fileUpload must be given.");
+    return undefined;
+  }
+  const member = given[0] as (typeof MEMBERS)[number];
+  const value = record[member] as { id?: string | null; slug?: string | null } & Record<
+    string,
+    unknown
+  >;
+  const field = fields.find(
+    (f) => (value.id != null && f.id === value.id) || (value.slug != null && f.slug === value.slug),
+  );
+  if (!field) {
+    v.add(`${at}.${member}.id`, "The selected custom field is invalid.");
+    return undefined;
+  }
+  if (field.fieldType !== TYPE_OF_MEMBER[member]) {
+    v.add(`${at}.${member}`, `The custom field ${field.title} is a ${field.fieldType} field.`);
+    return undefined;
+  }
+  if (seen.has(field.id)) {
+    v.add(`${at}.${member}.id`, `The custom field ${field.title} is given more than once.`);
+    return undefined;
+  }
+  seen.add(field.id);
+  return { field, member, value };
+}
+
+/**
  * Checks `input.customFieldValues` against the company's contract fields; problems go to `v`.
  * Null or an empty list means "leave custom fields alone" and gives no values.
  */
@@ -39,33 +87,9 @@ export function checkHireCustomFieldValues(
   const seen = new Set<string>();
   raw.forEach((entry, i) => {
     const at = `input.customFieldValues.${i}`;
-    const given = MEMBERS.filter((m) => entry?.[m] !== undefined && entry?.[m] !== null);
-    if (given.length !== 1) {
-      v.add(at, "Exactly one of singleSelect, freeText, multiSelect or fileUpload must be given.");
-      return;
-    }
-    const member = given[0] as (typeof MEMBERS)[number];
-    const value = entry[member] as { id?: string | null; slug?: string | null } & Record<
-      string,
-      unknown
-    >;
-    const field = fields.find(
-      (f) =>
-        (value.id != null && f.id === value.id) || (value.slug != null && f.slug === value.slug),
-    );
-    if (!field) {
-      v.add(`${at}.${member}.id`, "The selected custom field is invalid.");
-      return;
-    }
-    if (field.fieldType !== TYPE_OF_MEMBER[member]) {
-      v.add(`${at}.${member}`, `The custom field ${field.title} is a ${field.fieldType} field.`);
-      return;
-    }
-    if (seen.has(field.id)) {
-      v.add(`${at}.${member}.id`, `The custom field ${field.title} is given more than once.`);
-      return;
-    }
-    seen.add(field.id);
+    const picked = pickCustomFieldEntry(fields, entry, at, v, seen);
+    if (!picked) return;
+    const { field, member, value } = picked;
     if (member === "singleSelect") {
       if (value.value === null || value.value === undefined) return;
       const option = field.options.find((o) => o.id === value.value);

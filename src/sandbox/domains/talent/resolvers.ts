@@ -16,6 +16,7 @@ import {
 } from "../../kit.js";
 import type { HireStatus, WorkerRecord } from "../../seed/index.js";
 import { type CustomFieldRecord, hireDetailsOf } from "../hire-details/seed.js";
+import { pickCustomFieldEntry } from "../hire-details/custom-field-input.js";
 import {
   COUNTRY_NAMES,
   type TrustedContactOriginChannel,
@@ -293,12 +294,6 @@ function reinviteTrustedContact(ctx: RequestContext, input: Args, field: string)
 
 // ---------- updateTrustedContact: skills, external id and custom field values ----------
 
-const VALUE_MEMBERS = {
-  singleSelect: "SINGLE_SELECT",
-  freeText: "FREE_TEXT",
-  multiSelect: "MULTI_SELECT",
-} as const;
-
 /**
  * The values given, checked against the company's talent-pool fields; each names its field by id or
  * slug. A null (or empty) value deletes the field's value; fields not given keep theirs.
@@ -315,33 +310,12 @@ function checkContactValues(
   );
   const out: Array<{ field: CustomFieldRecord; optionId: string | null; content: string | null }> =
     [];
+  const seen = new Set<string>();
   raw.forEach((entry, i) => {
     const at = `input.customFieldValues.${i}`;
-    const given = (Object.keys(VALUE_MEMBERS) as Array<keyof typeof VALUE_MEMBERS>).filter(
-      (m) => entry?.[m] !== undefined && entry?.[m] !== null,
-    );
-    if (given.length !== 1) {
-      v.add(at, "Exactly one of singleSelect, freeText, multiSelect or fileUpload must be given.");
-      return;
-    }
-    const member = given[0] as keyof typeof VALUE_MEMBERS;
-    const value = entry[member] as { id?: string | null; slug?: string | null } & Args;
-    const field = fields.find(
-      (f) =>
-        (value.id != null && f.id === value.id) || (value.slug != null && f.slug === value.slug),
-    );
-    if (!field) {
-      v.add(`${at}.${member}.id`, "The selected custom field is invalid.");
-      return;
-    }
-    if (field.fieldType !== VALUE_MEMBERS[member]) {
-      v.add(`${at}.${member}`, `The custom field ${field.title} is a ${field.fieldType} field.`);
-      return;
-    }
-    if (out.some((o) => o.field.id === field.id)) {
-      v.add(`${at}.${member}.id`, `The custom field ${field.title} is given more than once.`);
-      return;
-    }
+    const picked = pickCustomFieldEntry(fields, entry, at, v, seen);
+    if (!picked) return;
+    const { field, member, value } = picked;
     if (member === "singleSelect") {
       if (value.value === null || value.value === undefined) {
         out.push({ field, optionId: null, content: null });
