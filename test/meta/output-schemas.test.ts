@@ -24,13 +24,11 @@ const RECORDS_NOT_LISTED: Readonly<Record<string, string>> = {
   submit_timesheets:
     "invalid rows, the preview's hires, totals and days, and rows: 1,348 bytes more",
   list_payment_requests: "payment requests, their registrations and totals: 1,156 bytes more",
-  create_draft_hire: "custom fields: 79 bytes more",
   review_hire_approval: "approvals: 347 bytes more",
   search_talent_pool: "contacts, their hires and the matched skills: 485 bytes more",
   invite_to_talent_pool: "previews and results: 412 bytes more",
   list_jobs: "jobs, a job's candidates and bids: 392 bytes more",
   describe_schema: "queries, types, fields and a type's values: 456 bytes more",
-  query_platform: "errors: 86 bytes more",
 };
 
 /** Lists (with their paths) whose items are an object without listed properties. */

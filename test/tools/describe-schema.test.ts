@@ -94,6 +94,20 @@ describe("describe_schema against the sandbox", () => {
     );
   });
 
+  it("says what the API cannot do when a search asks for a change no mutation makes", async () => {
+    for (const search of ["extend contract", "change rate", "approve payment request"]) {
+      const t = text(await call({ search }));
+      expect(t, search).toContain(
+        "The platform's public API cannot change a contract's rate or dates (so no extension)",
+      );
+      expect(t, search).toContain("a person does them in the platform's web app");
+    }
+    // A change some mutation makes gets its mutation, not the notice.
+    const cancel = text(await call({ search: "cancel hire" }));
+    expect(cancel).toContain("cancelHire(input: CancelHireInput!)");
+    expect(cancel).not.toContain("public API cannot");
+  });
+
   it("always gives the root fields, with their arguments, that return the types a topic matched", async () => {
     // No root field's name holds these words; the types and fields that match are read and
     // changed through jobs, customFields and trustedContacts.

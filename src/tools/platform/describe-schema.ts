@@ -21,7 +21,7 @@ import {
   whereToRead,
 } from "../../client/schema/index.js";
 import { defineTool, ToolInputError } from "../define-tool.js";
-import { toolForMutation, whoMakes } from "./mutation-tools.js";
+import { API_CANNOT, toolForMutation, whoMakes } from "./mutation-tools.js";
 import { sensitiveField } from "./sensitive-fields.js";
 
 // How many matches of each kind a search shows; the rest are counted.
@@ -114,6 +114,28 @@ export const describeSchemaTool = defineTool({
   },
 });
 
+/**
+ * Whether a search asks for a change the public API does not offer (API_CANNOT): extending a
+ * contract or changing its rate or dates, or deciding on payment requests.
+ */
+function asksForMissingChange(words: readonly string[]): boolean {
+  const has = (list: readonly string[]) => words.some((w) => list.includes(w));
+  const extend = ["extend", "extension", "extending", "renew", "prolong"];
+  const change = ["change", "update", "set", "edit", "modify", "raise", "increase", "lower"];
+  const terms = ["rate", "rates", "date", "dates", "contract", "contracts"];
+  const decide = ["approve", "approving", "approval", "reject", "rejecting", "decline"];
+  const payments = [
+    "payment",
+    "payments",
+    "request",
+    "requests",
+    "timesheet",
+    "timesheets",
+    "hours",
+  ];
+  return has(extend) || (has(change) && has(terms)) || (has(decide) && has(payments));
+}
+
 function describeSearch(schema: GraphQLSchema, text: string, sandbox: boolean) {
   const found = searchSchema(schema, text);
   if (found.words.length === 0) {
@@ -167,6 +189,7 @@ function describeSearch(schema: GraphQLSchema, text: string, sandbox: boolean) {
   const lines = [`Schema search for ${quoted(text, 200)} (words: ${words}).`];
   const none = totals.queries + totals.mutations + totals.types + totals.fields === 0;
   if (!found.allWords && !none) lines.push("Nothing matched every word; these match some of them.");
+  if (asksForMissingChange(found.words)) lines.push(API_CANNOT);
   if (none) {
     lines.push(
       'Nothing matched. Try other or fewer words (names are English, e.g. hire, contract, invoice, job, project, webhook), or show {"typeName": "Query"} for every query.',

@@ -23,6 +23,14 @@ const MUTATION_TOOLS: Readonly<Record<string, string>> = {
   updateTrustedContact: "update_talent_contact",
 };
 
+/**
+ * What the platform's public API cannot do that people ask for, and where a person does it: in the
+ * server instructions, and in describe_schema's answer to a search for a change no mutation makes.
+ * test/meta/cannot-do.test.ts checks it against the real schema.
+ */
+export const API_CANNOT =
+  "The platform's public API cannot change a contract's rate or dates (so no extension), and a company cannot approve or reject payment requests through it; no tool or query here does these. Say so, and that a person does them in the platform's web app.";
+
 /** The tool that makes this change, if one does. */
 export function toolForMutation(field: string): string | undefined {
   return Object.hasOwn(MUTATION_TOOLS, field) ? MUTATION_TOOLS[field] : undefined;
