@@ -269,6 +269,10 @@ describe("invite_to_talent_pool: re-inviting", () => {
     expect(reinvites(h)).toBe(1);
     const byEmail = await call(h, { contactIds: ["CAMILLA.VESTERGAARD@example.com"] });
     expect(byEmail.text).toContain('contactIds: read "CAMILLA.VESTERGAARD@example.com" as');
+    // The same contact by id and by name is one re-invitation, said in the singular.
+    const twice = await call(h, { contactIds: ["tc_005", "Camilla Vestergaard"] });
+    expect(twice.text).toContain("Re-invite 1 contact who has not answered (INVITED)");
+    expect(twice.text).toContain("an invitation; an email cannot be unsent.");
   });
 
   it("lists the contacts a name fits when it fits several, and sends nothing", async () => {

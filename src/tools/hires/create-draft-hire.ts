@@ -54,7 +54,7 @@ export const createDraftHireTool = defineTool({
   instruction:
     "create_draft_hire sets up a DRAFT hire (job, terms, optionally a talent pool contact); nothing reaches anyone until it is offered on the platform.",
   readme: {
-    does: "A DRAFT hire for a talent-pool contact or with no worker yet; sent with an external id, so a lost answer is read back and a repeat is refused, naming the hire that has it",
+    does: "A DRAFT hire for a talent-pool contact (by id, name or email) or with no worker yet; sent with an external id, so a lost answer is read back and a repeat is refused, naming the hire that has it",
     changes: "yes (a draft tells no one)",
   },
   description: [

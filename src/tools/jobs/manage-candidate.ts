@@ -137,7 +137,7 @@ export const manageCandidateTool = defineTool({
   instruction:
     "manage_candidate moves a job candidate to a step or sets their status, by ids or by the person's name (and the job's); rejecting (NON_ELIGIBLE) and accepting a bid (a hire) need the person's confirmation.",
   readme: {
-    does: "Moves a candidate to a step or sets a status; rejecting, and accepting a bid (which creates a hire), after confirmation",
+    does: "Moves a candidate to a step or sets a status, by id or by the person's name (and the job's); rejecting, and accepting a bid (which creates a hire), after confirmation",
   },
   description: [
     "Move a candidate, set their status or accept a bid, by id or name.",

@@ -89,7 +89,7 @@ export const inviteToTalentPoolTool = defineTool({
   instruction:
     "invite_to_talent_pool emails a freelancer an invitation into a company's talent pool, or re-sends one to a contact who has not answered; it needs the person's confirmation.",
   readme: {
-    does: "Invites a freelancer by email, or re-invites one or several who have not answered (after one confirmation)",
+    does: "Invites a freelancer by email, or re-invites one or several who have not answered, by contact id, name or email (after one confirmation)",
     changes: "yes, an email cannot be unsent",
   },
   description: [
@@ -757,13 +757,15 @@ async function reinviteMany(
       return {
         preview: { previews },
         lines: [
-          `Re-invite ${ids.length} contacts who have not answered (INVITED); the platform sends each its invitation email again, with no personal message:`,
+          ids.length === 1
+            ? "Re-invite 1 contact who has not answered (INVITED); the platform sends its invitation email again, with no personal message:"
+            : `Re-invite ${ids.length} contacts who have not answered (INVITED); the platform sends each its invitation email again, with no personal message:`,
           ...previews.map(
             (p) =>
               `- ${oneLine(p.contactId)}: ${whole(p.to.name)} (${whole(p.to.email)}) in the talent pool of ${whole(p.company.name)} (${oneLine(p.company.id)}); invited ${oneLine(p.invitedAt)}.`,
           ),
         ],
-        consequence: `This emails ${previews.map((p) => whole(p.to.email)).join(", ")} an invitation each; an email cannot be unsent.`,
+        consequence: `This emails ${previews.map((p) => whole(p.to.email)).join(", ")} an invitation${previews.length === 1 ? "" : " each"}; an email cannot be unsent.`,
         question: `Send these ${ids.length} invitations again?`,
         // Every contact's facts, each under its id: one changed fact stops them all.
         facts: Object.fromEntries(
