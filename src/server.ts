@@ -1,10 +1,3 @@
-import {
-  CLIENT_CAPABILITIES_META_KEY,
-  LOG_LEVEL_META_KEY,
-  inputRequired,
-  inputResponse,
-  Server,
-} from "@modelcontextprotocol/server";
 import { LoggingLevelSchema } from "@modelcontextprotocol/core";
 import type {
   CallToolResult,
@@ -13,6 +6,13 @@ import type {
   InputRequiredResult,
   LoggingLevel,
   ServerContext,
+} from "@modelcontextprotocol/server";
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  inputRequired,
+  inputResponse,
+  LOG_LEVEL_META_KEY,
+  Server,
 } from "@modelcontextprotocol/server";
 import * as z from "zod";
 import type { SchemaSource } from "./client/schema/introspection.js";
@@ -28,16 +28,16 @@ import type { WebhookEventStore } from "./state/webhook-events.js";
 import type { WebhookSecretStore } from "./state/webhook-secrets.js";
 import type * as AnswerBudget from "./tools/answer-budget.js";
 import { type CatalogEntry, embeddedCatalog, selectEntries } from "./tools/catalog.js";
-import { API_CANNOT } from "./tools/platform/mutation-tools.js";
 import {
   type AnyTool,
   type Clock,
   type ElicitResult,
-  FormRequired,
   type FormReply,
+  FormRequired,
   systemClock,
   type ToolContext,
 } from "./tools/define-tool.js";
+import { API_CANNOT } from "./tools/platform/mutation-tools.js";
 
 export interface SandboxInfo {
   /** One line per sandbox token: who it acts as, for the instructions. */

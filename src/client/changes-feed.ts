@@ -3,13 +3,14 @@
 // is shown with the hire it names, read through the API once per event and kept beside it in the
 // state store, so that a list does not fetch again. A person sees an event only when it belongs to
 // a company among the accounts their own credential can read.
+
+import type { StateStore } from "../state/store.js";
+import type { ReceivedWebhookEvent, WebhookEventStore } from "../state/webhook-events.js";
 import { AuthorizationError, FieldRestrictedError, ValidationError } from "./errors.js";
 import { listAccountsQuery } from "./operations/accounts.js";
 import { hireForChangeQuery } from "./operations/changes.js";
 import { oneLine, quoted } from "./platform-text.js";
 import type { PlatformClient, RequestOptions } from "./types.js";
-import type { StateStore } from "../state/store.js";
-import type { ReceivedWebhookEvent, WebhookEventStore } from "../state/webhook-events.js";
 
 /** What list_changes and workforce://changes answer where nothing receives the events. */
 export const NO_RECEIVER =

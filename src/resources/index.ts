@@ -1,4 +1,9 @@
 import type { Server } from "@modelcontextprotocol/server";
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  ResourceNotFoundError,
+} from "@modelcontextprotocol/server";
 import { oneLine, quoted } from "../client/platform-text.js";
 import type { SchemaSource } from "../client/schema/introspection.js";
 import {
@@ -13,11 +18,6 @@ import {
   readChanges,
   serveChangeSubscriptions,
 } from "./changes.js";
-import {
-  ProtocolError,
-  ProtocolErrorCode,
-  ResourceNotFoundError,
-} from "@modelcontextprotocol/server";
 
 // Our own constant, loaded and serialized on the first read; nothing in it to redact.
 let payloadSchemaText: string | undefined;

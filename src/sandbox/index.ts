@@ -26,6 +26,7 @@ import {
 import { DEFAULTS } from "../config.js";
 import { readBody } from "../web/body.js";
 import { IDENTITIES, type IdentityKey, type RequestContext } from "./context.js";
+import { todayUtc } from "./dates.js";
 import {
   createWebhookDelivery,
   ensureTrustedContact,
@@ -33,7 +34,6 @@ import {
   type WebhookEventRecord,
   webhookEventsOf,
 } from "./domains/webhooks/delivery.js";
-import { todayUtc } from "./dates.js";
 import {
   type ErrorBody,
   gatewayError,

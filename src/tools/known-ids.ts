@@ -238,3 +238,18 @@ export async function contactByName(
   const contact = match && contacts.find((c) => c.id === match.id);
   return contact && match ? { contact, note: resolvedNote(argument, value, match) } : undefined;
 }
+
+/** The arguments with `company`, when it is a company's name, read as its id; a line if it was. */
+export async function withCompanyId<T extends { company?: string }>(
+  ctx: ToolContext,
+  args: T,
+): Promise<{ args: T; notes: string[] }> {
+  if (args.company === undefined) return { args, notes: [] };
+  const resolved = await resolveAccounts(ctx, [args.company], "company");
+  return { args: { ...args, company: resolved.ids?.[0] ?? args.company }, notes: resolved.notes };
+}
+
+/** The answer, after the lines that say which names were read as ids. */
+export function withNotes<T extends { text: string }>(result: T, notes: readonly string[]): T {
+  return notes.length > 0 ? { ...result, text: [...notes, result.text].join("\n") } : result;
+}

@@ -79,7 +79,7 @@ function mapValues(properties: unknown, io: "input" | "output"): JsonSchema {
  * left out is listed as `{"type":"object"}`; output descriptions are left out. The server itself
  * still checks every result against the whole zod schema.
  *
- * The default list's output schemas take 8,104 bytes (the whole default list 32,711 of 32,768):
+ * The default list's output schemas take 8,104 bytes (the whole default list 32,714 of 32,768):
  * every tool's own fields, and the records of search_hires, list_accounts, create_draft_hire and
  * query_platform. Listing the records of every default tool would take about 6 KB more, over the
  * budget; the tools whose records are not listed are named, with roughly what each would take, in

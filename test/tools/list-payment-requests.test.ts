@@ -173,6 +173,25 @@ describe("list_payment_requests", () => {
     expect(text(r)).toContain("ask for page 2");
   });
 
+  it("gives the totals alone with first: 0, the same totals in a few hundred bytes", async () => {
+    const period = { from: "2026-06-01", to: "2026-12-31" };
+    const withRows = (await list({ period })).structuredContent as unknown as Out;
+    const r = await list({ period, first: 0 });
+    expect(r.isError, text(r)).toBeFalsy();
+    const out = r.structuredContent as unknown as Out;
+    expect(out.paymentRequests).toEqual([]);
+    expect(out.totals).toEqual(withRows.totals);
+    expect(out.totalHours).toBe(withRows.totalHours);
+    expect(out.totalsCover).toEqual(withRows.totalsCover);
+    const lines = text(r)
+      .split("\n")
+      .filter((l) => !l.startsWith("[Sandbox]"));
+    expect(lines[0]).toMatch(/^Totals over all \d+ requests: /);
+    expect(lines).toContain(`${withRows.page.total} requests match; rows left out (first: 0).`);
+    expect(lines.some((l) => l.startsWith("- "))).toBe(false);
+    expect(Buffer.byteLength(text(r))).toBeLessThan(600);
+  });
+
   it("says what the totals cover when more than 1,000 requests match", async () => {
     const big = await startHarness();
     try {

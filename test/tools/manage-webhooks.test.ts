@@ -88,11 +88,22 @@ describe("manage_webhooks list", () => {
     expect(documents).not.toMatch(/\bsecret\b/);
   });
 
-  it("refuses a company that is not one of the caller's, naming list_accounts", async () => {
+  it("takes the company's name, and says it read it as the id", async () => {
+    const { h } = await start();
+    const r = await call(h, { action: "list", company: "Nordlys" });
+    expect(r.r.isError, r.text).toBeFalsy();
+    expect(r.text).toContain('company: read "Nordlys" as "Nordlys Energi A/S" (cmp_nordlys).');
+    expect(r.out.webhooks?.map((w) => w.id)).toEqual(["whk_001", "whk_002"]);
+  });
+
+  it("refuses a company that is not one of the caller's, naming the caller's companies", async () => {
     const { h } = await start();
     const r = await call(h, { action: "list", company: "cmp_unknown" });
     expect(r.r.isError).toBe(true);
-    expect(r.text).toContain("list_accounts");
+    expect(r.text).toContain(
+      '"cmp_unknown" is neither the id nor the name of a company you can see',
+    );
+    expect(r.text).toContain("Your companies: ");
   });
 
   it("is not listed without the live toolset, nor with --read-only", async () => {

@@ -116,6 +116,17 @@ describe("post_job drafts", () => {
     ]);
   });
 
+  it("takes the company's name, and says it read it as the id", async () => {
+    const h = await harness();
+    const r = await call(h, { ...DRAFT, company: "nordlys energi" });
+    expect(r.r.isError, r.text).toBeFalsy();
+    expect(r.text).toContain(
+      'company: read "nordlys energi" as "Nordlys Energi A/S" (cmp_nordlys).',
+    );
+    expect(r.text).toContain('Draft job job_013 #1013 "Rust Developer" at "Nordlys Energi A/S"');
+    expect(h.sandbox.countRequests("CreateJob")).toBe(1);
+  });
+
   it("sets a draft's description with a second request, still unpublished", async () => {
     const h = await harness();
     const r = await call(h, { ...DRAFT, description: "Port the meter parser to Rust." });
@@ -226,7 +237,7 @@ describe("post_job drafts", () => {
     const other = await call(h, { ...DRAFT, company: "cmp_harbor" });
     expect(other.r.isError).toBe(true);
     expect(other.text).toContain("argument `company`");
-    expect(other.text).toContain("list_accounts");
+    expect(other.text).toContain('Your companies: "Nordlys Energi A/S" (cmp_nordlys).');
     // Publishing an existing draft is refused before any preview.
     const publish = await call(h, { jobId: "job_005", publish: true });
     expect(publish.r.isError).toBe(true);

@@ -5,8 +5,8 @@
 // problem is shown on this server's own page, and the SDK is handed only requests it will turn
 // into the consent page. Nothing goes back to a client before the person has seen that page.
 import type { OAuthClientInformationFull } from "@modelcontextprotocol/server";
-import { OAuthError, redirectUriMatches } from "@modelcontextprotocol/server-legacy/auth";
 import type { OAuthRegisteredClientsStore } from "@modelcontextprotocol/server-legacy/auth";
+import { OAuthError, redirectUriMatches } from "@modelcontextprotocol/server-legacy/auth";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { escapeHtml, sendPage } from "../../web/pages.js";
 import { quoted } from "./redirect-uris.js";

@@ -18,16 +18,16 @@ import type {
   OAuthTokenRevocationRequest,
   OAuthTokens,
 } from "@modelcontextprotocol/server";
+import type {
+  AuthorizationParams,
+  OAuthRegisteredClientsStore,
+  OAuthServerProvider,
+} from "@modelcontextprotocol/server-legacy/auth";
 import {
   InvalidGrantError,
   InvalidTargetError,
   InvalidTokenError,
   ServerError,
-} from "@modelcontextprotocol/server-legacy/auth";
-import type {
-  OAuthRegisteredClientsStore,
-  AuthorizationParams,
-  OAuthServerProvider,
 } from "@modelcontextprotocol/server-legacy/auth";
 import type { Request, Response } from "express";
 import { AuthenticationError, isPlatformError } from "../../client/errors.js";

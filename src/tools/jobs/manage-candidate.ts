@@ -34,12 +34,12 @@ import { defineTool, NotAllowedError, type ToolContext, ToolInputError } from ".
 import { rateText, requestOptions, upperCaseEnum } from "../format.js";
 import { refusedAsNotAllowed } from "../not-allowed.js";
 import {
-  type Candidacy,
   boundNote,
+  type Candidacy,
   candidacyList,
   jobsNamed,
-  mayHaveMore,
   jobsWhere,
+  mayHaveMore,
   personRows,
   readCandidacies,
   workerLabel,

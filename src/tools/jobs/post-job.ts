@@ -22,6 +22,7 @@ import {
 } from "../confirmation.js";
 import { defineTool, NotAllowedError, type ToolContext, ToolInputError } from "../define-tool.js";
 import { requestOptions } from "../format.js";
+import { withCompanyId, withNotes } from "../known-ids.js";
 import { refusedAsNotAllowed } from "../not-allowed.js";
 import { hiddenCharacters, holdsHidden, sentTextSchema, sentTextShown } from "../sent-text.js";
 import { CLOSED_JOB_STATUSES, failureReason } from "./job-writes.js";
@@ -102,7 +103,7 @@ export const postJobTool = defineTool({
     'Examples: {"company":"214","name":"Go Developer","skills":["Go"]}; {"jobId":"3111","publish":true}',
   ].join("\n"),
   inputSchema: {
-    company: z.string().min(1).optional().describe("Company id (list_accounts)."),
+    company: z.string().min(1).optional().describe("Company id or name."),
     name: sentTextSchema(1, 255).optional().describe("Job title."),
     skills: z
       .array(sentTextSchema(1, 100))
@@ -122,37 +123,46 @@ export const postJobTool = defineTool({
     note: z.string().optional(),
   },
   annotations: confirmedWriteAnnotations,
-  async handler(args, ctx): Promise<Result> {
-    const { confirmationToken, ...call } = args;
-    if (confirmationToken !== undefined && !args.publish) {
-      throw new ToolInputError(
-        "only publishing is confirmed; a draft needs no confirmationToken",
-        "confirmationToken",
-        "Leave confirmationToken out.",
-      );
-    }
-    if (args.jobId !== undefined) {
-      return args.publish
-        ? publishDraft(ctx, args, args.jobId, call, confirmationToken)
-        : editDraft(ctx, args, args.jobId);
-    }
-    const missing = (["company", "name", "skills"] as const).filter((k) => args[k] === undefined);
-    if (missing.length > 0) {
-      throw new ToolInputError(
-        `a new job needs ${missing.join(", ")}`,
-        missing.join(", "),
-        "Give company, name and skills; or jobId to change an existing draft.",
-      );
-    }
-    const fresh = args as NewJob;
-    if (!args.publish) {
-      const context = await readContext(ctx, fresh.company, fresh.name);
-      return createJob(ctx, fresh, context);
-    }
-    if (!args.description) throw descriptionNeeded();
-    return createAndPublish(ctx, fresh, call, confirmationToken);
+  async handler(given, ctx): Promise<Result> {
+    // A company's name is read as its id first, so the token binds the id.
+    const { args, notes } = await withCompanyId(ctx, given);
+    return withNotes(await post(ctx, args), notes);
   },
 });
+
+async function post(
+  ctx: ToolContext,
+  args: Args & { confirmationToken?: string },
+): Promise<Result> {
+  const { confirmationToken, ...call } = args;
+  if (confirmationToken !== undefined && !args.publish) {
+    throw new ToolInputError(
+      "only publishing is confirmed; a draft needs no confirmationToken",
+      "confirmationToken",
+      "Leave confirmationToken out.",
+    );
+  }
+  if (args.jobId !== undefined) {
+    return args.publish
+      ? publishDraft(ctx, args, args.jobId, call, confirmationToken)
+      : editDraft(ctx, args, args.jobId);
+  }
+  const missing = (["company", "name", "skills"] as const).filter((k) => args[k] === undefined);
+  if (missing.length > 0) {
+    throw new ToolInputError(
+      `a new job needs ${missing.join(", ")}`,
+      missing.join(", "),
+      "Give company, name and skills; or jobId to change an existing draft.",
+    );
+  }
+  const fresh = args as NewJob;
+  if (!args.publish) {
+    const context = await readContext(ctx, fresh.company, fresh.name);
+    return createJob(ctx, fresh, context);
+  }
+  if (!args.description) throw descriptionNeeded();
+  return createAndPublish(ctx, fresh, call, confirmationToken);
+}
 
 const descriptionNeeded = () =>
   new ToolInputError(

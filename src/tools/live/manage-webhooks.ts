@@ -31,6 +31,7 @@ import {
 } from "../confirmation.js";
 import { defineTool, type ToolContext, ToolInputError } from "../define-tool.js";
 import { requestOptions } from "../format.js";
+import { withCompanyId, withNotes } from "../known-ids.js";
 
 const TOOL = "manage_webhooks";
 
@@ -108,7 +109,7 @@ export const manageWebhooksTool = defineTool({
     action: z
       .enum(["list", "create", "delete", "retry"])
       .describe("list, create, delete or retry."),
-    company: z.string().min(1).describe("Company id (list_accounts)."),
+    company: z.string().min(1).describe("Company id or name."),
     events: z
       .array(z.enum(EVENT_TYPES))
       .min(1)
@@ -139,59 +140,64 @@ export const manageWebhooksTool = defineTool({
     note: z.string().optional(),
   },
   annotations: confirmedWriteAnnotations,
-  async handler(args, ctx) {
-    if (args.action === "list") return list(ctx, args);
-    if (args.action === "retry") return retry(ctx, args);
-    const misplaced =
-      args.eventId !== undefined
-        ? "eventId"
-        : args.action === "create"
-          ? args.webhookId !== undefined && "webhookId"
-          : args.events !== undefined && "events";
-    if (misplaced) {
-      throw new ToolInputError(
-        `${misplaced} is not used by action ${args.action}`,
-        misplaced,
-        args.action === "create"
-          ? "create takes the company and events; it registers a new webhook."
-          : "delete takes the company and webhookId.",
-      );
-    }
-    if (args.action === "delete" && args.webhookId === undefined) {
-      throw new ToolInputError(
-        "delete needs the webhook's id",
-        "webhookId",
-        `Find it with ${TOOL} action list.`,
-      );
-    }
-    const { confirmationToken, ...call } = args;
-    const target = targetOf(args);
-    const decision = await confirmChange(ctx, {
-      tool: TOOL,
-      args: call,
-      token: confirmationToken,
-      target,
-      check: checkFor(args.company),
-      propose: () =>
-        args.action === "create" ? proposeCreate(ctx, args) : proposeDelete(ctx, args),
-    });
-    const preview = decision.proposal.preview;
-    const base = { action: args.action, company: preview.company };
-    switch (decision.kind) {
-      case "confirmed":
-        return args.action === "create" ? create(ctx, args, preview) : remove(ctx, args, preview);
-      case "changed":
-        return changedResult(decision, { ...base, preview });
-      case "preview":
-        return previewResult(decision, { ...base, preview });
-      case "declined":
-        return {
-          structured: { status: "declined" as const, ...base, preview },
-          text: decision.text,
-        };
-    }
+  async handler(given, ctx) {
+    // A company's name is read as its id first, so the token binds the id.
+    const { args, notes } = await withCompanyId(ctx, given);
+    return withNotes(await manage(ctx, args), notes);
   },
 });
+
+async function manage(ctx: ToolContext, args: Args) {
+  if (args.action === "list") return list(ctx, args);
+  if (args.action === "retry") return retry(ctx, args);
+  const misplaced =
+    args.eventId !== undefined
+      ? "eventId"
+      : args.action === "create"
+        ? args.webhookId !== undefined && "webhookId"
+        : args.events !== undefined && "events";
+  if (misplaced) {
+    throw new ToolInputError(
+      `${misplaced} is not used by action ${args.action}`,
+      misplaced,
+      args.action === "create"
+        ? "create takes the company and events; it registers a new webhook."
+        : "delete takes the company and webhookId.",
+    );
+  }
+  if (args.action === "delete" && args.webhookId === undefined) {
+    throw new ToolInputError(
+      "delete needs the webhook's id",
+      "webhookId",
+      `Find it with ${TOOL} action list.`,
+    );
+  }
+  const { confirmationToken, ...call } = args;
+  const target = targetOf(args);
+  const decision = await confirmChange(ctx, {
+    tool: TOOL,
+    args: call,
+    token: confirmationToken,
+    target,
+    check: checkFor(args.company),
+    propose: () => (args.action === "create" ? proposeCreate(ctx, args) : proposeDelete(ctx, args)),
+  });
+  const preview = decision.proposal.preview;
+  const base = { action: args.action, company: preview.company };
+  switch (decision.kind) {
+    case "confirmed":
+      return args.action === "create" ? create(ctx, args, preview) : remove(ctx, args, preview);
+    case "changed":
+      return changedResult(decision, { ...base, preview });
+    case "preview":
+      return previewResult(decision, { ...base, preview });
+    case "declined":
+      return {
+        structured: { status: "declined" as const, ...base, preview },
+        text: decision.text,
+      };
+  }
+}
 
 const targetOf = (args: Args) =>
   args.action === "create"

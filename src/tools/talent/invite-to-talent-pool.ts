@@ -41,7 +41,7 @@ import {
   ToolInputError,
 } from "../define-tool.js";
 import { requestOptions } from "../format.js";
-import { contactByName, resolveAccounts } from "../known-ids.js";
+import { contactByName, resolveAccounts, withNotes } from "../known-ids.js";
 import { refusedAsNotAllowed } from "../not-allowed.js";
 import {
   hiddenCharacters,
@@ -152,7 +152,7 @@ export const inviteToTalentPoolTool = defineTool({
     // answer's hold is kept under the contact's id however the person named it.
     const { call, notes, known } = await withIds(ctx, given);
     const result = await handle(ctx, call, known, confirmationToken);
-    return notes.length > 0 ? { ...result, text: [...notes, result.text].join("\n") } : result;
+    return withNotes(result, notes);
   },
 });
 

@@ -94,7 +94,13 @@ export const listPaymentRequestsTool = defineTool({
       .optional()
       .describe("Work period overlaps these days."),
     includeHours: z.boolean().optional().describe("Hours per day too."),
-    first: z.number().int().min(1).max(100).optional().describe("Page size (default 25)."),
+    first: z
+      .number()
+      .int()
+      .min(0)
+      .max(100)
+      .optional()
+      .describe("Rows (default 25); 0: totals only."),
     page: z.number().int().min(1).optional().describe("Page, from 1."),
   },
   outputSchema: {
@@ -139,7 +145,9 @@ export const listPaymentRequestsTool = defineTool({
         "Swap the dates or leave one out.",
       );
     }
-    const includeHours = args.includeHours === true;
+    // first: 0 asks for the totals alone: the rows are read (one, for the count) but not shown.
+    const rowsWanted = args.first !== 0;
+    const includeHours = args.includeHours === true && rowsWanted;
     const [hires, accounts] = await Promise.all([
       resolveHires(ctx, args.hires),
       resolveAccounts(ctx, args.accounts),
@@ -159,17 +167,28 @@ export const listPaymentRequestsTool = defineTool({
       {
         ...filters,
         includeRegistrations: includeHours,
-        first: clampPageSize(args.first),
-        page: clampPage(args.page),
+        first: rowsWanted ? clampPageSize(args.first) : 1,
+        page: rowsWanted ? clampPage(args.page) : 1,
       },
       requestOptions(ctx),
     );
     const inPeriod = (date: string) => (!from || date >= from) && (!to || date <= to);
-    const info = pageOf(data.paymentRequests.paginatorInfo);
+    const read = pageOf(data.paymentRequests.paginatorInfo);
+    const info = rowsWanted
+      ? read
+      : {
+          ...read,
+          perPage: 0,
+          from: 0,
+          to: 0,
+          lastPage: 0,
+          hasMore: false,
+          summary: `${read.total} ${read.total === 1 ? "request matches" : "requests match"}; rows left out (first: 0).`,
+        };
     const requests: RequestOut[] = [];
     let cutRegistrations = false;
     let leftOutDays = 0;
-    for (const r of data.paymentRequests.data) {
+    for (const r of rowsWanted ? data.paymentRequests.data : []) {
       const out = toOutput(r, includeHours);
       if (out.registrations) {
         const kept = out.registrations.filter((g) => inPeriod(g.date));
@@ -182,7 +201,7 @@ export const listPaymentRequestsTool = defineTool({
 
     // Totals over the whole result: this page when it is all, else every page (100 at a time).
     const counted: TotalRow[] =
-      info.hasMore || info.page > 1
+      !rowsWanted || info.hasMore || info.page > 1
         ? await everyRequest(ctx, filters, info.total)
         : requests.map((r) => ({ ...r, netAmount: r.amount, rateQuantity: r.quantity }));
     const totals = totalsOf(counted);

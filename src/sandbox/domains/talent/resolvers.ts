@@ -15,8 +15,8 @@ import {
   workerName,
 } from "../../kit.js";
 import type { HireStatus, WorkerRecord } from "../../seed/index.js";
-import { type CustomFieldRecord, hireDetailsOf } from "../hire-details/seed.js";
 import { pickCustomFieldEntry } from "../hire-details/custom-field-input.js";
+import { type CustomFieldRecord, hireDetailsOf } from "../hire-details/seed.js";
 import {
   COUNTRY_NAMES,
   type TrustedContactOriginChannel,
