@@ -130,6 +130,15 @@ describe("list_changes", () => {
     expect(await ids({ event: "contractAccepted" })).toEqual(["hire_001"]);
     const byName = await call(h, { company: "Harbor" });
     expect(text(byName)).toContain('company: read "Harbor" as "Harbor & Pine Inc." (cmp_harbor).');
+    // A hire by its worker's name; a hire id that matches nothing is an error, not "no changes".
+    const byWorker = await call(h, { hireId: "Ana Costa" });
+    expect(text(byWorker)).toContain('hireId: read "Ana Costa" as hire_001');
+    expect((byWorker.structuredContent as unknown as Out).changes.map((c) => c.hireId)).toEqual([
+      "hire_001",
+    ]);
+    const unknown = await call(h, { hireId: "hire_999" });
+    expect(unknown.isError).toBe(true);
+    expect(text(unknown)).toContain('no hire you can see has the id "hire_999"');
     const bad = await call(h, { since: "last Monday" });
     expect(bad.isError).toBe(true);
     expect(text(bad)).toMatch(/since/);

@@ -11,7 +11,7 @@ import { oneLine } from "../../client/platform-text.js";
 import { CHANGES_URI } from "../../client/schema/uris.js";
 import { defineTool } from "../define-tool.js";
 import { isRealDate, requestOptions } from "../format.js";
-import { resolveAccounts } from "../known-ids.js";
+import { resolveAccounts, resolveHires } from "../known-ids.js";
 
 const EVENTS = ["contractAccepted", "hireTerminated", "hireCancelled", "hireEnded"] as const;
 const DEFAULT_FIRST = 20;
@@ -69,7 +69,7 @@ export const listChangesTool = defineTool({
       .string()
       .min(1)
       .optional()
-      .describe("Only events about this hire (its id), e.g. 48213."),
+      .describe("Only events about this hire: its id (e.g. 48213) or the worker's name."),
     company: z.string().min(1).optional().describe("Only this company: its id or name."),
     event: z.enum(EVENTS).optional().describe("Only events of this kind."),
     first: z
@@ -111,6 +111,13 @@ export const listChangesTool = defineTool({
       companyId = resolved.ids?.[0];
       notes.push(...resolved.notes);
     }
+    // A hire id that matches nothing is an error, not "no changes"; a worker's name finds the hire.
+    let hireId = args.hireId;
+    if (hireId !== undefined) {
+      const resolved = await resolveHires(ctx, [hireId], "hireId");
+      hireId = resolved.ids?.[0];
+      notes.push(...resolved.notes);
+    }
     const accounts = await readableAccounts(ctx.client, options);
     const first = args.first ?? DEFAULT_FIRST;
     const page = args.page ?? 1;
@@ -124,7 +131,7 @@ export const listChangesTool = defineTool({
         keepMs: ctx.config.webhookRetentionDays * 24 * 60 * 60 * 1000,
       },
       accounts,
-      { since, hireId: args.hireId, companyId, event: args.event },
+      { since, hireId, companyId, event: args.event },
       { offset: (page - 1) * first, limit: first },
     );
     const hasMore = page * first < found.total;
