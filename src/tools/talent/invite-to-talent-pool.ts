@@ -746,13 +746,24 @@ async function reinviteMany(
     target: `contacts ${ids.join(", ")}`,
     check: `search_talent_pool (statuses ["INVITED"])`,
     propose: async () => {
-      const read: Array<{ preview: Preview; status: string }> = [];
-      for (const id of ids) {
-        // A contact whose last re-invitation is unknown is held back, as alone it would be.
-        await refuseWhileUnknown(ctx, { tool: TOOL, target: `contact ${id}`, check: checkOf(id) });
-        const { contact, preview } = await reinvitable(ctx, id, "contactIds", known);
-        read.push({ preview, status: contact.status });
-      }
+      // Each contact is checked side by side; the first refusal in the person's order is said.
+      const settled = await Promise.allSettled(
+        ids.map(async (id) => {
+          // A contact whose last re-invitation is unknown is held back, as alone it would be.
+          await refuseWhileUnknown(ctx, {
+            tool: TOOL,
+            target: `contact ${id}`,
+            check: checkOf(id),
+          });
+          const { contact, preview } = await reinvitable(ctx, id, "contactIds", known);
+          return { preview, status: contact.status };
+        }),
+      );
+      const refused = settled.find((r) => r.status === "rejected");
+      if (refused) throw refused.reason;
+      const read = settled.map(
+        (r) => (r as PromiseFulfilledResult<{ preview: Preview; status: string }>).value,
+      );
       const previews = read.map((r) => r.preview);
       return {
         preview: { previews },
