@@ -95,7 +95,14 @@ describe("describe_schema against the sandbox", () => {
   });
 
   it("says what the API cannot do when a search asks for a change no mutation makes", async () => {
-    for (const search of ["extend contract", "change rate", "approve payment request"]) {
+    // Plural words are searched in the singular ("hours" is "hour"): the notice still follows them.
+    for (const search of [
+      "extend contract",
+      "change rate",
+      "approve payment request",
+      "approve hours",
+      "reject hours",
+    ]) {
       const t = text(await call({ search }));
       expect(t, search).toContain(
         "The platform's public API cannot change a contract's rate or dates (so no extension)",

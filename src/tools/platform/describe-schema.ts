@@ -119,6 +119,7 @@ export const describeSchemaTool = defineTool({
  * contract or changing its rate or dates, or deciding on payment requests.
  */
 function asksForMissingChange(words: readonly string[]): boolean {
+  // The words come as searchSchema matched them: lower case, plural endings dropped ("hour").
   const has = (list: readonly string[]) => words.some((w) => list.includes(w));
   const extend = ["extend", "extension", "extending", "renew", "prolong"];
   const change = ["change", "update", "set", "edit", "modify", "raise", "increase", "lower"];
@@ -131,6 +132,7 @@ function asksForMissingChange(words: readonly string[]): boolean {
     "requests",
     "timesheet",
     "timesheets",
+    "hour",
     "hours",
   ];
   return has(extend) || (has(change) && has(terms)) || (has(decide) && has(payments));
