@@ -109,6 +109,12 @@ describe("describe_schema against the sandbox", () => {
       );
       expect(t, search).toContain("a person does them in the platform's web app");
     }
+    // A change some mutation makes gets its mutation, not the notice: a hire's approval request
+    // is approved or rejected with actionApprovalApprovable (review_hire_approval).
+    for (const search of ["approve approval request", "reject hire request"]) {
+      const t = text(await call({ search }));
+      expect(t, search).not.toContain("public API cannot");
+    }
     // A change some mutation makes gets its mutation, not the notice.
     const cancel = text(await call({ search: "cancel hire" }));
     expect(cancel).toContain("cancelHire(input: CancelHireInput!)");

@@ -125,16 +125,8 @@ function asksForMissingChange(words: readonly string[]): boolean {
   const change = ["change", "update", "set", "edit", "modify", "raise", "increase", "lower"];
   const terms = ["rate", "rates", "date", "dates", "contract", "contracts"];
   const decide = ["approve", "approving", "approval", "reject", "rejecting", "decline"];
-  const payments = [
-    "payment",
-    "payments",
-    "request",
-    "requests",
-    "timesheet",
-    "timesheets",
-    "hour",
-    "hours",
-  ];
+  // Not "request" alone: a hire's approval request is decided through the API (review_hire_approval).
+  const payments = ["payment", "payments", "timesheet", "timesheets", "hour", "hours"];
   return has(extend) || (has(change) && has(terms)) || (has(decide) && has(payments));
 }
 
