@@ -693,13 +693,13 @@ describe("manage_candidate by name when the name fits another bid at confirmatio
     const args = { person: "Elsa Bergström", job: "React Frontend Developer" };
     const first = await call(h, args);
     expect(first.out).toMatchObject({ status: "preview", bid: { id: "bid_003" } });
-    // Her bid is withdrawn and she bids again at the same terms: the name now finds bid_901.
+    // Her bid is cancelled and she bids again at the same terms: the name now finds bid_901.
     h.sandbox.edit((data) => {
       const jobs = data.jobs;
       const old = jobs?.bids.get("bid_003");
       const jc = jobs?.candidates.get("jc_005");
       if (!jobs || !old || !jc) throw new Error("seed changed");
-      old.status = "WITHDRAWN";
+      old.status = "CANCELLED";
       jobs.bids.set("bid_901", { ...old, id: "bid_901", status: "OPEN" });
       jc.bidId = "bid_901";
     });
