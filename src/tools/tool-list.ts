@@ -100,7 +100,7 @@ function outputSchemaOf(tool: AnyTool): JsonSchema {
   return listedOutputSchema(tool.outputSchema, OUTPUT_SCHEMA_BUDGETS[tool.name] ?? 0);
 }
 
-/** An output schema as `tools/list` shows it, in at most `budget` bytes (beyond its own fields). */
+/** An output schema as `tools/list` shows it: its own fields always, deeper ones within `budget` bytes in all. */
 export function listedOutputSchema(shape: z.ZodRawShape, budget: number): JsonSchema {
   const full = foldNull(compact(toJsonSchema(shape, "output"), "output") as JsonSchema);
   return outlineWithin(full, budget);

@@ -95,12 +95,25 @@ describe("describe_schema against the sandbox", () => {
   });
 
   it("says what the API cannot do when a search asks for a change no mutation makes", async () => {
-    for (const search of ["extend contract", "change rate", "approve payment request"]) {
+    // Plural words are searched in the singular ("hours" is "hour"): the notice still follows them.
+    for (const search of [
+      "extend contract",
+      "change rate",
+      "approve payment request",
+      "approve hours",
+      "reject hours",
+    ]) {
       const t = text(await call({ search }));
       expect(t, search).toContain(
         "The platform's public API cannot change a contract's rate or dates (so no extension)",
       );
       expect(t, search).toContain("a person does them in the platform's web app");
+    }
+    // A change some mutation makes gets its mutation, not the notice: a hire's approval request
+    // is approved or rejected with actionApprovalApprovable (review_hire_approval).
+    for (const search of ["approve approval request", "reject hire request"]) {
+      const t = text(await call({ search }));
+      expect(t, search).not.toContain("public API cannot");
     }
     // A change some mutation makes gets its mutation, not the notice.
     const cancel = text(await call({ search: "cancel hire" }));

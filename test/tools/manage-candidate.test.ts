@@ -686,3 +686,26 @@ describe("manage_candidate by name: the person (and job) instead of ids", () => 
     expect(await hiresOfElsa(h)).toHaveLength(1);
   });
 });
+
+describe("manage_candidate by name when the name fits another bid at confirmation", () => {
+  it("sends nothing when the person's open bid on the job is another one by then", async () => {
+    const h = await harness();
+    const args = { person: "Elsa Bergström", job: "React Frontend Developer" };
+    const first = await call(h, args);
+    expect(first.out).toMatchObject({ status: "preview", bid: { id: "bid_003" } });
+    // Her bid is cancelled and she bids again at the same terms: the name now finds bid_901.
+    h.sandbox.edit((data) => {
+      const jobs = data.jobs;
+      const old = jobs?.bids.get("bid_003");
+      const jc = jobs?.candidates.get("jc_005");
+      if (!jobs || !old || !jc) throw new Error("seed changed");
+      old.status = "CANCELLED";
+      jobs.bids.set("bid_901", { ...old, id: "bid_901", status: "OPEN" });
+      jc.bidId = "bid_901";
+    });
+    const second = await call(h, { ...args, confirmationToken: first.out.confirmationToken });
+    expect(second.out.status, second.text).toBe("changed");
+    expect(second.text).toContain("bid (");
+    expect(h.sandbox.countRequests("AcceptBid")).toBe(0);
+  });
+});

@@ -282,3 +282,22 @@ describe("update_talent_contact", () => {
     expect(await valuesOf(h)).toEqual({ "Talent tier": "Trial", "Notice period": "One month" });
   });
 });
+
+describe("update_talent_contact: a lost answer's hold, however the contact is named", () => {
+  it("holds a retry by id or by email after an update by name whose outcome is unknown", async () => {
+    const h = await start();
+    const preview = await call(h, ARGS);
+    h.sandbox.faults.inject("drop-connection", {
+      operationName: "UpdateTrustedContact",
+      later: true,
+    });
+    const lost = await call(h, { ...ARGS, confirmationToken: preview.out.confirmationToken });
+    expect(lost.out.status, lost.text).toBe("outcome-unknown");
+    for (const contact of ["tc_001", "ana.costa@example.com", "Ana Costa"]) {
+      const held = await call(h, { ...ARGS, contact });
+      expect(held.r.isError, held.text).toBe(true);
+      expect(held.text).toContain("outcome is not known yet");
+    }
+    expect(h.sandbox.countRequests("UpdateTrustedContact")).toBe(1);
+  });
+});

@@ -96,10 +96,10 @@ export const listPaymentRequestsQuery = query<
   `,
 );
 
-/** The same requests as ListPaymentRequests, only what totals need: a page of 100 at a time. */
 /** The page size of PaymentRequestTotals: the most the platform gives in one page. */
 export const TOTALS_PAGE_SIZE = 100;
 
+/** The same requests as ListPaymentRequests, only what totals need: a page of 100 at a time. */
 export const paymentRequestTotalsQuery = query<
   PaymentRequestTotalsQuery,
   PaymentRequestTotalsQueryVariables

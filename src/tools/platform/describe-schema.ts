@@ -119,20 +119,14 @@ export const describeSchemaTool = defineTool({
  * contract or changing its rate or dates, or deciding on payment requests.
  */
 function asksForMissingChange(words: readonly string[]): boolean {
+  // The words come as searchSchema matched them: lower case, plural endings dropped ("hour").
   const has = (list: readonly string[]) => words.some((w) => list.includes(w));
   const extend = ["extend", "extension", "extending", "renew", "prolong"];
   const change = ["change", "update", "set", "edit", "modify", "raise", "increase", "lower"];
   const terms = ["rate", "rates", "date", "dates", "contract", "contracts"];
   const decide = ["approve", "approving", "approval", "reject", "rejecting", "decline"];
-  const payments = [
-    "payment",
-    "payments",
-    "request",
-    "requests",
-    "timesheet",
-    "timesheets",
-    "hours",
-  ];
+  // Not "request" alone: a hire's approval request is decided through the API (review_hire_approval).
+  const payments = ["payment", "payments", "timesheet", "timesheets", "hour", "hours"];
   return has(extend) || (has(change) && has(terms)) || (has(decide) && has(payments));
 }
 
