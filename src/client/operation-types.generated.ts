@@ -847,7 +847,7 @@ export type PoolContactsBySearchQueryVariables = Exact<{
 }>;
 
 
-export type PoolContactsBySearchQuery = { trustedContacts: { data: Array<{ id: string, status: ContactStatus, invitedAt: string, externalIdentifier: string | null, company: { id: string, name: string }, worker: { id: string, name: string, email: string | null }, skills: Array<{ id: string, name: string }> }> } };
+export type PoolContactsBySearchQuery = { trustedContacts: { paginatorInfo: { hasMorePages: boolean }, data: Array<{ id: string, status: ContactStatus, invitedAt: string, externalIdentifier: string | null, company: { id: string, name: string }, worker: { id: string, name: string, email: string | null }, skills: Array<{ id: string, name: string }> }> } };
 
 export type TrustedContactQueryVariables = Exact<{
   id: string;

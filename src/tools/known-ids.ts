@@ -26,7 +26,8 @@ interface Candidate {
 /** How many candidates an error lists at most. */
 const SHOWN = 8;
 
-const lower = (value: string) => value.trim().toLowerCase();
+/** A name as people type it: any case, with or without accents ("Bergstrom" is "Bergström"). */
+const lower = (value: string) => value.normalize("NFD").replace(/\p{M}/gu, "").trim().toLowerCase();
 
 /**
  * `value` read as a name among `candidates`: the one whose name it is (or the only one whose name
@@ -226,6 +227,8 @@ export async function contactByName(
     requestOptions(ctx),
   );
   const contacts = data.trustedContacts.data.filter((c) => !company || c.company.id === company);
+  // Past one page, a name that only contains the words may fit someone not read: whole ones only.
+  const partialOk = !data.trustedContacts.paginatorInfo.hasMorePages;
   const label = (c: InvitedContact) =>
     `${quoted(c.worker.name)} (contact ${oneLine(c.id)} at ${quoted(c.company.name)})`;
   const byEmail = contacts.filter((c) => lower(c.worker.email ?? "") === lower(value));
@@ -234,6 +237,14 @@ export async function contactByName(
     name: byEmail.length > 0 ? value : c.worker.name,
     label: label(c),
   }));
+  const exact = candidates.filter((c) => lower(c.name) === lower(value));
+  if (!partialOk && exact.length === 0 && candidates.length > 0) {
+    throw new ToolInputError(
+      `more talent pool contacts contain ${quoted(value)} than one search shows`,
+      argument,
+      "Give the person's whole name, their email or the contact's id.",
+    );
+  }
   const match = byName(value, candidates, argument, "a talent pool contact");
   const contact = match && contacts.find((c) => c.id === match.id);
   return contact && match ? { contact, note: resolvedNote(argument, value, match) } : undefined;

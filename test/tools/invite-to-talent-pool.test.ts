@@ -277,11 +277,16 @@ describe("invite_to_talent_pool: re-inviting", () => {
 
   it("lists the contacts a name fits when it fits several, and sends nothing", async () => {
     const h = await harness();
-    const r = await call(h, { contactId: "a" });
+    const r = await call(h, { contactId: "an" });
     expect(r.r.isError).toBe(true);
     expect(r.text).toContain(
-      '"a" is not a talent pool contact id, and several match it as a name: ',
+      '"an" is not a talent pool contact id, and several match it as a name: ',
     );
+    // More contain it than one search reads: someone not read might fit, so only whole names do.
+    const wide = await call(h, { contactId: "a" });
+    expect(wide.r.isError).toBe(true);
+    expect(wide.text).toContain('more talent pool contacts contain "a" than one search shows');
+    expect(wide.text).toContain("Give the person's whole name, their email or the contact's id.");
     expect(r.text).toMatch(/\(contact tc_\d+ at "/);
     expect(reinvites(h)).toBe(0);
   });
@@ -593,6 +598,27 @@ describe("invite_to_talent_pool: the preview is what is sent", () => {
     const r = await call(h, { ...CAMILLA, confirmationToken: out.confirmationToken });
     expect(r.out.status).toBe("changed");
     expect(r.out).toMatchObject({ changedSincePreview: ["invited on", "recipient name"] });
+    expect(reinvites(h)).toBe(0);
+  });
+
+  it("shows a fresh preview when a name reads as another contact by the confirmation; nothing is sent", async () => {
+    const h = await harness();
+    const byName = { contactId: "Camilla Vestergaard" };
+    const { out } = await call(h, byName);
+    // Camilla takes another surname, and another contact who has not answered takes hers.
+    h.sandbox.edit((data) => {
+      const pool = talentOf(data).contacts;
+      const camilla = data.workers.get(pool.get("tc_005")?.workerId ?? "");
+      const emily = data.workers.get(pool.get("tc_019")?.workerId ?? "");
+      if (!camilla || !emily) throw new Error("seed changed");
+      camilla.lastName = "Holm";
+      emily.firstName = "Camilla";
+      emily.lastName = "Vestergaard";
+    });
+    const r = await call(h, { ...byName, confirmationToken: out.confirmationToken });
+    expect(r.out.status, r.text).toBe("changed");
+    expect(r.out).toMatchObject({ changedSincePreview: expect.arrayContaining(["contact"]) });
+    expect(r.text).not.toContain("issued for other arguments");
     expect(reinvites(h)).toBe(0);
   });
 

@@ -101,6 +101,9 @@ export const poolContactsBySearchQuery = query<
   /* GraphQL */ `
     query PoolContactsBySearch($accounts: [ID!], $search: String!) {
       trustedContacts(accounts: $accounts, search: $search, first: 25) {
+        paginatorInfo {
+          hasMorePages
+        }
         data {${CONTACT_FIELDS}}
       }
     }

@@ -21,7 +21,7 @@ import { oneLine, quoted } from "../../client/platform-text.js";
 import { sendWrite, whole } from "../confirmation.js";
 import { defineTool, type ToolContext, ToolInputError } from "../define-tool.js";
 import { dateSchema, period, rateText, requestOptions, upperCaseEnum } from "../format.js";
-import { contactByName, resolveAccounts } from "../known-ids.js";
+import { contactByName, withCompanyId } from "../known-ids.js";
 import { refusedAsNotAllowed } from "../not-allowed.js";
 
 const RATE_TYPES = ["HOURLY", "DAILY", "WEEKLY", "MONTHLY", "FIXED"] as const;
@@ -112,8 +112,8 @@ export const createDraftHireTool = defineTool({
     const existing = args.externalIdentifier ? await hiresWith(ctx, externalIdentifier) : [];
     if (existing.length > 0) return existsResult(existing, externalIdentifier);
     // A company's or a person's name where an id belongs is read as that id, and said.
-    const companies = await resolveAccounts(ctx, [args.company], "company");
-    const company = companies.ids?.[0] ?? args.company;
+    const companies = await withCompanyId(ctx, args);
+    const company = companies.args.company;
     const found = args.trustedContact ? await findContact(ctx, company, args.trustedContact) : null;
     const contact = found?.contact ?? null;
     const fields = args.customFieldValues?.length

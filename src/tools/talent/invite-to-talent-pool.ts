@@ -41,7 +41,7 @@ import {
   ToolInputError,
 } from "../define-tool.js";
 import { requestOptions } from "../format.js";
-import { contactByName, resolveAccounts, withNotes } from "../known-ids.js";
+import { contactByName, withCompanyId, withNotes } from "../known-ids.js";
 import { refusedAsNotAllowed } from "../not-allowed.js";
 import {
   hiddenCharacters,
@@ -148,10 +148,11 @@ export const inviteToTalentPoolTool = defineTool({
   annotations: confirmedWriteAnnotations,
   async handler(args, ctx) {
     const { confirmationToken, ...given } = args;
-    // Names where ids belong are read as those ids first: the token binds the ids, and a lost
-    // answer's hold is kept under the contact's id however the person named it.
+    // Names where ids belong are read as those ids first: the token binds the arguments as given
+    // and each contact's id as a previewed fact, and a lost answer's hold is kept under the
+    // contact's id however the person named it.
     const { call, notes, known } = await withIds(ctx, given);
-    const result = await handle(ctx, call, known, confirmationToken);
+    const result = await handle(ctx, call, known, confirmationToken, given);
     return withNotes(result, notes);
   },
 });
@@ -163,14 +164,10 @@ type Call = Partial<InviteArgs> & { contactId?: string; contactIds?: string[] };
  * contacts read on the way are kept, so each is read once a call), and a line for each.
  */
 async function withIds(ctx: ToolContext, given: Call) {
-  const call: Call = { ...given };
-  const notes: string[] = [];
+  const named = await withCompanyId(ctx, given);
+  const call: Call = { ...named.args };
+  const notes = [...named.notes];
   const known = new Map<string, InvitedContact>();
-  if (call.company !== undefined) {
-    const companies = await resolveAccounts(ctx, [call.company], "company");
-    call.company = companies.ids?.[0] ?? call.company;
-    notes.push(...companies.notes);
-  }
   const contactOf = async (value: string, field: string) => {
     const contact = await readContact(ctx, value);
     if (contact) {
@@ -197,8 +194,9 @@ async function handle(
   args: Call,
   known: Map<string, InvitedContact>,
   confirmationToken: string | undefined,
+  /** The arguments as the person gave them: the token binds these, and each contact's id as a fact. */
+  call: Call,
 ) {
-  const call = args;
   if (args.contactIds !== undefined) {
     return reinviteMany(ctx, checkMany(args), call, confirmationToken, known);
   }
@@ -418,6 +416,8 @@ async function proposeReinvite(
 }
 
 const reinviteFacts = (p: Preview, status: string) => ({
+  // A name read as another contact by the time of the confirmation is a change, not a new call.
+  contact: p.contactId,
   "recipient name": p.to.name,
   "recipient email": p.to.email,
   company: p.company.name,
