@@ -2,8 +2,8 @@
 // after a back-off meets the same refusal (it used to take 4 attempts, ~8 s, then advise waiting).
 import { spawn } from "node:child_process";
 import { createServer, type Server } from "node:http";
-import { connect } from "node:net";
 import type { AddressInfo } from "node:net";
+import { connect } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   NetworkError,

@@ -2,8 +2,8 @@
 // the scripted MCP client's redirect address and PKCE, its MCP calls with a token, and opening the
 // sealed platform grants (the test knows the encryption key) to look for their tokens elsewhere.
 import { createHash, randomBytes } from "node:crypto";
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type { OAuthTokens } from "@modelcontextprotocol/client";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { expect } from "vitest";
 import type { ClientMetadataOptions } from "../../src/auth/remote/client-metadata.js";
 import { parseConfig } from "../../src/config.js";

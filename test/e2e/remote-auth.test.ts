@@ -4,16 +4,17 @@
 // registration, this server's consent page, the platform's consent, the callback, code → token,
 // MCP calls as the signed-in person; then what must be refused, the personal-token header, the
 // end of the platform's grant, and what the state store and the logs hold.
-import {
-  UnauthorizedError,
-  Client,
-  StreamableHTTPClientTransport,
-} from "@modelcontextprotocol/client";
+
 import type {
-  OAuthClientProvider,
   OAuthClientInformationMixed,
   OAuthClientMetadata,
+  OAuthClientProvider,
   OAuthTokens,
+} from "@modelcontextprotocol/client";
+import {
+  Client,
+  StreamableHTTPClientTransport,
+  UnauthorizedError,
 } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";

@@ -4,8 +4,8 @@ import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { Client, ProtocolError } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { MAX_STDIO_MESSAGE_BYTES } from "../../src/transports/stdio-guard.js";
 

@@ -3,16 +3,16 @@
 // MCP 2026-07-28 through createMcpHandler's fetch, a server per request as over HTTP (nothing
 // dialled). Owned by the server work; other tests import it.
 import { randomBytes } from "node:crypto";
-import {
-  Client,
-  InMemoryTransport,
-  StreamableHTTPClientTransport,
-} from "@modelcontextprotocol/client";
 import type {
   ClientCapabilities,
   ElicitRequest,
   ElicitResult,
   ServerNotification,
+} from "@modelcontextprotocol/client";
+import {
+  Client,
+  InMemoryTransport,
+  StreamableHTTPClientTransport,
 } from "@modelcontextprotocol/client";
 import { createMcpHandler } from "@modelcontextprotocol/server";
 import { createPlatformClient } from "../../src/client/index.js";

@@ -5,8 +5,8 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { describe, expect, it } from "vitest";
-import { TOOLSETS } from "../../src/config.js";
 import { OPT_IN_TOOLSETS } from "../../src/config/defaults.js";
+import { TOOLSETS } from "../../src/config.js";
 import type { AnyTool } from "../../src/tools/define-tool.js";
 import { tools } from "../../src/tools/registry.js";
 

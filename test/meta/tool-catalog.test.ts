@@ -4,13 +4,13 @@
 import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { Client } from "@modelcontextprotocol/client";
 import type { Tool } from "@modelcontextprotocol/client";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { OPT_IN_TOOLSETS } from "../../src/config/defaults.js";
 import { tools } from "../../src/tools/registry.js";
 import { listToolsAsClientSees } from "./tool-surface.js";
-import { OPT_IN_TOOLSETS } from "../../src/config/defaults.js";
 
 const cli = path.resolve(process.cwd(), "dist/cli.js");
 let client: Client;

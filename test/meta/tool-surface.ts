@@ -1,7 +1,8 @@
 // The tool surface exactly as an MCP client sees it: a real SDK Client lists the tools of a server
 // built from the registry. Listing never reaches the platform, so the client is a stub.
-import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
+
 import type { Tool } from "@modelcontextprotocol/client";
+import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
 import type { PlatformClient } from "../../src/client/types.js";
 import { parseConfig } from "../../src/config.js";
 import { createLogger } from "../../src/logger.js";

@@ -12,8 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseConfig } from "../../src/config.js";
 import { createLogger } from "../../src/logger.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
-import { type HttpServerHandle, startHttpServer } from "../../src/transports/http.js";
 import { createRedisStore } from "../../src/state/redis-store.js";
+import { type HttpServerHandle, startHttpServer } from "../../src/transports/http.js";
 import { contractAccepted, deliver, SECRET, startReceiver } from "../helpers/webhooks.js";
 import { REDIS_MISSING, type RedisServer, startRedis } from "./helpers.js";
 

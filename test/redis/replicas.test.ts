@@ -1,8 +1,8 @@
 // Three HTTP replicas sharing one real Redis, behind a round-robin in the test: any request may
 // land on any replica. The figures are printed so that a run shows them, not only pass/fail.
 import { randomBytes } from "node:crypto";
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type { Progress } from "@modelcontextprotocol/client";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseConfig } from "../../src/config.js";
 import { createLogger } from "../../src/logger.js";

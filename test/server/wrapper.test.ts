@@ -1,6 +1,7 @@
 // The tool wrapper, logging and instructions, with small tools of our own and no platform at all.
-import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
+
 import type { ClientCapabilities } from "@modelcontextprotocol/client";
+import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { AuthenticationError } from "../../src/client/errors.js";
