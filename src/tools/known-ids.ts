@@ -26,8 +26,9 @@ interface Candidate {
 /** How many candidates an error lists at most. */
 const SHOWN = 8;
 
-/** A name as people type it: any case, with or without accents ("Bergstrom" is "Bergström"). */
-const lower = (value: string) => value.normalize("NFD").replace(/\p{M}/gu, "").trim().toLowerCase();
+/** A name as people type it: any case, accents or spacing ("elsa  bergstrom" is "Elsa Bergström"). */
+export const foldName = (value: string) =>
+  value.normalize("NFD").replace(/\p{M}/gu, "").replace(/\s+/g, " ").trim().toLowerCase();
 
 /**
  * `value` read as a name among `candidates`: the one whose name it is (or the only one whose name
@@ -39,9 +40,10 @@ function byName(
   argument: string,
   what: string,
 ): Candidate | undefined {
-  const needle = lower(value);
-  const exact = candidates.filter((c) => lower(c.name) === needle);
-  const fits = exact.length > 0 ? exact : candidates.filter((c) => lower(c.name).includes(needle));
+  const needle = foldName(value);
+  const exact = candidates.filter((c) => foldName(c.name) === needle);
+  const fits =
+    exact.length > 0 ? exact : candidates.filter((c) => foldName(c.name).includes(needle));
   const unique = [...new Map(fits.map((c) => [c.id, c])).values()];
   if (unique.length === 1) return unique[0];
   if (unique.length > 1) {
@@ -141,7 +143,7 @@ export async function resolveHires(
     }
     const named = await searchHires(ctx, { search: value });
     const candidates = named
-      .filter((h) => lower(h.worker.name).includes(lower(value)))
+      .filter((h) => foldName(h.worker.name).includes(foldName(value)))
       .map((h) => ({ id: h.id, name: h.worker.name, label: hireLabel(h) }));
     // One worker with several hires is ambiguous too: which engagement is meant?
     const match = candidates.length === 1 ? candidates[0] : undefined;
@@ -231,13 +233,13 @@ export async function contactByName(
   const partialOk = !data.trustedContacts.paginatorInfo.hasMorePages;
   const label = (c: InvitedContact) =>
     `${quoted(c.worker.name)} (contact ${oneLine(c.id)} at ${quoted(c.company.name)})`;
-  const byEmail = contacts.filter((c) => lower(c.worker.email ?? "") === lower(value));
+  const byEmail = contacts.filter((c) => foldName(c.worker.email ?? "") === foldName(value));
   const candidates = (byEmail.length > 0 ? byEmail : contacts).map((c) => ({
     id: c.id,
     name: byEmail.length > 0 ? value : c.worker.name,
     label: label(c),
   }));
-  const exact = candidates.filter((c) => lower(c.name) === lower(value));
+  const exact = candidates.filter((c) => foldName(c.name) === foldName(value));
   if (!partialOk && exact.length === 0 && candidates.length > 0) {
     throw new ToolInputError(
       `more talent pool contacts contain ${quoted(value)} than one search shows`,

@@ -13,6 +13,7 @@ import { oneLine, quoted } from "../../client/platform-text.js";
 import type { RestrictedField } from "../../client/types.js";
 import { type ToolContext, ToolInputError } from "../define-tool.js";
 import { hiddenFields, rateText, requestOptions } from "../format.js";
+import { foldName } from "../known-ids.js";
 
 export type { Candidacy };
 
@@ -63,15 +64,6 @@ export function mayHaveMore(scan: CandidacyScan, rows: Candidacy[]): boolean {
   return scan.rows.length < scan.total && rows.some((c) => c.worker.id === last?.worker.id);
 }
 
-/** Names compared without case, accents or extra spaces: "elsa bergstrom" is "Elsa Bergström". */
-const folded = (value: string) =>
-  value
-    .normalize("NFD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/\s+/g, " ")
-    .trim();
-
 /**
  * The items `text` names: the one with that id, else those with that whole name, else those whose
  * name contains it.
@@ -79,10 +71,10 @@ const folded = (value: string) =>
 function named<T>(items: T[], text: string, name: (t: T) => string, id?: (t: T) => string): T[] {
   const byId = id ? items.filter((t) => id(t) === text.trim()) : [];
   if (byId.length > 0) return byId;
-  const needle = folded(text);
+  const needle = foldName(text);
   if (needle === "") return [];
-  const exact = items.filter((t) => folded(name(t)) === needle);
-  return exact.length > 0 ? exact : items.filter((t) => folded(name(t)).includes(needle));
+  const exact = items.filter((t) => foldName(name(t)) === needle);
+  return exact.length > 0 ? exact : items.filter((t) => foldName(name(t)).includes(needle));
 }
 
 const listed = (labels: string[]) =>
