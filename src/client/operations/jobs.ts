@@ -172,6 +172,20 @@ export const jobDetailsQuery = query<JobDetailsQuery, JobDetailsQueryVariables>(
  */
 export type Candidacy = CandidaciesQuery["jobCandidates"]["data"][number];
 
+/** A candidate's bid (its terms) and the hire accepting it made, as the tools show them. */
+const CANDIDATE_BID_AND_HIRE = `
+  bid {
+    id
+    status
+    rate
+    rateType
+    currency
+  }
+  hire {
+    id
+  }
+`;
+
 export const candidaciesQuery = query<CandidaciesQuery, CandidaciesQueryVariables>(
   "Candidacies",
   /* GraphQL */ `
@@ -203,16 +217,7 @@ export const candidaciesQuery = query<CandidaciesQuery, CandidaciesQueryVariable
               name
             }
           }
-          bid {
-            id
-            status
-            rate
-            rateType
-            currency
-          }
-          hire {
-            id
-          }
+          ${CANDIDATE_BID_AND_HIRE}
         }
       }
     }
@@ -351,16 +356,7 @@ export const candidateForUpdateQuery = query<
             name
           }
         }
-        bid {
-          id
-          status
-          rate
-          rateType
-          currency
-        }
-        hire {
-          id
-        }
+        ${CANDIDATE_BID_AND_HIRE}
       }
     }
   `,
