@@ -1,5 +1,6 @@
 // Ids in a filter, checked against what the viewer can see before the filter runs: a wrong id (or a
 // name where an id belongs) must be an argument error that says so, never a silent empty list.
+import type { ListAccountsQuery } from "../client/operation-types.generated.js";
 import { listAccountsQuery } from "../client/operations/accounts.js";
 import { searchHiresQuery } from "../client/operations/index.js";
 import {
@@ -65,6 +66,23 @@ function list(candidates: Candidate[]): string {
 const resolvedNote = (argument: string, value: string, c: Candidate) =>
   `${argument}: read ${quoted(value)} as ${c.label}.`;
 
+// One read of the caller's accounts per tool call, however many arguments and checks need it.
+const accountsRead = new WeakMap<ToolContext, Promise<Account[]>>();
+
+type Account = ListAccountsQuery["accounts"][number];
+
+/** The accounts the caller may act for, read once per tool call. */
+export function accountsOf(ctx: ToolContext): Promise<Account[]> {
+  let read = accountsRead.get(ctx);
+  if (!read) {
+    read = ctx.client
+      .run(listAccountsQuery, {}, requestOptions(ctx))
+      .then(({ data }) => data.accounts);
+    accountsRead.set(ctx, read);
+  }
+  return read;
+}
+
 /** Company ids in `argument`, checked against the accounts the viewer may act for; names resolved. */
 export async function resolveAccounts(
   ctx: ToolContext,
@@ -72,10 +90,10 @@ export async function resolveAccounts(
   argument = "accounts",
 ): Promise<Resolved> {
   if (!values?.length) return { ids: values, notes: [] };
-  const { data } = await ctx.client.run(listAccountsQuery, {}, requestOptions(ctx));
-  const known = new Set(data.accounts.map((a) => a.id));
+  const accounts = await accountsOf(ctx);
+  const known = new Set(accounts.map((a) => a.id));
   // The filters take company ids: a name is looked for among the companies only.
-  const companies: Candidate[] = data.accounts
+  const companies: Candidate[] = accounts
     .filter((a) => a.__typename === "Company")
     .map((a) => ({ id: a.id, name: a.name, label: `${quoted(a.name)} (${oneLine(a.id)})` }));
   const ids: string[] = [];

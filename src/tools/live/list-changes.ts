@@ -4,14 +4,13 @@ import {
   changeLine,
   LOOKUPS_PER_LIST,
   NO_RECEIVER,
-  readableAccounts,
   visibleChanges,
 } from "../../client/changes-feed.js";
 import { oneLine } from "../../client/platform-text.js";
 import { CHANGES_URI } from "../../client/schema/uris.js";
 import { defineTool } from "../define-tool.js";
 import { isRealDate, requestOptions } from "../format.js";
-import { resolveAccounts, resolveHires } from "../known-ids.js";
+import { accountsOf, resolveAccounts, resolveHires } from "../known-ids.js";
 
 const EVENTS = ["contractAccepted", "hireTerminated", "hireCancelled", "hireEnded"] as const;
 const DEFAULT_FIRST = 20;
@@ -118,7 +117,7 @@ export const listChangesTool = defineTool({
       hireId = resolved.ids?.[0];
       notes.push(...resolved.notes);
     }
-    const accounts = await readableAccounts(ctx.client, options);
+    const accounts = new Set((await accountsOf(ctx)).map((a) => a.id));
     const first = args.first ?? DEFAULT_FIRST;
     const page = args.page ?? 1;
     const since = args.since === undefined ? undefined : sinceMs(args.since);

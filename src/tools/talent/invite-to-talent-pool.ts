@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
 import * as z from "zod";
 import { isPlatformError } from "../../client/errors.js";
-import { listAccountsQuery } from "../../client/operations/accounts.js";
 import {
   MAX_SKILL_LOOKUPS,
   type SkillRef,
@@ -41,7 +40,7 @@ import {
   ToolInputError,
 } from "../define-tool.js";
 import { requestOptions } from "../format.js";
-import { contactByName, withCompanyId, withNotes } from "../known-ids.js";
+import { accountsOf, contactByName, withCompanyId, withNotes } from "../known-ids.js";
 import { refusedAsNotAllowed } from "../not-allowed.js";
 import {
   hiddenCharacters,
@@ -343,9 +342,9 @@ async function proposeInvite(
   checked: Extract<Checked, { mode: "invite" }>,
 ): Promise<Proposal<Plan>> {
   const { args } = checked;
-  const options = requestOptions(ctx);
-  const { data } = await ctx.client.run(listAccountsQuery, {}, options);
-  const company = data.accounts.find((a) => a.__typename === "Company" && a.id === args.company);
+  const company = (await accountsOf(ctx)).find(
+    (a) => a.__typename === "Company" && a.id === args.company,
+  );
   if (!company) {
     throw new ToolInputError(
       `${oneLine(args.company)} is not a company your account works for`,
