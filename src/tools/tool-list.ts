@@ -70,27 +70,20 @@ function mapValues(properties: unknown, io: "input" | "output"): JsonSchema {
 }
 
 /**
- * Bytes a tool's output schema may take in `tools/list`; a tool not named here lists its result's
- * own fields only. Output schemas are for clients that validate results or program against them;
- * the model reads the text answer, and the whole default list must stay within its budget
- * (test/meta/tool-budget.test.ts). The result's own fields are always listed, whatever they cost;
- * then, as long as the schema fits: the fields of the records in its lists (shallowest first, with
- * the objects that hold them), then the fields of its other objects (shallowest first). An object
- * left out is listed as `{"type":"object"}`; output descriptions are left out. The server itself
- * still checks every result against the whole zod schema.
+ * Bytes a tool's output schema may take in `tools/list` for objects that are not list items; a
+ * tool not named here lists its result's own fields and its records' fields only. Output schemas
+ * are for clients that validate results or program against them (code-mode clients turn them into
+ * types the model reads); the chat model reads the text answer. Always listed, whatever they cost:
+ * the result's own fields and the fields of the records in its lists (with the objects that hold
+ * them). Then, as long as the schema fits its budget here: the fields of its other objects,
+ * shallowest first. An object left out is listed as `{"type":"object"}`; output descriptions are
+ * left out. The server itself still checks every result against the whole zod schema.
  *
- * The default list's output schemas take 8,104 bytes (the whole default list 32,714 of 32,768):
- * every tool's own fields, and the records of search_hires, list_accounts, create_draft_hire and
- * query_platform. Listing the records of every default tool would take about 6 KB more, over the
- * budget; the tools whose records are not listed are named, with roughly what each would take, in
- * test/meta/output-schemas.test.ts. The opt-in tools are outside the default list and list their
- * records.
+ * The default list's output schemas take 17,036 bytes, and the whole default list 41,646 of its
+ * 42 KB (test/meta/tool-budget.test.ts). Listing every object's fields, not only list items', would
+ * take about 11 KB more.
  */
 const OUTPUT_SCHEMA_BUDGETS: Readonly<Partial<Record<string, number>>> = {
-  search_hires: 620,
-  list_accounts: 330,
-  create_draft_hire: 350,
-  query_platform: 365,
   list_changes: 680,
   manage_webhooks: 1000,
   update_talent_contact: 900,
@@ -100,7 +93,10 @@ function outputSchemaOf(tool: AnyTool): JsonSchema {
   return listedOutputSchema(tool.outputSchema, OUTPUT_SCHEMA_BUDGETS[tool.name] ?? 0);
 }
 
-/** An output schema as `tools/list` shows it: its own fields always, deeper ones within `budget` bytes in all. */
+/**
+ * An output schema as `tools/list` shows it: its own fields and its records' fields always, its
+ * other objects' fields within `budget` bytes in all.
+ */
 export function listedOutputSchema(shape: z.ZodRawShape, budget: number): JsonSchema {
   const full = foldNull(compact(toJsonSchema(shape, "output"), "output") as JsonSchema);
   return outlineWithin(full, budget);
@@ -191,13 +187,18 @@ function objectNodes(root: JsonSchema): ObjectNode[] {
 function outlineWithin(schema: JsonSchema, budget: number): JsonSchema {
   const nodes = objectNodes(schema);
   const open = new Set<JsonSchema>([schema]);
-  const byPriority = [...nodes.filter((n) => n.record), ...nodes.filter((n) => !n.record)];
-  for (const node of byPriority) {
+  /** Opens `node` and the objects that hold it; returns what it opened. */
+  const openUpTo = (node: ObjectNode): JsonSchema[] => {
     const opened: JsonSchema[] = [];
     for (let n: ObjectNode | undefined = node; n && !open.has(n.schema); n = n.holder) {
       open.add(n.schema);
       opened.push(n.schema);
     }
+    return opened;
+  };
+  for (const node of nodes) if (node.record) openUpTo(node);
+  for (const node of nodes) {
+    const opened = openUpTo(node);
     if (opened.length === 0) continue;
     if (Buffer.byteLength(JSON.stringify(outline(schema, open))) > budget) {
       for (const opening of opened) open.delete(opening);

@@ -80,37 +80,43 @@ describe("an output schema as listed, within its budget", () => {
   const own = listedOutputSchema(shape, 0);
   const all = listedOutputSchema(shape, 10_000);
 
-  it("lists the result's own fields whatever they cost, anything deeper as a plain object", () => {
+  it("lists the result's own fields and its records' fields whatever they cost, other objects as plain objects", () => {
     expect(own).toEqual({
       type: "object",
       properties: {
         status: { type: ["string", "null"], enum: ["preview", "done", null] },
         owner: { type: "object" },
-        hires: { type: "array", items: { type: "object" } },
+        hires: {
+          type: "array",
+          items: {
+            type: "object",
+            properties: {
+              id: { type: "string" },
+              worker: { type: "object" },
+              contract: { type: ["object", "null"] },
+              tags: {
+                type: "array",
+                items: { type: "object", properties: { key: { type: "string" } } },
+              },
+            },
+          },
+        },
         data: { type: ["object", "null"] },
       },
     });
   });
 
-  it("lists a record's fields before the fields of a non-list object, and a record's records too", () => {
-    const recordsOnly = bytes(listedOutputSchema(shape, 0)) + 200;
-    const listed = listedOutputSchema(shape, recordsOnly) as {
+  it("lists other objects' fields, shallowest first, as far as the budget goes", () => {
+    const ownerToo = bytes(own) + 70;
+    const listed = listedOutputSchema(shape, ownerToo) as {
       properties: { owner: unknown; hires: { items: { properties: Record<string, unknown> } } };
     };
-    expect(bytes(listed)).toBeLessThanOrEqual(recordsOnly);
-    expect(listed.properties.owner).toEqual({ type: "object" });
-    expect(listed.properties.hires.items).toEqual({
+    expect(bytes(listed)).toBeLessThanOrEqual(ownerToo);
+    expect(listed.properties.owner).toEqual({
       type: "object",
-      properties: {
-        id: { type: "string" },
-        worker: { type: "object" },
-        contract: { type: ["object", "null"] },
-        tags: {
-          type: "array",
-          items: { type: "object", properties: { key: { type: "string" } } },
-        },
-      },
+      properties: { id: { type: "string" }, name: { type: "string" } },
     });
+    expect(listed.properties.hires.items.properties.worker).toEqual({ type: "object" });
   });
 
   it("lists everything when the budget allows, without descriptions, nulls folded into the type", () => {
@@ -131,7 +137,7 @@ describe("an output schema as listed, within its budget", () => {
     });
   });
 
-  it("never goes over its budget once the result's own fields are listed", () => {
+  it("never goes over its budget once the result's own fields and records are listed", () => {
     for (let budget = bytes(own); budget <= bytes(all); budget += 7) {
       expect(bytes(listedOutputSchema(shape, budget)), String(budget)).toBeLessThanOrEqual(budget);
     }
