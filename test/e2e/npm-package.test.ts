@@ -1,7 +1,14 @@
 // What `npm publish` would ship, installed the way a person or `npx` installs it: the packed tarball
 // into an empty folder, then started over stdio with nothing configured (the embedded sandbox).
 import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
@@ -100,6 +107,40 @@ describe("the npm package, packed and installed into an empty folder", () => {
     expect(installed).toEqual(["workforce-mcp"]);
     // The bundle with its chunks, unminified so that stack traces stay readable: about 4.3 MB.
     expect(sizeOf(path.join(project, "node_modules"))).toBeLessThan(5 * 1024 * 1024);
+  });
+
+  it("publishes cleanly (`npm publish --dry-run`) once the owner's fields are set", () => {
+    // The tarball as packed, with the owner's fields filled the way a maintainer fills them
+    // (scripts/set-owner.mjs); --ignore-scripts: the tarball has no sources to build again, and the
+    // `prepublishOnly` check is tested in test/meta/server-json.test.ts.
+    const unpacked = path.join(work, "publish");
+    mkdirSync(unpacked);
+    execFileSync("tar", ["xzf", tarball, "-C", unpacked]);
+    const dir = path.join(unpacked, "package");
+    copyFileSync(path.join(root, "server.json"), path.join(dir, "server.json"));
+    const owner = spawnSync(
+      process.execPath,
+      [path.join(root, "scripts", "set-owner.mjs"), "acme-co"],
+      {
+        env: { ...process.env, WORKFORCE_PROJECT_DIR: dir },
+        encoding: "utf8",
+      },
+    );
+    expect(owner.status, owner.stderr).toBe(0);
+    const publish = spawnSync("npm", ["publish", "--dry-run", "--ignore-scripts", "--json"], {
+      cwd: dir,
+      encoding: "utf8",
+      env: { ...process.env, npm_config_loglevel: "notice" },
+    });
+    expect(publish.status, publish.stderr).toBe(0);
+    const published = JSON.parse(publish.stdout) as Record<string, { id: string }>;
+    expect(Object.values(published)[0]?.id).toMatch(/^workforce-mcp@\d/);
+    // The one warning left is this machine's: nobody is logged in to the registry.
+    const warnings = publish.stderr
+      .split("\n")
+      .filter((line) => /npm warn/i.test(line))
+      .filter((line) => !/requires you to be logged in/.test(line));
+    expect(warnings).toEqual([]);
   });
 
   describe("every other start path of the installed binary", () => {
