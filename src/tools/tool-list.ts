@@ -86,7 +86,6 @@ function mapValues(properties: unknown, io: "input" | "output"): JsonSchema {
 const OUTPUT_SCHEMA_BUDGETS: Readonly<Partial<Record<string, number>>> = {
   list_changes: 680,
   manage_webhooks: 1000,
-  update_talent_contact: 900,
 };
 
 function outputSchemaOf(tool: AnyTool): JsonSchema {
