@@ -109,26 +109,29 @@ function isJustNull(schema: unknown): boolean {
   return isSchema(schema) && schema.type === "null" && Object.keys(schema).length === 1;
 }
 
+/** A copy of `schema` with `map` applied to its properties' schemas, its items and its anyOf/oneOf branches. */
+function mapSubschemas(schema: JsonSchema, map: (sub: JsonSchema) => JsonSchema): JsonSchema {
+  const result: JsonSchema = { ...schema };
+  if (isSchema(result.properties)) {
+    result.properties = Object.fromEntries(
+      Object.entries(result.properties).map(([name, value]) => [name, map(value as JsonSchema)]),
+    );
+  }
+  if (isSchema(result.items)) result.items = map(result.items);
+  for (const key of ["anyOf", "oneOf"]) {
+    const list = result[key];
+    if (Array.isArray(list)) result[key] = list.map((sub) => map(sub as JsonSchema));
+  }
+  return result;
+}
+
 /**
  * The same schema, written shorter: `{"anyOf": [X, {"type": "null"}]}` (what zod writes for a
  * nullable X) becomes X with "null" among its types (and in its enum), 20 to 30 bytes less for each
  * nullable field; a record's `propertyNames: {"type": "string"}` goes (JSON keys are strings).
  */
 function foldNull(schema: JsonSchema): JsonSchema {
-  const result: JsonSchema = { ...schema };
-  if (isSchema(result.properties)) {
-    result.properties = Object.fromEntries(
-      Object.entries(result.properties).map(([name, value]) => [
-        name,
-        foldNull(value as JsonSchema),
-      ]),
-    );
-  }
-  if (isSchema(result.items)) result.items = foldNull(result.items);
-  for (const key of ["anyOf", "oneOf"]) {
-    const list = result[key];
-    if (Array.isArray(list)) result[key] = list.map((sub) => foldNull(sub as JsonSchema));
-  }
+  const result = mapSubschemas(schema, foldNull);
   if (isSchema(result.propertyNames) && Object.keys(result.propertyNames).length === 1) {
     if (result.propertyNames.type === "string") delete result.propertyNames;
   }
@@ -214,20 +217,7 @@ function outlineWithin(schema: JsonSchema, budget: number): JsonSchema {
 function outline(schema: JsonSchema, open: ReadonlySet<JsonSchema>): JsonSchema {
   if (isSchema(schema.properties) && !open.has(schema)) return { type: schema.type ?? "object" };
   const { description: _description, ...rest } = schema;
-  if (isSchema(rest.properties)) {
-    rest.properties = Object.fromEntries(
-      Object.entries(rest.properties).map(([name, value]) => [
-        name,
-        outline(value as JsonSchema, open),
-      ]),
-    );
-  }
-  if (isSchema(rest.items)) rest.items = outline(rest.items, open);
-  for (const key of ["anyOf", "oneOf"]) {
-    const list = rest[key];
-    if (Array.isArray(list)) rest[key] = list.map((sub) => outline(sub as JsonSchema, open));
-  }
-  return rest;
+  return mapSubschemas(rest, (sub) => outline(sub, open));
 }
 
 /** Catalog entries of tool definitions already loaded. */
