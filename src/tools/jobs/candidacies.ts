@@ -84,7 +84,8 @@ export const workerLabel = (c: Candidacy) => `${quoted(c.worker.name)} (${oneLin
 const jobLabel = (j: { id: string; name: string; status: string | null }) =>
   `${oneLine(j.id)} ${quoted(j.name)} (${j.status === null ? "no status" : oneLine(j.status)})`;
 
-const bidRate = (b: NonNullable<Candidacy["bid"]>) =>
+/** "DKK 650.00 hourly", or "DKK amount hidden" when the account may not see the rate. */
+export const bidRate = (b: { rate: number | null; currency: string; rateType: string | null }) =>
   b.rate === null
     ? `${oneLine(b.currency)} amount hidden`
     : rateText(b.rate, b.currency, b.rateType);
