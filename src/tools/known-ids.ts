@@ -31,6 +31,13 @@ const SHOWN = 8;
 export const foldName = (value: string) =>
   value.normalize("NFD").replace(/\p{M}/gu, "").replace(/\s+/g, " ").trim().toLowerCase();
 
+/** The items whose name is `value` (folded), else those whose name contains it. */
+export function namesFitting<T>(items: readonly T[], value: string, name: (t: T) => string): T[] {
+  const needle = foldName(value);
+  const exact = items.filter((t) => foldName(name(t)) === needle);
+  return exact.length > 0 ? exact : items.filter((t) => foldName(name(t)).includes(needle));
+}
+
 /**
  * `value` read as a name among `candidates`: the one whose name it is (or the only one whose name
  * contains it), or an argument error listing the several that fit, or none.
@@ -41,10 +48,7 @@ function byName(
   argument: string,
   what: string,
 ): Candidate | undefined {
-  const needle = foldName(value);
-  const exact = candidates.filter((c) => foldName(c.name) === needle);
-  const fits =
-    exact.length > 0 ? exact : candidates.filter((c) => foldName(c.name).includes(needle));
+  const fits = namesFitting(candidates, value, (c) => c.name);
   const unique = [...new Map(fits.map((c) => [c.id, c])).values()];
   if (unique.length === 1) return unique[0];
   if (unique.length > 1) {

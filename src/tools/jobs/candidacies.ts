@@ -13,7 +13,7 @@ import { oneLine, quoted } from "../../client/platform-text.js";
 import type { RestrictedField } from "../../client/types.js";
 import { type ToolContext, ToolInputError } from "../define-tool.js";
 import { hiddenFields, rateText, requestOptions } from "../format.js";
-import { foldName } from "../known-ids.js";
+import { foldName, namesFitting } from "../known-ids.js";
 
 export type { Candidacy };
 
@@ -71,10 +71,7 @@ export function mayHaveMore(scan: CandidacyScan, rows: Candidacy[]): boolean {
 function named<T>(items: T[], text: string, name: (t: T) => string, id?: (t: T) => string): T[] {
   const byId = id ? items.filter((t) => id(t) === text.trim()) : [];
   if (byId.length > 0) return byId;
-  const needle = foldName(text);
-  if (needle === "") return [];
-  const exact = items.filter((t) => foldName(name(t)) === needle);
-  return exact.length > 0 ? exact : items.filter((t) => foldName(name(t)).includes(needle));
+  return foldName(text) === "" ? [] : namesFitting(items, text, name);
 }
 
 const listed = (labels: string[]) =>
@@ -87,7 +84,8 @@ export const workerLabel = (c: Candidacy) => `${quoted(c.worker.name)} (${oneLin
 const jobLabel = (j: { id: string; name: string; status: string | null }) =>
   `${oneLine(j.id)} ${quoted(j.name)} (${j.status === null ? "no status" : oneLine(j.status)})`;
 
-const bidRate = (b: NonNullable<Candidacy["bid"]>) =>
+/** "DKK 650.00 hourly", or "DKK amount hidden" when the account may not see the rate. */
+export const bidRate = (b: { rate: number | null; currency: string; rateType: string | null }) =>
   b.rate === null
     ? `${oneLine(b.currency)} amount hidden`
     : rateText(b.rate, b.currency, b.rateType);

@@ -23,6 +23,7 @@ import {
 } from "../format.js";
 import { resolveAccounts } from "../known-ids.js";
 import {
+  bidRate,
   boundNote,
   type Candidacy,
   candidacyText,
@@ -447,7 +448,7 @@ function renderDetail(j: JobDetailOut, hidden: string[]): string {
   for (const b of j.bids) {
     const via = b.supplier ? ` via ${quoted(b.supplier.name)} (${oneLine(b.supplier.id)})` : "";
     lines.push(
-      `- ${oneLine(b.id)} ${oneLine(b.status)}: ${quoted(b.worker.name)} (${oneLine(b.worker.id)})${via}, ${b.rate === null ? `${oneLine(b.currency)} amount hidden` : rateText(b.rate, b.currency, b.rateType)}`,
+      `- ${oneLine(b.id)} ${oneLine(b.status)}: ${quoted(b.worker.name)} (${oneLine(b.worker.id)})${via}, ${bidRate(b)}`,
     );
   }
   return lines.join("\n");

@@ -122,21 +122,26 @@ export function recordNewHireDetails(
 ): void {
   const details = hireDetailsOf(data);
   details.owners.set(hire.hireId, [hire.userId]);
-  const ids = new Set(details.customFieldValues.map((x) => x.id));
-  let n = details.customFieldValues.length;
   for (const value of values) {
-    let id: string;
-    do {
-      n += 1;
-      id = `cfv_${String(n).padStart(4, "0")}`;
-    } while (ids.has(id));
-    ids.add(id);
     details.customFieldValues.push({
-      id,
+      id: newCustomFieldValueId(data),
       ...value,
       on: "Contract",
       targetId: hire.contractId,
       userId: hire.userId,
     });
   }
+}
+
+/** An id no stored custom field value has: the next free `cfv_NNNN` past their count. */
+export function newCustomFieldValueId(data: SandboxData): string {
+  const values = hireDetailsOf(data).customFieldValues;
+  const ids = new Set(values.map((x) => x.id));
+  let n = values.length;
+  let id: string;
+  do {
+    n += 1;
+    id = `cfv_${String(n).padStart(4, "0")}`;
+  } while (ids.has(id));
+  return id;
 }

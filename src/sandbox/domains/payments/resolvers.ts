@@ -202,9 +202,7 @@ export const paymentsResolvers: ResolverMap = {
   },
   Query: {
     paymentRequest: (_p, args, ctx) => {
-      const request =
-        allPaymentRequests(ctx.data).find((r) => r.id === args.id) ??
-        [...paymentsState(ctx.data).invoiced.values()].find((r) => r.id === args.id);
+      const request = findPaymentRequest(ctx, args.id);
       if (!request) return null;
       if (!visible(ctx, request)) throw authorizationError();
       return request;

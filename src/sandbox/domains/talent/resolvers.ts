@@ -15,7 +15,7 @@ import {
   workerName,
 } from "../../kit.js";
 import type { HireStatus, WorkerRecord } from "../../seed/index.js";
-import { pickCustomFieldEntry } from "../hire-details/custom-field-input.js";
+import { newCustomFieldValueId, pickCustomFieldEntry } from "../hire-details/custom-field-input.js";
 import { type CustomFieldRecord, hireDetailsOf } from "../hire-details/seed.js";
 import {
   COUNTRY_NAMES,
@@ -403,15 +403,8 @@ function setContactValue(
     existing.userId = ctx.identity.user.id;
     return;
   }
-  const ids = new Set(details.customFieldValues.map((x) => x.id));
-  let n = details.customFieldValues.length;
-  let id: string;
-  do {
-    n += 1;
-    id = `cfv_${String(n).padStart(4, "0")}`;
-  } while (ids.has(id));
   details.customFieldValues.push({
-    id,
+    id: newCustomFieldValueId(ctx.data),
     fieldId: value.field.id,
     on: "TrustedContact",
     targetId: contact.id,
