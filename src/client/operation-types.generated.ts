@@ -1036,13 +1036,7 @@ export type WebhooksOfCompanyQueryVariables = Exact<{
 }>;
 
 
-export type WebhooksOfCompanyQuery = { accounts: Array<
-    | { __typename: 'Company', id: string, name: string }
-    | { __typename: 'Organisation', id: string, name: string }
-    | { __typename: 'Partner', id: string, name: string }
-    | { __typename: 'Recruiter', id: string, name: string }
-    | { __typename: 'Worker', id: string, name: string }
-  >, webhooks: { paginatorInfo: { total: number }, data: Array<{ id: string, title: string, owner: string, url: string, isActive: boolean | null, subscribedEvents: Array<WebhookEventType> | null, createdAt: string }> }, webhookEvents: { data: Array<{ id: string, webhookId: string, event: string, status: string, updatedAt: string }> } };
+export type WebhooksOfCompanyQuery = { webhooks: { paginatorInfo: { total: number }, data: Array<{ id: string, title: string, owner: string, url: string, isActive: boolean | null, subscribedEvents: Array<WebhookEventType> | null, createdAt: string }> }, webhookEvents: { data: Array<{ id: string, webhookId: string, event: string, status: string, updatedAt: string }> } };
 
 export type CreateWebhookMutationVariables = Exact<{
   input: CreateWebhookInput;

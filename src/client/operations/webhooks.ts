@@ -19,11 +19,6 @@ export const webhooksOfCompanyQuery = query<
   "WebhooksOfCompany",
   /* GraphQL */ `
     query WebhooksOfCompany($company: ID!) {
-      accounts {
-        __typename
-        id
-        name
-      }
       webhooks(accounts: [$company], first: 100) {
         paginatorInfo {
           total

@@ -31,7 +31,7 @@ import {
 } from "../confirmation.js";
 import { defineTool, type ToolContext, ToolInputError } from "../define-tool.js";
 import { requestOptions } from "../format.js";
-import { withCompanyId, withNotes } from "../known-ids.js";
+import { accountsOf, withCompanyId, withNotes } from "../known-ids.js";
 
 const TOOL = "manage_webhooks";
 
@@ -211,7 +211,10 @@ type Read = WebhooksOfCompanyQuery;
 /** The company's webhooks and the recent deliveries; the company must be one of the caller's. */
 async function read(ctx: ToolContext, company: string) {
   const { data } = await ctx.client.run(webhooksOfCompanyQuery, { company }, requestOptions(ctx));
-  const account = data.accounts.find((a) => a.__typename === "Company" && a.id === company);
+  // The accounts withCompanyId read for this call: not read again, here or on each read-back.
+  const account = (await accountsOf(ctx)).find(
+    (a) => a.__typename === "Company" && a.id === company,
+  );
   if (!account) {
     throw new ToolInputError(
       `${oneLine(company)} is not one of your companies`,
