@@ -947,13 +947,7 @@ export type PostJobContextQueryVariables = Exact<{
 }>;
 
 
-export type PostJobContextQuery = { accounts: Array<
-    | { __typename: 'Company', id: string, name: string }
-    | { __typename: 'Organisation', id: string, name: string }
-    | { __typename: 'Partner', id: string, name: string }
-    | { __typename: 'Recruiter', id: string, name: string }
-    | { __typename: 'Worker', id: string, name: string }
-  >, jobs: { data: Array<{ id: string, name: string, status: JobStatus | null }> } };
+export type PostJobContextQuery = { jobs: { data: Array<{ id: string, name: string, status: JobStatus | null }> } };
 
 export type JobForPostingQueryVariables = Exact<{
   id: string;
