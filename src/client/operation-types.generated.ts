@@ -1030,7 +1030,7 @@ export type WebhooksOfCompanyQueryVariables = Exact<{
 }>;
 
 
-export type WebhooksOfCompanyQuery = { webhooks: { paginatorInfo: { total: number }, data: Array<{ id: string, title: string, owner: string, url: string, isActive: boolean | null, subscribedEvents: Array<WebhookEventType> | null, createdAt: string }> }, webhookEvents: { data: Array<{ id: string, webhookId: string, event: string, status: string, updatedAt: string }> } };
+export type WebhooksOfCompanyQuery = { webhooks: { data: Array<{ id: string, title: string, url: string, isActive: boolean | null, subscribedEvents: Array<WebhookEventType> | null }> }, webhookEvents: { data: Array<{ id: string, webhookId: string, event: string, status: string, updatedAt: string }> } };
 
 export type CreateWebhookMutationVariables = Exact<{
   input: CreateWebhookInput;

@@ -20,17 +20,12 @@ export const webhooksOfCompanyQuery = query<
   /* GraphQL */ `
     query WebhooksOfCompany($company: ID!) {
       webhooks(accounts: [$company], first: 100) {
-        paginatorInfo {
-          total
-        }
         data {
           id
           title
-          owner
           url
           isActive
           subscribedEvents
-          createdAt
         }
       }
       webhookEvents(first: 100) {
