@@ -234,6 +234,7 @@ function webhooksOut(data: Read, receiver: string | undefined): WebhookOut[] {
     // Newest first, as the platform returns them.
     const deliveries = data.webhookEvents.data.filter((e) => e.webhookId === w.id);
     const last = deliveries[0];
+    const failed = deliveries.filter((e) => e.status.startsWith("failed"));
     return {
       id: w.id,
       title: w.title,
@@ -244,11 +245,8 @@ function webhooksOut(data: Read, receiver: string | undefined): WebhookOut[] {
       lastDelivery: last
         ? { id: last.id, event: last.event, status: last.status, at: last.updatedAt }
         : null,
-      failedDeliveries: deliveries.filter((e) => e.status.startsWith("failed")).length,
-      failedDeliveryIds: deliveries
-        .filter((e) => e.status.startsWith("failed"))
-        .slice(0, 5)
-        .map((e) => e.id),
+      failedDeliveries: failed.length,
+      failedDeliveryIds: failed.slice(0, 5).map((e) => e.id),
     };
   });
 }
