@@ -947,13 +947,7 @@ export type PostJobContextQueryVariables = Exact<{
 }>;
 
 
-export type PostJobContextQuery = { accounts: Array<
-    | { __typename: 'Company', id: string, name: string }
-    | { __typename: 'Organisation', id: string, name: string }
-    | { __typename: 'Partner', id: string, name: string }
-    | { __typename: 'Recruiter', id: string, name: string }
-    | { __typename: 'Worker', id: string, name: string }
-  >, jobs: { data: Array<{ id: string, name: string, status: JobStatus | null }> } };
+export type PostJobContextQuery = { jobs: { data: Array<{ id: string, name: string, status: JobStatus | null }> } };
 
 export type JobForPostingQueryVariables = Exact<{
   id: string;
@@ -1036,13 +1030,7 @@ export type WebhooksOfCompanyQueryVariables = Exact<{
 }>;
 
 
-export type WebhooksOfCompanyQuery = { accounts: Array<
-    | { __typename: 'Company', id: string, name: string }
-    | { __typename: 'Organisation', id: string, name: string }
-    | { __typename: 'Partner', id: string, name: string }
-    | { __typename: 'Recruiter', id: string, name: string }
-    | { __typename: 'Worker', id: string, name: string }
-  >, webhooks: { paginatorInfo: { total: number }, data: Array<{ id: string, title: string, owner: string, url: string, isActive: boolean | null, subscribedEvents: Array<WebhookEventType> | null, createdAt: string }> }, webhookEvents: { data: Array<{ id: string, webhookId: string, event: string, status: string, updatedAt: string }> } };
+export type WebhooksOfCompanyQuery = { webhooks: { data: Array<{ id: string, title: string, url: string, isActive: boolean | null, subscribedEvents: Array<WebhookEventType> | null }> }, webhookEvents: { data: Array<{ id: string, webhookId: string, event: string, status: string, updatedAt: string }> } };
 
 export type CreateWebhookMutationVariables = Exact<{
   input: CreateWebhookInput;

@@ -240,16 +240,11 @@ export const jobRefQuery = query<JobRefQuery, JobRefQueryVariables>(
 
 // ---- post_job --------------------------------------------------------------------------------
 
-/** The company's name for the preview, and its newest jobs with the name (to tell ours apart). */
+/** The company's newest jobs with the name (to tell ours apart); its name is in the accounts read. */
 export const postJobContextQuery = query<PostJobContextQuery, PostJobContextQueryVariables>(
   "PostJobContext",
   /* GraphQL */ `
     query PostJobContext($company: ID!, $name: String!) {
-      accounts {
-        __typename
-        id
-        name
-      }
       jobs(
         accounts: [$company]
         search: $name

@@ -19,23 +19,13 @@ export const webhooksOfCompanyQuery = query<
   "WebhooksOfCompany",
   /* GraphQL */ `
     query WebhooksOfCompany($company: ID!) {
-      accounts {
-        __typename
-        id
-        name
-      }
       webhooks(accounts: [$company], first: 100) {
-        paginatorInfo {
-          total
-        }
         data {
           id
           title
-          owner
           url
           isActive
           subscribedEvents
-          createdAt
         }
       }
       webhookEvents(first: 100) {

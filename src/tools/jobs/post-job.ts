@@ -22,7 +22,7 @@ import {
 } from "../confirmation.js";
 import { defineTool, NotAllowedError, type ToolContext, ToolInputError } from "../define-tool.js";
 import { requestOptions } from "../format.js";
-import { withCompanyId, withNotes } from "../known-ids.js";
+import { accountsOf, withCompanyId, withNotes } from "../known-ids.js";
 import { refusedAsNotAllowed } from "../not-allowed.js";
 import { hiddenCharacters, holdsHidden, sentTextSchema, sentTextShown } from "../sent-text.js";
 import { CLOSED_JOB_STATUSES, failureReason } from "./job-writes.js";
@@ -194,7 +194,10 @@ async function readContext(ctx: ToolContext, company: string, name: string): Pro
     { company, name },
     requestOptions(ctx),
   );
-  const account = data.accounts.find((a) => a.__typename === "Company" && a.id === company);
+  // The accounts withCompanyId read for this call: not read again.
+  const account = (await accountsOf(ctx)).find(
+    (a) => a.__typename === "Company" && a.id === company,
+  );
   if (!account) {
     throw new ToolInputError(
       `${oneLine(company)} is not one of your companies`,

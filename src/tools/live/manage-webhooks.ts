@@ -31,7 +31,7 @@ import {
 } from "../confirmation.js";
 import { defineTool, type ToolContext, ToolInputError } from "../define-tool.js";
 import { requestOptions } from "../format.js";
-import { withCompanyId, withNotes } from "../known-ids.js";
+import { accountsOf, withCompanyId, withNotes } from "../known-ids.js";
 
 const TOOL = "manage_webhooks";
 
@@ -211,7 +211,10 @@ type Read = WebhooksOfCompanyQuery;
 /** The company's webhooks and the recent deliveries; the company must be one of the caller's. */
 async function read(ctx: ToolContext, company: string) {
   const { data } = await ctx.client.run(webhooksOfCompanyQuery, { company }, requestOptions(ctx));
-  const account = data.accounts.find((a) => a.__typename === "Company" && a.id === company);
+  // The accounts withCompanyId read for this call: not read again, here or on each read-back.
+  const account = (await accountsOf(ctx)).find(
+    (a) => a.__typename === "Company" && a.id === company,
+  );
   if (!account) {
     throw new ToolInputError(
       `${oneLine(company)} is not one of your companies`,
@@ -231,6 +234,7 @@ function webhooksOut(data: Read, receiver: string | undefined): WebhookOut[] {
     // Newest first, as the platform returns them.
     const deliveries = data.webhookEvents.data.filter((e) => e.webhookId === w.id);
     const last = deliveries[0];
+    const failed = deliveries.filter((e) => e.status.startsWith("failed"));
     return {
       id: w.id,
       title: w.title,
@@ -241,11 +245,8 @@ function webhooksOut(data: Read, receiver: string | undefined): WebhookOut[] {
       lastDelivery: last
         ? { id: last.id, event: last.event, status: last.status, at: last.updatedAt }
         : null,
-      failedDeliveries: deliveries.filter((e) => e.status.startsWith("failed")).length,
-      failedDeliveryIds: deliveries
-        .filter((e) => e.status.startsWith("failed"))
-        .slice(0, 5)
-        .map((e) => e.id),
+      failedDeliveries: failed.length,
+      failedDeliveryIds: failed.slice(0, 5).map((e) => e.id),
     };
   });
 }

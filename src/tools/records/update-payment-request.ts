@@ -178,14 +178,16 @@ async function propose(
       "Nothing was changed.",
     );
   }
-  const changes = (Object.keys(asked) as Field[])
+  const fields = Object.keys(asked) as Field[];
+  const changes = fields
     .map((field) => ({ field, from: r[field], to: asked[field] as string }))
     .filter((c) => c.from !== c.to);
+  const unchanged = fields.filter((f) => r[f] === asked[f]);
   if (changes.length === 0) {
-    const same = (Object.keys(asked) as Field[]).map((f) => `${FIELDS[f]} ${whole(r[f])}`);
+    const same = unchanged.map((f) => `${FIELDS[f]} ${whole(r[f])}`);
     throw new ToolInputError(
       `nothing would change: payment request ${oneLine(r.number)} already has ${same.join(" and ")}`,
-      Object.keys(asked)[0],
+      fields[0],
       "Nothing was changed.",
     );
   }
@@ -201,9 +203,6 @@ async function propose(
     netAmount: r.netAmount,
     changes,
   };
-  const unchanged = (Object.keys(asked) as Field[]).filter(
-    (f) => !changes.some((c) => c.field === f),
-  );
   return {
     preview,
     lines: [

@@ -100,7 +100,8 @@ export const updateTalentContactTool = defineTool({
   async handler(args, ctx) {
     const { confirmationToken, ...call } = args;
     const asked = checkValues(args.values);
-    // Resolved once, before the confirmation: the token binds the contact it found (a fact).
+    // Resolved once, before the confirmation: the token binds the contact it found (a fact). This
+    // read is the platform as it is now, and the preview is made from it: not read a second time.
     const contact = await findContact(ctx, args.contact);
     const contactId = contact.id;
     const decision = await confirmChange(ctx, {
@@ -109,7 +110,7 @@ export const updateTalentContactTool = defineTool({
       token: confirmationToken,
       target: `contact ${contactId}`,
       check: checkFor(contactId),
-      propose: () => propose(ctx, contactId, asked),
+      propose: () => propose(ctx, contact, asked),
     });
     const plan = decision.proposal.preview;
     const { preview } = plan;
@@ -239,17 +240,9 @@ function currentOf(contact: TalentContactForUpdate, fieldId: string) {
 
 async function propose(
   ctx: ToolContext,
-  contactId: string,
+  contact: TalentContactForUpdate,
   asked: { field: string; value: string }[],
 ): Promise<Proposal<Plan>> {
-  const contact = await readContact(ctx, contactId);
-  if (!contact) {
-    throw new ToolInputError(
-      `talent-pool contact ${oneLine(contactId)} is no longer visible to you`,
-      "contact",
-      "Find the contact again with search_talent_pool. Nothing was changed.",
-    );
-  }
   const company = contact.company;
   const fields = await readFields(ctx, company.id);
   const known = () =>
