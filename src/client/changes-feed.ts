@@ -5,7 +5,12 @@
 // a company among the accounts their own credential can read.
 
 import type { StateStore } from "../state/store.js";
-import type { ReceivedWebhookEvent, WebhookEventStore } from "../state/webhook-events.js";
+import {
+  companyIdOf,
+  field,
+  type ReceivedWebhookEvent,
+  type WebhookEventStore,
+} from "../state/webhook-events.js";
 import { AuthorizationError, FieldRestrictedError, ValidationError } from "./errors.js";
 import { listAccountsQuery } from "./operations/accounts.js";
 import { hireForChangeQuery } from "./operations/changes.js";
@@ -87,14 +92,6 @@ export async function readableAccounts(
   return new Set(data.accounts.map((a) => a.id));
 }
 
-/** The company an event's payload names: `data.trustedContact.accountId`, else `data.company.id`. */
-function payloadCompanyId(event: ReceivedWebhookEvent): string | undefined {
-  const data = field(event.payload, "data");
-  const id =
-    field(field(data, "trustedContact"), "accountId") ?? field(field(data, "company"), "id");
-  return typeof id === "string" ? id : undefined;
-}
-
 function payloadFacts(event: ReceivedWebhookEvent) {
   const data = field(event.payload, "data");
   const contract = field(data, "contract");
@@ -121,7 +118,7 @@ async function companyOf(
   event: ReceivedWebhookEvent,
   lookups: { left: number },
 ): Promise<string | undefined> {
-  const named = payloadCompanyId(event);
+  const named = companyIdOf(event.payload);
   if (named !== undefined) return named;
   const details = await detailsOf(deps, event, lookups);
   return details?.companyId;
@@ -219,7 +216,7 @@ export async function maySee(
 
 function changeOf(event: ReceivedWebhookEvent, details: Details | undefined): Change {
   const facts = payloadFacts(event);
-  const companyId = payloadCompanyId(event) ?? details?.companyId ?? "";
+  const companyId = companyIdOf(event.payload) ?? details?.companyId ?? "";
   return {
     eventId: event.id,
     event: event.event,
@@ -261,10 +258,4 @@ export function changeLine(c: Change): string {
   const status = c.newStatus ? `; hire status now ${oneLine(c.newStatus)}` : "";
   const from = c.detailsFrom === "event" ? " (as the event says; not looked up yet)" : "";
   return `- ${oneLine(c.receivedAt)} ${oneLine(c.event)}: ${hire}${worker}${company}${contract}${status}${from}`;
-}
-
-function field(value: unknown, name: string): unknown {
-  return value !== null && typeof value === "object" && !Array.isArray(value)
-    ? (value as Record<string, unknown>)[name]
-    : undefined;
 }

@@ -152,14 +152,15 @@ function hireIdOf(payload: unknown): string | undefined {
 }
 
 /** The company: `data.trustedContact.accountId` (§2.6), else `data.company.id`. */
-function companyIdOf(payload: unknown): string | undefined {
+export function companyIdOf(payload: unknown): string | undefined {
   const data = field(payload, "data");
   const id =
     field(field(data, "trustedContact"), "accountId") ?? field(field(data, "company"), "id");
   return typeof id === "string" ? id : undefined;
 }
 
-function field(value: unknown, name: string): unknown {
+/** The member `name` of a JSON object; undefined for anything else. */
+export function field(value: unknown, name: string): unknown {
   return value !== null && typeof value === "object" && !Array.isArray(value)
     ? (value as Record<string, unknown>)[name]
     : undefined;
