@@ -111,17 +111,18 @@ function payloadFacts(event: ReceivedWebhookEvent) {
 
 /**
  * The event's company: from its payload, else from the details kept beside it, else (while
- * `lookups` allows) by reading its hire with this credential. Undefined when it cannot be told.
+ * `lookups` allows) by reading its hire with this credential. Undefined when it cannot be told;
+ * the details, when they were read to tell it.
  */
 async function companyOf(
   deps: FeedDeps,
   event: ReceivedWebhookEvent,
   lookups: { left: number },
-): Promise<string | undefined> {
+): Promise<{ company: string | undefined; details?: Details }> {
   const named = companyIdOf(event.payload);
-  if (named !== undefined) return named;
+  if (named !== undefined) return { company: named };
   const details = await detailsOf(deps, event, lookups);
-  return details?.companyId;
+  return { company: details?.companyId, details };
 }
 
 /** The details kept beside the event, or read now (once) when `lookups` allows. */
@@ -183,18 +184,19 @@ export async function visibleChanges(
   const { companyId, ...stored } = query;
   const found = await deps.events.list({ ...stored, limit: CHANGES_SCAN_LIMIT });
   const lookups = { left: LOOKUPS_PER_LIST };
-  const visible: ReceivedWebhookEvent[] = [];
+  const visible: { event: ReceivedWebhookEvent; details?: Details }[] = [];
   let unchecked = 0;
   for (const event of found) {
-    const company = await companyOf(deps, event, lookups);
+    const { company, details } = await companyOf(deps, event, lookups);
     if (company === undefined) unchecked++;
     else if (accounts.has(company) && (companyId === undefined || company === companyId)) {
-      visible.push(event);
+      visible.push({ event, details });
     }
   }
   const changes: Change[] = [];
-  for (const event of visible.slice(page.offset, page.offset + page.limit)) {
-    changes.push(changeOf(event, await detailsOf(deps, event, lookups)));
+  // Details read to tell the company are used as they are, not read from the store again.
+  for (const { event, details } of visible.slice(page.offset, page.offset + page.limit)) {
+    changes.push(changeOf(event, details ?? (await detailsOf(deps, event, lookups))));
   }
   return {
     changes,
@@ -210,7 +212,7 @@ export async function maySee(
   accounts: ReadonlySet<string>,
   event: ReceivedWebhookEvent,
 ): Promise<boolean> {
-  const company = await companyOf(deps, event, { left: 1 });
+  const { company } = await companyOf(deps, event, { left: 1 });
   return company !== undefined && accounts.has(company);
 }
 
