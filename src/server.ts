@@ -161,7 +161,6 @@ export function createServer(config: Config, deps: ServerDeps): WorkforceServer 
       client,
       store,
       events: deps.events,
-      keepMs: config.webhookRetentionDays * 24 * 60 * 60 * 1000,
       logger,
       now: () => clock.now(),
       announceAll: deps.announceChanges === true,

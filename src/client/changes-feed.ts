@@ -66,8 +66,6 @@ export interface FeedDeps {
   store: StateStore;
   events: WebhookEventStore;
   options?: RequestOptions;
-  /** How long a hire's details stay beside its event (the events' retention). */
-  keepMs: number;
 }
 
 /** What the API said of the event's hire, kept under the event's id. */
@@ -161,7 +159,7 @@ async function detailsOf(
     jobName: hire.latestContract.jobName,
   };
   // Kept as long as the event: whoever lists it next reads it from here.
-  await deps.store.set(detailsKey(event.id), JSON.stringify(details), deps.keepMs);
+  await deps.store.set(detailsKey(event.id), JSON.stringify(details), deps.events.maxAgeMs);
   return details;
 }
 

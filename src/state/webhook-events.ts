@@ -30,6 +30,8 @@ interface WebhookEventQuery {
 }
 
 export interface WebhookEventStore {
+  /** How long events are kept (ms): what is kept beside an event lasts as long. */
+  readonly maxAgeMs: number;
   /** Stores the event unless one with its id is kept: "stored", or "duplicate" for a redelivery. */
   add(event: Omit<ReceivedWebhookEvent, "receivedAt">): Promise<"stored" | "duplicate">;
   /** Kept events matching the query, newest first. */
@@ -76,6 +78,7 @@ export function createWebhookEventStore(
   let unsubscribe: Promise<() => Promise<void>> | undefined;
 
   return {
+    maxAgeMs: options.maxAgeMs,
     async add(event) {
       const at = now();
       const received: ReceivedWebhookEvent = { ...event, receivedAt: new Date(at).toISOString() };
