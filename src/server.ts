@@ -161,7 +161,6 @@ export function createServer(config: Config, deps: ServerDeps): WorkforceServer 
       client,
       store,
       events: deps.events,
-      keepMs: config.webhookRetentionDays * 24 * 60 * 60 * 1000,
       logger,
       now: () => clock.now(),
       announceAll: deps.announceChanges === true,
@@ -169,14 +168,23 @@ export function createServer(config: Config, deps: ServerDeps): WorkforceServer 
   });
 
   const removeSink = forwardLogs(server, logger);
+  let released = false;
+  const release = async () => {
+    if (released) return;
+    released = true;
+    removeSink();
+    await stopResources();
+  };
+  // Whoever closes the SDK's server (the stdio entry discarding its probe instance, a session's
+  // transport) stops its log lines and its listening for the platform's events with it.
+  server.onclose = () => void release().catch(() => {});
   let closed = false;
   return {
     server,
     async close() {
       if (closed) return;
       closed = true;
-      removeSink();
-      await stopResources();
+      await release();
       await server.close();
     },
   };
@@ -563,7 +571,6 @@ function forwardLogs(server: Server, logger: Logger): () => void {
         // The client went away; the session's close removes this sink.
       });
   }, wants);
-  server.onclose = () => remove();
   return remove;
 }
 

@@ -5,7 +5,12 @@
 // a company among the accounts their own credential can read.
 
 import type { StateStore } from "../state/store.js";
-import type { ReceivedWebhookEvent, WebhookEventStore } from "../state/webhook-events.js";
+import {
+  companyIdOf,
+  field,
+  type ReceivedWebhookEvent,
+  type WebhookEventStore,
+} from "../state/webhook-events.js";
 import { AuthorizationError, FieldRestrictedError, ValidationError } from "./errors.js";
 import { listAccountsQuery } from "./operations/accounts.js";
 import { hireForChangeQuery } from "./operations/changes.js";
@@ -61,8 +66,6 @@ export interface FeedDeps {
   store: StateStore;
   events: WebhookEventStore;
   options?: RequestOptions;
-  /** How long a hire's details stay beside its event (the events' retention). */
-  keepMs: number;
 }
 
 /** What the API said of the event's hire, kept under the event's id. */
@@ -87,14 +90,6 @@ export async function readableAccounts(
   return new Set(data.accounts.map((a) => a.id));
 }
 
-/** The company an event's payload names: `data.trustedContact.accountId`, else `data.company.id`. */
-function payloadCompanyId(event: ReceivedWebhookEvent): string | undefined {
-  const data = field(event.payload, "data");
-  const id =
-    field(field(data, "trustedContact"), "accountId") ?? field(field(data, "company"), "id");
-  return typeof id === "string" ? id : undefined;
-}
-
 function payloadFacts(event: ReceivedWebhookEvent) {
   const data = field(event.payload, "data");
   const contract = field(data, "contract");
@@ -114,17 +109,18 @@ function payloadFacts(event: ReceivedWebhookEvent) {
 
 /**
  * The event's company: from its payload, else from the details kept beside it, else (while
- * `lookups` allows) by reading its hire with this credential. Undefined when it cannot be told.
+ * `lookups` allows) by reading its hire with this credential. Undefined when it cannot be told;
+ * the details, when they were read to tell it.
  */
 async function companyOf(
   deps: FeedDeps,
   event: ReceivedWebhookEvent,
   lookups: { left: number },
-): Promise<string | undefined> {
-  const named = payloadCompanyId(event);
-  if (named !== undefined) return named;
+): Promise<{ company: string | undefined; details?: Details }> {
+  const named = companyIdOf(event.payload);
+  if (named !== undefined) return { company: named };
   const details = await detailsOf(deps, event, lookups);
-  return details?.companyId;
+  return { company: details?.companyId, details };
 }
 
 /** The details kept beside the event, or read now (once) when `lookups` allows. */
@@ -163,7 +159,7 @@ async function detailsOf(
     jobName: hire.latestContract.jobName,
   };
   // Kept as long as the event: whoever lists it next reads it from here.
-  await deps.store.set(detailsKey(event.id), JSON.stringify(details), deps.keepMs);
+  await deps.store.set(detailsKey(event.id), JSON.stringify(details), deps.events.maxAgeMs);
   return details;
 }
 
@@ -186,18 +182,19 @@ export async function visibleChanges(
   const { companyId, ...stored } = query;
   const found = await deps.events.list({ ...stored, limit: CHANGES_SCAN_LIMIT });
   const lookups = { left: LOOKUPS_PER_LIST };
-  const visible: ReceivedWebhookEvent[] = [];
+  const visible: { event: ReceivedWebhookEvent; details?: Details }[] = [];
   let unchecked = 0;
   for (const event of found) {
-    const company = await companyOf(deps, event, lookups);
+    const { company, details } = await companyOf(deps, event, lookups);
     if (company === undefined) unchecked++;
     else if (accounts.has(company) && (companyId === undefined || company === companyId)) {
-      visible.push(event);
+      visible.push({ event, details });
     }
   }
   const changes: Change[] = [];
-  for (const event of visible.slice(page.offset, page.offset + page.limit)) {
-    changes.push(changeOf(event, await detailsOf(deps, event, lookups)));
+  // Details read to tell the company are used as they are, not read from the store again.
+  for (const { event, details } of visible.slice(page.offset, page.offset + page.limit)) {
+    changes.push(changeOf(event, details ?? (await detailsOf(deps, event, lookups))));
   }
   return {
     changes,
@@ -213,13 +210,13 @@ export async function maySee(
   accounts: ReadonlySet<string>,
   event: ReceivedWebhookEvent,
 ): Promise<boolean> {
-  const company = await companyOf(deps, event, { left: 1 });
+  const { company } = await companyOf(deps, event, { left: 1 });
   return company !== undefined && accounts.has(company);
 }
 
 function changeOf(event: ReceivedWebhookEvent, details: Details | undefined): Change {
   const facts = payloadFacts(event);
-  const companyId = payloadCompanyId(event) ?? details?.companyId ?? "";
+  const companyId = companyIdOf(event.payload) ?? details?.companyId ?? "";
   return {
     eventId: event.id,
     event: event.event,
@@ -261,10 +258,4 @@ export function changeLine(c: Change): string {
   const status = c.newStatus ? `; hire status now ${oneLine(c.newStatus)}` : "";
   const from = c.detailsFrom === "event" ? " (as the event says; not looked up yet)" : "";
   return `- ${oneLine(c.receivedAt)} ${oneLine(c.event)}: ${hire}${worker}${company}${contract}${status}${from}`;
-}
-
-function field(value: unknown, name: string): unknown {
-  return value !== null && typeof value === "object" && !Array.isArray(value)
-    ? (value as Record<string, unknown>)[name]
-    : undefined;
 }

@@ -25,8 +25,6 @@ export interface ChangesResourceDeps {
   client: PlatformClient;
   store: StateStore;
   events: WebhookEventStore | undefined;
-  /** How long a hire's details stay beside its event (the events' retention). */
-  keepMs: number;
   logger: Logger;
   now: () => number;
   /**
@@ -51,7 +49,6 @@ function feedDeps(deps: ChangesResourceDeps, events: WebhookEventStore, signal?:
     store: deps.store,
     events,
     options: { signal },
-    keepMs: deps.keepMs,
   } satisfies FeedDeps;
 }
 

@@ -521,11 +521,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (!hire) throw new Error(`No hire ${hireId} in the sandbox.`);
     const contracts = hire.contractIds.map((id) => d.contracts.get(id) as ContractRecord);
     const draft = contracts.filter((c) => c.status === "DRAFT").at(-1);
-    if (
-      !draft ||
-      hire.status === "DRAFT" ||
-      !["OFFERED", "READY", "ACTIVE"].includes(hire.status)
-    ) {
+    if (!draft || !["OFFERED", "READY", "ACTIVE"].includes(hire.status)) {
       throw new Error(
         `Hire ${hireId} (${hire.status}) has no contract waiting for the worker to accept.`,
       );

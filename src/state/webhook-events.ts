@@ -30,6 +30,8 @@ interface WebhookEventQuery {
 }
 
 export interface WebhookEventStore {
+  /** How long events are kept (ms): what is kept beside an event lasts as long. */
+  readonly maxAgeMs: number;
   /** Stores the event unless one with its id is kept: "stored", or "duplicate" for a redelivery. */
   add(event: Omit<ReceivedWebhookEvent, "receivedAt">): Promise<"stored" | "duplicate">;
   /** Kept events matching the query, newest first. */
@@ -76,6 +78,7 @@ export function createWebhookEventStore(
   let unsubscribe: Promise<() => Promise<void>> | undefined;
 
   return {
+    maxAgeMs: options.maxAgeMs,
     async add(event) {
       const at = now();
       const received: ReceivedWebhookEvent = { ...event, receivedAt: new Date(at).toISOString() };
@@ -152,14 +155,15 @@ function hireIdOf(payload: unknown): string | undefined {
 }
 
 /** The company: `data.trustedContact.accountId` (§2.6), else `data.company.id`. */
-function companyIdOf(payload: unknown): string | undefined {
+export function companyIdOf(payload: unknown): string | undefined {
   const data = field(payload, "data");
   const id =
     field(field(data, "trustedContact"), "accountId") ?? field(field(data, "company"), "id");
   return typeof id === "string" ? id : undefined;
 }
 
-function field(value: unknown, name: string): unknown {
+/** The member `name` of a JSON object; undefined for anything else. */
+export function field(value: unknown, name: string): unknown {
   return value !== null && typeof value === "object" && !Array.isArray(value)
     ? (value as Record<string, unknown>)[name]
     : undefined;

@@ -1,5 +1,5 @@
 // What list_changes and the changes resource show of a hire a webhook event names: fetched once per
-// event and kept beside it (src/tools/live/changes-feed.ts).
+// event and kept beside it (src/client/changes-feed.ts).
 import type {
   HireForChangeQuery,
   HireForChangeQueryVariables,

@@ -122,13 +122,7 @@ export const listChangesTool = defineTool({
     const page = args.page ?? 1;
     const since = args.since === undefined ? undefined : sinceMs(args.since);
     const found = await visibleChanges(
-      {
-        client: ctx.client,
-        store: ctx.store,
-        events,
-        options,
-        keepMs: ctx.config.webhookRetentionDays * 24 * 60 * 60 * 1000,
-      },
+      { client: ctx.client, store: ctx.store, events, options },
       accounts,
       { since, hireId, companyId, event: args.event },
       { offset: (page - 1) * first, limit: first },

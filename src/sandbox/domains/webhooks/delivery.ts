@@ -73,8 +73,9 @@ const DESCRIPTIONS: Record<WebhookEventType, string> = {
   HIRE_TERMINATED: "Hire terminated",
 };
 
-/** DateTime as the sandbox writes it elsewhere: microseconds, UTC. */
-const dateTime = (ms: number) => new Date(ms).toISOString().replace(/\.(\d{3})Z$/, ".$1000Z");
+/** DateTime as the sandbox writes it elsewhere: microseconds, UTC (webhooks and their events). */
+export const dateTime = (ms: number) =>
+  new Date(ms).toISOString().replace(/\.(\d{3})Z$/, ".$1000Z");
 
 function isLoopback(url: string): boolean {
   try {

@@ -3,13 +3,11 @@
 import type { AnyRecord, Args, RequestContext, ResolverMap } from "../../context.js";
 import { authorizationError, ValidationCollector } from "../../errors.js";
 import { companyOf, listFilter, paginate, sortBy } from "../../kit.js";
-import { type WebhookEventRecord, webhookEventsOf } from "./delivery.js";
+import { dateTime, type WebhookEventRecord, webhookEventsOf } from "./delivery.js";
 import { type WebhookRecord, webhooksOf } from "./seed.js";
 
 /** The platform allows secrets up to 255 characters (PLATFORM-INTERFACE §6.1). */
 const MAX_SECRET = 255;
-
-const dateTime = () => new Date().toISOString().replace(/\.(\d{3})Z$/, ".$1000Z");
 
 function visibleWebhook(ctx: RequestContext, id: unknown, field: string): WebhookRecord {
   const webhook = webhooksOf(ctx.data).find((w) => w.id === id);
@@ -53,7 +51,7 @@ function createWebhook(ctx: RequestContext, input: Args, field: string): Webhook
   v.throwIfAny(field);
   const list = webhooksOf(ctx.data);
   const next = Math.max(0, ...list.map((w) => Number(w.id.replace(/\D/g, "")) || 0)) + 1;
-  const at = dateTime();
+  const at = dateTime(Date.now());
   const webhook: WebhookRecord = {
     id: `whk_${String(next).padStart(3, "0")}`,
     companyId: (company as { id: string }).id,
@@ -91,7 +89,7 @@ function updateWebhook(ctx: RequestContext, input: Args, field: string): Webhook
   if (Array.isArray(input.subscribedEvents)) {
     webhook.subscribedEvents = [...new Set(input.subscribedEvents as string[])];
   }
-  webhook.updatedAt = dateTime();
+  webhook.updatedAt = dateTime(Date.now());
   return webhook;
 }
 
