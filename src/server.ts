@@ -23,7 +23,7 @@ import { atLeast, type Logger, type LogLevel } from "./logger.js";
 import { registerResources } from "./resources/index.js";
 import { createMemoryStore } from "./state/memory-store.js";
 import { sealingKeyFor } from "./state/sealing-key.js";
-import type { StateStore } from "./state/store.js";
+import type { KeyValueStore, StateStore } from "./state/store.js";
 import type { WebhookEventStore } from "./state/webhook-events.js";
 import type { WebhookSecretStore } from "./state/webhook-secrets.js";
 import type * as AnswerBudget from "./tools/answer-budget.js";
@@ -32,8 +32,8 @@ import {
   type AnyTool,
   type Clock,
   type ElicitResult,
+  type FormAnswer,
   type FormReply,
-  FormRequired,
   systemClock,
   type ToolContext,
 } from "./tools/define-tool.js";
@@ -59,12 +59,17 @@ export interface ServerDeps {
   version?: string;
   /** Shared introspection cache; HTTP sessions on the same platform and token share one. */
   schemaSource?: SchemaSource;
-  /**
-   * Where confirmation tokens wait (shared by replicas when it is Redis). Without it, this server
-   * keeps its own in memory, as one stdio process or one HTTP session always has.
-   */
+  /** What must outlive a request (shared by replicas when it is Redis); else this server's memory. */
   store?: StateStore;
-  /** A digest of whose calls these are (platform and credential); scopes keys in `store`. */
+  /**
+   * Where confirmations and attempts at changes are kept: the same for every process and session
+   * acting for the person (Redis, or the local state file); else `store`.
+   */
+  confirmations?: KeyValueStore;
+  /**
+   * Whose calls these are, as a digest; scopes keys in `confirmations`. Without it, the platform
+   * user, read with `viewer` when a change first needs it.
+   */
   identity?: string;
   /** The tools' clock (tests pass one that does not sleep). */
   clock?: Clock;
@@ -147,12 +152,19 @@ export function createServer(config: Config, deps: ServerDeps): WorkforceServer 
     },
   );
   const store = deps.store ?? createMemoryStore();
-  const identity = deps.identity ?? "local";
+  const identity =
+    deps.identity !== undefined
+      ? () => Promise.resolve(deps.identity as string)
+      : personOf(client, config);
+  const confirmations = deps.confirmations ?? store;
   const notice = deps.sandbox ? SANDBOX_NOTICE : undefined;
   // One introspection cache for the resources and the tools that read the schema.
   const schemaSource = deps.schemaSource ?? lazySchemaSource(client);
 
-  const options = { config, deps, store, identity, notice, schemaSource, clock, sealingKey };
+  const options = {
+    ...{ config, deps, store, confirmations, identity },
+    ...{ notice, schemaSource, clock, sealingKey },
+  };
   registerTools(server, entries, loaderFor(deps.tools), options);
   const stopResources = registerResources(server, {
     logger,
@@ -207,7 +219,8 @@ interface RegisterOptions {
   config: Config;
   deps: ServerDeps;
   store: StateStore;
-  identity: string;
+  confirmations: KeyValueStore;
+  identity: () => Promise<string>;
   notice: string | undefined;
   schemaSource: SchemaSource;
   clock: Clock;
@@ -355,7 +368,8 @@ function toolRunner(
   options: RegisterOptions,
   answerBudget: typeof AnswerBudget,
 ): ToolRunner {
-  const { config, deps, store, identity, notice, schemaSource, clock, sealingKey } = options;
+  const { config, deps, store, confirmations, identity, notice, schemaSource, clock, sealingKey } =
+    options;
   const { logger } = deps;
   const { input: inputValidator, output: outputValidator } = validatorsOf(tool);
   const callback = async (
@@ -379,6 +393,7 @@ function toolRunner(
       signal: extra.mcpReq.signal,
       schema: () => schemaSource.get(extra.mcpReq.signal),
       store,
+      confirmations,
       identity,
       clock,
       reportProgress: progressReporter(extra, logger),
@@ -391,6 +406,10 @@ function toolRunner(
     const removeRequestSink = requestLogSink(extra, logger);
     try {
       const output = await tool.handler(args, context);
+      if ("form" in output) {
+        logger.debug(`${tool.name} asks the person in a form`, { ms: Date.now() - started });
+        return formResult(output);
+      }
       logger.debug(`${tool.name} answered`, { ms: Date.now() - started });
       // Nothing a tool returns may carry the token: text and structured content are redacted.
       const text = logger.redact(notice ? `${notice}\n${output.text}` : output.text);
@@ -426,19 +445,6 @@ function toolRunner(
         ...(output.isError ? { isError: true } : {}),
       };
     } catch (error) {
-      if (error instanceof FormRequired) {
-        logger.debug(`${tool.name} asks the person in a form`, { ms: Date.now() - started });
-        const { message, requestedSchema, requestState } = error.form;
-        return inputRequired({
-          inputRequests: {
-            [FORM_KEY]: inputRequired.elicit({
-              message,
-              requestedSchema: requestedSchema as ElicitRequestFormParams["requestedSchema"],
-            }),
-          },
-          requestState,
-        });
-      }
       logger.info(`${tool.name} failed`, {
         kind: (error as { kind?: string })?.kind ?? (error as Error)?.name ?? "unknown",
         ms: Date.now() - started,
@@ -469,6 +475,43 @@ function toolRunner(
     return fitted.cut ? { ...result, content: [{ type: "text", text: fitted.text }] } : result;
   };
   return callback;
+}
+
+/**
+ * Whose calls these are: a digest of the platform and its user, read with `viewer` once, when a
+ * change first needs it, so every session and process of one person shares its confirmations.
+ */
+function personOf(client: PlatformClient, config: Config): () => Promise<string> {
+  let person: Promise<string> | undefined;
+  return () => {
+    person ??= (async () => {
+      const [{ viewerQuery }, { createHash }] = await Promise.all([
+        import("./client/operations/core.js"),
+        import("node:crypto"),
+      ]);
+      const { data } = await client.run(viewerQuery, {});
+      const who = `${config.apiUrl ?? "embedded sandbox"}\n${data.viewer.id}`;
+      return `person:${createHash("sha256").update(who).digest("hex")}`;
+    })();
+    // A failed read is tried again by the next change.
+    person.catch(() => {
+      person = undefined;
+    });
+    return person;
+  };
+}
+
+/** A form the person answers: input_required, with the form's state sealed for the next call. */
+function formResult({ form }: FormAnswer): InputRequiredResult {
+  return inputRequired({
+    inputRequests: {
+      [FORM_KEY]: inputRequired.elicit({
+        message: form.message,
+        requestedSchema: form.requestedSchema as ElicitRequestFormParams["requestedSchema"],
+      }),
+    },
+    requestState: form.requestState,
+  });
 }
 
 /**

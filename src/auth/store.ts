@@ -7,9 +7,10 @@
 // user who could write there could swap in their own sign-in, and the server would act as them.
 
 import { lstatSync, mkdirSync, readFileSync, type Stats, statSync } from "node:fs";
-import { open, rename, unlink } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { unlink } from "node:fs/promises";
+import { join } from "node:path";
 import type { SignInIndex } from "../config.js";
+import { lockFile, writeAtomically } from "../state/locked-file.js";
 import type { TokenPair } from "./renewal.js";
 
 export const SIGN_IN_FILE = "sign-ins.json";
@@ -45,9 +46,6 @@ interface StoreFile {
 export class SignInStoreError extends Error {
   override name = "SignInStoreError";
 }
-
-/** How long one process may hold the lock before others take it as abandoned. */
-const LOCK_STALE_MS = 60_000;
 
 /** Who must own the folder and the file: this process's user; nobody on Windows (no such modes). */
 function currentUser(): number | undefined {
@@ -137,18 +135,11 @@ export class SignInStore {
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     // Before the lock file goes into the folder; read() checks again under the lock.
     this.verify();
-    // CommonJS: its functions arrive on `default` (bundled or not).
-    const lockfile = await import("proper-lockfile");
-    const lock = (lockfile.default ?? lockfile).lock;
     let release: () => Promise<void>;
     try {
-      release = await lock(this.path, {
-        realpath: false,
-        stale: LOCK_STALE_MS,
-        retries: { retries: 200, factor: 1.2, minTimeout: 20, maxTimeout: 500 },
-        onCompromised: (error) =>
-          this.onWarning(`The lock on ${this.path} was lost (${error.message}).`),
-      });
+      release = await lockFile(this.path, (error) =>
+        this.onWarning(`The lock on ${this.path} was lost (${error.message}).`),
+      );
     } catch (error) {
       throw new SignInStoreError(
         `Could not lock ${this.path} to change the sign-in (${error instanceof Error ? error.message : String(error)}).`,
@@ -223,37 +214,6 @@ function isSignIn(value: unknown): value is StoredSignIn {
     typeof v.identity === "object" &&
     v.identity !== null
   );
-}
-
-/**
- * Writes a new file beside the old one, created 0600 (never readable by others, not even for a
- * moment), flushed to disk, then renamed over it: readers see the old file or the new one whole.
- */
-async function writeAtomically(path: string, text: string): Promise<void> {
-  // node:crypto loads here, on a write, not at every start that reads the index.
-  const { randomBytes } = await import("node:crypto");
-  const temporary = `${path}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
-  const handle = await open(temporary, "wx", 0o600);
-  try {
-    await handle.writeFile(text, "utf8");
-    await handle.chmod(0o600);
-    await handle.sync();
-  } catch (error) {
-    await handle.close().catch(() => {});
-    await unlink(temporary).catch(() => {});
-    throw error;
-  }
-  await handle.close();
-  try {
-    await rename(temporary, path);
-  } catch (error) {
-    await unlink(temporary).catch(() => {});
-    throw error;
-  }
-  // The rename itself survives a crash once the folder is flushed too (not possible everywhere).
-  const folder = await open(dirname(path), "r").catch(() => undefined);
-  await folder?.sync().catch(() => {});
-  await folder?.close().catch(() => {});
 }
 
 function statIfThere(path: string, stat: typeof statSync): Stats | undefined {

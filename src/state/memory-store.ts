@@ -34,6 +34,11 @@ export function createMemoryStore(now: () => number = Date.now): StateStore {
         expiresAt: ttlMs === undefined ? Number.POSITIVE_INFINITY : now() + ttlMs,
       });
     },
+    async setIfAbsent(key, value, ttlMs) {
+      if (live(key)) return false;
+      values.set(key, { value, expiresAt: now() + ttlMs });
+      return true;
+    },
     async take(key) {
       const entry = live(key);
       values.delete(key);

@@ -225,6 +225,12 @@ export async function createRedisStore(
           : redis.set(k(key), value, "PX", Math.max(1, Math.ceil(ttlMs))),
       );
     },
+    async setIfAbsent(key, value, ttlMs) {
+      const set = await run("record its shared state", () =>
+        redis.set(k(key), value, "PX", Math.max(1, Math.ceil(ttlMs)), "NX"),
+      );
+      return set === "OK";
+    },
     async take(key) {
       const value = await run("read its shared state", () => redis.getdel(k(key)));
       return value ?? undefined;

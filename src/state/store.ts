@@ -22,13 +22,22 @@ interface LogBounds {
   maxAgeMs: number;
 }
 
-export interface StateStore {
+/** Values by key, with expiry: all that confirmations need, so a local file can hold them too. */
+export interface KeyValueStore {
   get(key: string): Promise<string | undefined>;
   /** Sets a value, expiring after `ttlMs` when given. */
   set(key: string, value: string, ttlMs?: number): Promise<void>;
+  /**
+   * Sets a value only if the key holds none, in one atomic step across every process sharing the
+   * store: true when it was set, false when another value was there (left as it was).
+   */
+  setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean>;
   /** Returns the value and deletes it in one atomic step: a second take of the key finds nothing. */
   take(key: string): Promise<string | undefined>;
   delete(key: string): Promise<void>;
+}
+
+export interface StateStore extends KeyValueStore {
   /**
    * Claims one use of a rolling window of `windowMs` that allows `limit` uses, atomically across
    * every process sharing the store. Returns 0 when the use was recorded, or how many milliseconds
@@ -72,8 +81,14 @@ export class SharedStateUnavailableError extends Error {
   constructor(
     /** What could not be done, e.g. "claim a rate-limit slot". */
     readonly action: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; where?: string },
   ) {
-    super(`the server's shared state (Redis) is unavailable, so it could not ${action}`, options);
+    super(
+      `the server's shared state (${options?.where ?? "Redis"}) is unavailable, so it could not ${action}`,
+      options,
+    );
+    this.where = options?.where ?? "Redis";
   }
+  /** Where the state is kept: "Redis", or the local file. */
+  readonly where: string;
 }

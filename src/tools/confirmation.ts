@@ -17,8 +17,14 @@ import { isOutcomeUnknown, isPlatformError } from "../client/errors.js";
 import { quoted } from "../client/platform-text.js";
 import { sealRequestState } from "../state/sealing.js";
 import { SharedStateUnavailableError } from "../state/store.js";
-import type { ElicitResult, FormReply, ToolContext } from "./define-tool.js";
-import { FormRequired, ToolInputError } from "./define-tool.js";
+import type {
+  ElicitResult,
+  FormAnswer,
+  FormReply,
+  ToolContext,
+  ToolOutput,
+} from "./define-tool.js";
+import { ToolInputError } from "./define-tool.js";
 
 /** How long a preview's confirmation token stays valid. */
 const CONFIRMATION_TTL_MS = 5 * 60_000;
@@ -114,7 +120,9 @@ export type Decision<P> =
       text: string;
       token?: string;
       expiresAt?: string;
-    };
+    }
+  /** Nothing was changed; the call ends with a form for the person (see FormAnswer). */
+  | { kind: "form"; proposal: Proposal<P>; answer: FormAnswer };
 
 /** The server refuses such changes with this client (WORKFORCE_CONFIRM=elicitation, no forms). */
 export class ConfirmationUnavailableError extends Error {
@@ -136,14 +144,20 @@ export class OutcomeStillUnknownError extends Error {
     readonly until: string,
     /** The read tool that shows what happened, e.g. "get_hire". */
     readonly check: string,
+    /** The earlier attempt has had no answer yet: it may still be on its way. */
+    readonly inFlight = false,
   ) {
-    super(`an earlier ${change} was sent at ${sentAt} and its outcome is not known yet`);
+    super(
+      inFlight
+        ? `an earlier ${change} was sent at ${sentAt} and has had no answer yet, so its outcome is not known`
+        : `an earlier ${change} was sent at ${sentAt} and its outcome is not known yet`,
+    );
   }
 }
 
 /**
  * Asks for, or checks, the person's confirmation of a change. Without a token: reads the platform
- * (propose), then asks in a form when the client can (FormRequired ends the call), else returns a
+ * (propose), then asks in a form when the client can (the call ends with it), else returns a
  * preview with a token. With a token, or a form's answer: uses it up, reads the platform again and
  * confirms only if every fact is as previewed.
  */
@@ -261,14 +275,14 @@ interface FormState {
   expiresAt: number;
 }
 
-/** Ends the call with a form (FormRequired), its state sealed for the call that answers it. */
+/** Ends the call with a form, its state sealed for the call that answers it. */
 async function askInForm<P>(
   ctx: ToolContext,
   request: ChangeRequest<P>,
   proposal: Proposal<P>,
   round: number,
   changedNote?: string,
-): Promise<never> {
+): Promise<Decision<P>> {
   const message = [
     ...(changedNote ? [changedNote] : []),
     ...proposal.lines,
@@ -278,7 +292,7 @@ async function askInForm<P>(
   const nonce = randomUUID();
   const state: FormState = {
     tool: request.tool,
-    identity: ctx.identity,
+    identity: await ctx.identity(),
     argDigests: digests(request.args),
     factDigests: digests(proposal.facts),
     shown: proposal.facts,
@@ -286,10 +300,10 @@ async function askInForm<P>(
     round,
     expiresAt: ctx.clock.now() + FORM_TTL_MS,
   };
-  await ctx.store
-    .set(formKey(ctx, nonce), "open", FORM_TTL_MS)
+  await ctx.confirmations
+    .set(await formKey(ctx, nonce), "open", FORM_TTL_MS)
     .catch(saying("keep the form's confirmation"));
-  throw new FormRequired({
+  const form: FormAnswer["form"] = {
     message,
     requestedSchema: {
       type: "object",
@@ -297,7 +311,8 @@ async function askInForm<P>(
       required: ["confirm"],
     },
     requestState: sealRequestState(ctx.sealingKey, state),
-  });
+  };
+  return { kind: "form", proposal, answer: { form } };
 }
 
 /**
@@ -313,7 +328,7 @@ async function answered<P>(
   const { tool } = request;
   const again = `Nothing was changed. Call ${tool} again with the arguments the person is to confirm, and no earlier form's answer, for a fresh form.`;
   const state = reply.state as FormState;
-  if (state?.tool !== tool || state.identity !== ctx.identity) {
+  if (state?.tool !== tool || state.identity !== (await ctx.identity())) {
     throw new ToolInputError(
       "the form's answer belongs to another tool's or person's form",
       undefined,
@@ -328,11 +343,10 @@ async function answered<P>(
       again,
     );
   }
-  const refusal = refusalIn(ctx, reply.answer);
-  if (refusal) return { kind: "declined", proposal: await request.propose(), text: refusal };
-  // Taken atomically: of two calls bringing the same answer, only one may send the change.
-  const open = await ctx.store
-    .take(formKey(ctx, state.nonce))
+  // Taken atomically, whatever the answer: of two calls bringing the same form's answer, only the
+  // first counts, so a declined form cannot be answered again with "accept".
+  const open = await ctx.confirmations
+    .take(await formKey(ctx, state.nonce))
     .catch(saying("check the form's answer"));
   if (open === undefined) {
     throw new ToolInputError(
@@ -341,6 +355,8 @@ async function answered<P>(
       `Nothing was sent this time. Check with ${request.check ?? "the read tool"} whether the change was made before calling ${tool} again.`,
     );
   }
+  const refusal = refusalIn(ctx, reply.answer);
+  if (refusal) return { kind: "declined", proposal: await request.propose(), text: refusal };
   // The form may have been open for minutes: read the platform again before sending.
   const now = await request.propose();
   await refuseWhileUnknown(ctx, request);
@@ -382,7 +398,8 @@ function refusalIn(ctx: ToolContext, answer: ElicitResult): string | undefined {
 }
 
 /** A form's single-use mark, under whose form it is and a digest of its nonce. */
-const formKey = (ctx: ToolContext, nonce: string) => `form:${ctx.identity}:${hash(nonce)}`;
+const formKey = async (ctx: ToolContext, nonce: string) =>
+  `form:${await ctx.identity()}:${hash(nonce)}`;
 
 /** "Nothing was sent: since the preview, these changed on the platform: rate (now "DKK 8,200.00")." */
 function changedLine<P>(
@@ -422,43 +439,123 @@ function refuseTooLong(ctx: ToolContext, text: string): void {
   );
 }
 
+/** What a write tool declares; confirmedWrite owns every answer but the one after sending. */
+export interface ConfirmedWrite<P, F extends object, D extends object, A> {
+  /** The tool's name: its confirmation works for it alone. */
+  tool: string;
+  /** Every argument of the call but the token; the confirmation binds all of them. */
+  args: Record<string, unknown>;
+  /** The token from an earlier preview, when the model passes one back. */
+  token: string | undefined;
+  /** What the change is to, e.g. "hire hire_001" (see sendWrite). */
+  target: string;
+  /** The read tool that shows whether the change happened, e.g. "get_hire (hireId hire_001)". */
+  check: string;
+  /** Reads what the person decides on (see ChangeRequest.propose). */
+  propose(): Promise<Proposal<P>>;
+  /** What every answer about this change carries besides its status: ids, the preview. */
+  fields(preview: P): F;
+  /** After "Not confirmed … nothing was changed": what stays as it was, and any further fields. */
+  declined?(preview: P): { text?: string; fields?: D };
+  /**
+   * Sends what the person confirmed and says what happened: most tools with `send`, which is
+   * sendChange for this tool, target and check.
+   */
+  apply(proposal: Proposal<P>, send: BoundSend): Promise<A>;
+}
+
+/** sendChange with the tool, target and check of the change being confirmed. */
+export type BoundSend = <T, R, F extends object, A>(
+  change: ChangeSend<T, R, F, A>,
+) => ReturnType<typeof sendChange<T, R, F, A>>;
+
 /**
- * A preview's answer as the tool's result: status "preview", the tool's own fields, the token and
- * when it expires; the text is the preview itself.
+ * The one way a change is confirmed: preview (with a token) or form, declined, changed since the
+ * preview, or confirmed and applied. A tool declares what differs; every answer but the applied
+ * one is shaped here.
  */
-export function previewResult<F extends object>(
-  answer: { token: string; expiresAt: string; text: string },
-  fields: F,
+export async function confirmedWrite<P, F extends object, D extends object, A>(
+  ctx: ToolContext,
+  write: ConfirmedWrite<P, F, D, A>,
 ) {
-  return {
-    structured: {
-      status: "preview" as const,
-      ...fields,
-      confirmationToken: answer.token,
-      expiresAt: answer.expiresAt,
-    },
-    text: answer.text,
-  };
+  const decision = await confirmChange(ctx, write);
+  const { preview } = decision.proposal;
+  switch (decision.kind) {
+    case "confirmed":
+      return write.apply(decision.proposal, (change) =>
+        sendChange(ctx, { tool: write.tool, target: write.target, check: write.check, ...change }),
+      );
+    case "form":
+      return decision.answer;
+    case "preview":
+      return {
+        structured: {
+          status: "preview" as const,
+          ...write.fields(preview),
+          confirmationToken: decision.token,
+          expiresAt: decision.expiresAt,
+        },
+        text: decision.text,
+      };
+    case "changed":
+      return {
+        structured: {
+          status: "changed" as const,
+          ...write.fields(preview),
+          changedSincePreview: decision.changed,
+          ...(decision.token
+            ? { confirmationToken: decision.token, expiresAt: decision.expiresAt }
+            : {}),
+        },
+        text: decision.text,
+      };
+    case "declined": {
+      const kept = write.declined?.(preview);
+      return {
+        structured: {
+          status: "declined" as const,
+          ...write.fields(preview),
+          ...(kept?.fields as D),
+        },
+        text: kept?.text ? `${decision.text} ${kept.text}` : decision.text,
+      };
+    }
+  }
+}
+
+/** One write sent for a confirmed change: what to send, how to read it back, what to answer. */
+export interface ChangeSend<T, R, F extends object, A> extends WriteSteps<T, R> {
+  /** What the change was, e.g. "Termination of hire hire_001": an unknown outcome starts with it. */
+  what: string;
+  /** The fields every answer about this change carries (as confirmedWrite's `fields`). */
+  fields: F;
+  /** The answer when the platform answered, or when reading back after a lost answer shows it. */
+  done(result: Exclude<WriteOutcome<T, R>, { kind: "unknown" }>): A;
 }
 
 /**
- * The answer when a fact changed before the change was sent: status "changed", nothing sent, what
- * changed, and the fresh preview's token (on the token path).
+ * Sends one write (sendWrite) and answers: the tool's own answer when it is known to be done, else
+ * an error saying the outcome is unknown and how to check.
  */
-export function changedResult<F extends object, P>(
-  decision: Extract<Decision<P>, { kind: "changed" }>,
-  fields: F,
+async function sendChange<T, R, F extends object, A>(
+  ctx: ToolContext,
+  change: ChangeSend<T, R, F, A> & WriteTarget,
 ) {
+  const sent = await sendWrite(ctx, change);
+  if (sent.kind === "unknown") return unknownAnswer(change.what, change.fields, sent.text);
+  return change.done(sent);
+}
+
+/** An unknown outcome as the tool's answer: an error, with what was sent and how to check. */
+export function unknownAnswer<F extends object>(
+  what: string,
+  fields: F,
+  note: string,
+): ToolOutput<F & { status: "outcome-unknown"; note: string }> {
   return {
-    structured: {
-      status: "changed" as const,
-      ...fields,
-      changedSincePreview: decision.changed,
-      ...(decision.token
-        ? { confirmationToken: decision.token, expiresAt: decision.expiresAt }
-        : {}),
-    },
-    text: decision.text,
+    isError: true,
+    structured: { status: "outcome-unknown" as const, ...fields, note },
+    text: `${what}: ${note}`,
   };
 }
 
@@ -478,16 +575,18 @@ interface PendingConfirmation {
  */
 function storeOf(ctx: ToolContext) {
   // Bound to whose calls these are: a token minted for one person is unknown to another.
-  const key = (token: string) => `confirm:${ctx.identity}:${hash(token)}`;
+  const key = async (token: string) => `confirm:${await ctx.identity()}:${hash(token)}`;
   return {
     async put(token: string, entry: PendingConfirmation) {
-      await ctx.store
-        .set(key(token), JSON.stringify(entry), entry.expiresAt - Date.now())
+      await ctx.confirmations
+        .set(await key(token), JSON.stringify(entry), entry.expiresAt - Date.now())
         .catch(saying("keep a confirmation token for the preview"));
     },
     /** Removes and returns the entry in one atomic step: a token can be taken once. */
     async take(token: string): Promise<PendingConfirmation | undefined> {
-      const raw = await ctx.store.take(key(token)).catch(saying("check the confirmation token"));
+      const raw = await ctx.confirmations
+        .take(await key(token))
+        .catch(saying("check the confirmation token"));
       if (raw === undefined) return undefined;
       const entry = JSON.parse(raw) as PendingConfirmation;
       return entry.expiresAt > Date.now() ? entry : undefined;
@@ -502,44 +601,143 @@ const saying = (action: string) => (error: unknown) => {
     : error;
 };
 
-/** The marker a write with an unknown outcome leaves: whose, which change, until when. */
-const unknownKey = (ctx: ToolContext, tool: string, target: string) =>
-  `unknown-outcome:${ctx.identity}:${tool}:${hash(target)}`;
+/** Where an attempt at a change is recorded: whose, which tool, and a digest of its target. */
+const attemptKey = async (ctx: ToolContext, tool: string, target: string) =>
+  `attempt:${await ctx.identity()}:${tool}:${hash(target)}`;
 
-/** Only times: the target and the read tool may name a person, and stay out of shared state. */
-interface UnknownOutcome {
+/**
+ * An attempt at a change, recorded before it is sent. Only times and a state: the target and the
+ * read tool may name a person, and stay out of shared state.
+ */
+interface Attempt {
+  /** When the send began. */
   sentAt: number;
+  /** Until when another attempt at the same change is refused unless a read shows what happened. */
   until: number;
+  /**
+   * "sending": no answer yet (or its server stopped before one came); "unknown": the answer was
+   * lost and reading back did not show the change.
+   */
+  state: "sending" | "unknown";
+}
+
+/** The attempt recorded for a change, while its hold lasts (its stated end is its end). */
+async function attemptAt(
+  ctx: ToolContext,
+  tool: string,
+  target: string,
+): Promise<Attempt | undefined> {
+  const raw = await ctx.confirmations
+    .get(await attemptKey(ctx, tool, target))
+    .catch(saying("check for an earlier change whose outcome is unknown"));
+  if (raw === undefined) return undefined;
+  const attempt = JSON.parse(raw) as Attempt;
+  return attempt.until > ctx.clock.now() ? attempt : undefined;
+}
+
+const stillUnknown = (request: HeldChange, target: string, attempt: Attempt) =>
+  new OutcomeStillUnknownError(
+    `${request.tool} for ${target}`,
+    new Date(attempt.sentAt).toISOString(),
+    new Date(attempt.until).toISOString(),
+    request.check ?? "the read tool the earlier answer named",
+    attempt.state === "sending",
+  );
+
+/** A change as its hold names it; `check` is the read tool that shows what happened. */
+interface HeldChange {
+  tool: string;
+  target: string;
+  check?: string;
 }
 
 /**
- * Refuses (OutcomeStillUnknownError) while an earlier attempt at the same change has an unknown
- * outcome. confirmChange and sendWrite call it; a tool that would answer "already done" from a read
- * before either calls it first.
+ * Refuses (OutcomeStillUnknownError) while an earlier attempt at the same change is being sent or
+ * has an unknown outcome. confirmChange and sendWrite call it; a tool that would answer "already
+ * done" from a read before either calls it first.
  */
-export async function refuseWhileUnknown(
-  ctx: ToolContext,
-  request: { tool: string; target: string; check?: string },
-): Promise<void> {
-  const raw = await ctx.store
-    .get(unknownKey(ctx, request.tool, request.target))
-    .catch(saying("check for an earlier change whose outcome is unknown"));
-  if (raw === undefined) return;
-  const marker = JSON.parse(raw) as UnknownOutcome;
-  throw new OutcomeStillUnknownError(
-    `${request.tool} for ${request.target}`,
-    new Date(marker.sentAt).toISOString(),
-    new Date(marker.until).toISOString(),
-    request.check ?? "the read tool the earlier answer named",
-  );
+export async function refuseWhileUnknown(ctx: ToolContext, request: HeldChange): Promise<void> {
+  const attempt = await attemptAt(ctx, request.tool, request.target);
+  if (attempt) throw stillUnknown(request, request.target, attempt);
 }
 
-export interface WriteRequest<T, R> {
+/**
+ * Records the attempt under each of its targets before anything is sent, each only if no other
+ * attempt holds it: of two confirmations racing for one change, one sends and the other is refused,
+ * naming the first. Resolves to the function that records how the attempt ended.
+ */
+async function recordAttempt(
+  ctx: ToolContext,
+  request: HeldChange & { alsoHolds?: readonly string[] },
+  attempt: Attempt,
+): Promise<(outcome: "done" | "unknown") => Promise<void>> {
+  const targets = [...new Set([request.target, ...(request.alsoHolds ?? [])])];
+  const keys: string[] = [];
+  const release = () =>
+    Promise.all(keys.map((key) => ctx.confirmations.delete(key).catch(() => {})));
+  for (const target of targets) {
+    const key = await attemptKey(ctx, request.tool, target);
+    const claimed = await ctx.confirmations
+      .setIfAbsent(key, JSON.stringify(attempt), UNKNOWN_OUTCOME_HOLD_MS)
+      .catch(async (error) => {
+        await release();
+        return saying("record the attempt before sending it")(error);
+      });
+    if (!claimed) {
+      const earlier = await attemptAt(ctx, request.tool, target);
+      // A record past its stated end that the store still keeps holds nothing: replace it once.
+      const replaced =
+        !earlier &&
+        (await ctx.confirmations.delete(key).then(
+          () =>
+            ctx.confirmations.setIfAbsent(key, JSON.stringify(attempt), UNKNOWN_OUTCOME_HOLD_MS),
+          () => false,
+        ));
+      if (!replaced) {
+        await release();
+        throw earlier
+          ? stillUnknown(request, target, earlier)
+          : new SharedStateUnavailableError("record the attempt before sending it");
+      }
+    }
+    keys.push(key);
+  }
+  return async (outcome) => {
+    if (outcome === "done") {
+      // Left behind, a record would only hold the next change for a while: never a resend.
+      await release();
+      return;
+    }
+    const held: Attempt = { ...attempt, state: "unknown" };
+    for (const key of keys) {
+      await ctx.confirmations
+        .set(key, JSON.stringify(held), holdLeft(ctx, attempt.until))
+        .catch(() => {
+          // Still recorded as being sent, which holds as long; the answer says not to resend.
+        });
+    }
+  };
+}
+
+/**
+ * How long the store keeps a hold that ends at `until`: from now, since the read-back took time
+ * after the send began; never less than a moment, so the record is written at all.
+ */
+const holdLeft = (ctx: ToolContext, until: number) => Math.max(until - ctx.clock.now(), 1_000);
+
+/** Which change a write is, for the hold on an unknown outcome and the advice on checking it. */
+interface WriteTarget {
   tool: string;
   /** What the change is to, as in the confirmation, e.g. "hire hire_001". */
   target: string;
   /** The read tool a person uses to see what happened, e.g. "get_hire (hireId hire_001)". */
   check: string;
+}
+
+export interface WriteRequest<T, R> extends WriteTarget, WriteSteps<T, R> {}
+
+/** What to send, and how to tell from a read whether it was made. */
+interface WriteSteps<T, R> {
   send(): Promise<T>;
   /** Reads the record as it is now. */
   readBack(): Promise<R>;
@@ -572,13 +770,20 @@ export async function sendWrite<T, R>(
   ctx: ToolContext,
   request: WriteRequest<T, R>,
 ): Promise<WriteOutcome<T, R>> {
-  // A write sent without a preview is held back here, as a confirmed one is by confirmChange.
-  await refuseWhileUnknown(ctx, request);
+  // Recorded before it is sent, in state every process and session of this person shares: a
+  // write with a hold (sent without a preview, or racing another confirmation) is refused here.
   const sentAt = ctx.clock.now();
+  const until = sentAt + UNKNOWN_OUTCOME_HOLD_MS;
+  const ended = await recordAttempt(ctx, request, { sentAt, until, state: "sending" });
   try {
-    return { kind: "sent", data: await request.send() };
+    const data = await request.send();
+    await ended("done");
+    return { kind: "sent", data };
   } catch (error) {
-    if (!isPlatformError(error) || !isOutcomeUnknown(error)) throw error;
+    if (!isPlatformError(error) || !isOutcomeUnknown(error)) {
+      await ended("done");
+      throw error;
+    }
   }
   const reads = READ_BACK_DELAYS_MS.length;
   for (const [i, delay] of READ_BACK_DELAYS_MS.entries()) {
@@ -599,21 +804,16 @@ export async function sendWrite<T, R>(
     );
     try {
       const state = await request.readBack();
-      if (request.applied(state)) return { kind: "read-back", state };
+      if (request.applied(state)) {
+        await ended("done");
+        return { kind: "read-back", state };
+      }
     } catch {
       // A failed read shows nothing either way; the next one may.
     }
     if (ctx.signal.aborted) break;
   }
-  const until = sentAt + UNKNOWN_OUTCOME_HOLD_MS;
-  const marker: UnknownOutcome = { sentAt, until };
-  for (const target of [request.target, ...(request.alsoHolds ?? [])]) {
-    await ctx.store
-      .set(unknownKey(ctx, request.tool, target), JSON.stringify(marker), until - sentAt)
-      .catch(() => {
-        // The answer below says not to resend either way; the hold is a second line of defence.
-      });
-  }
+  await ended("unknown");
   const untilText = new Date(until).toISOString();
   return {
     kind: "unknown",

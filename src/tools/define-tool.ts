@@ -3,7 +3,7 @@ import type * as z from "zod";
 import type { PlatformClient } from "../client/types.js";
 import type { Config, Toolset } from "../config.js";
 import type { Logger } from "../logger.js";
-import type { StateStore } from "../state/store.js";
+import type { KeyValueStore, StateStore } from "../state/store.js";
 import type { WebhookEventStore } from "../state/webhook-events.js";
 import type { WebhookSecretStore } from "../state/webhook-secrets.js";
 
@@ -27,7 +27,7 @@ interface ElicitSchema {
   required?: string[];
 }
 
-/** A call that answers a form this server asked for (see FormRequired). */
+/** A call that answers a form this server asked for (see FormAnswer). */
 export interface FormReply {
   /** The state sealed with the form, opened: the server refuses one altered or expired. */
   state: unknown;
@@ -36,17 +36,12 @@ export interface FormReply {
 }
 
 /**
- * Thrown by a tool to end this call with a form for the person (an input_required result with a
+ * A tool's answer that ends this call with a form for the person (an input_required result with a
  * sealed requestState). The client shows it and calls the tool again with the answer and the state;
  * on a 2025-11-25 connection the SDK asks with elicitation/create and calls the tool again itself.
  */
-export class FormRequired extends Error {
-  override name = "FormRequired";
-  constructor(
-    readonly form: { message: string; requestedSchema: ElicitSchema; requestState: string },
-  ) {
-    super("the person must answer a form first");
-  }
+export interface FormAnswer {
+  form: { message: string; requestedSchema: ElicitSchema; requestState: string };
 }
 
 /** Time as the tools see it: injected, so tests move it instead of sleeping. */
@@ -86,19 +81,28 @@ export interface ToolContext {
   schema(): Promise<GraphQLSchema>;
   /** Sends a progress notification when the client asked for progress; otherwise does nothing. */
   reportProgress(progress: number, total?: number, message?: string): Promise<void>;
-  /** Whether this call's client can show forms (form elicitation); see FormRequired. */
+  /** Whether this call's client can show forms (form elicitation); see FormAnswer. */
   forms: boolean;
   /** Present when this call answers a form the server asked for. */
   formReply?: FormReply;
   /** Seals what a client carries from one call to the next (a form's requestState). */
   sealingKey: Buffer;
   /**
-   * State that must outlive the server, such as confirmation tokens: in Redis when replicas share
-   * it (any request may reach any replica), otherwise in this process's memory.
+   * State that must outlive the request: in Redis when replicas share it (any request may reach
+   * any replica), otherwise in this process's memory.
    */
   store: StateStore;
-  /** A digest naming whose calls these are (platform and credential), to scope keys in `store`. */
-  identity: string;
+  /**
+   * Where confirmation tokens, open forms and attempts at changes are kept: shared by every process
+   * and session acting for the person (Redis for a team, the local state file for a local server),
+   * so neither a restart nor another session can send a change whose outcome is unknown again.
+   */
+  confirmations: KeyValueStore;
+  /**
+   * Whose calls these are, to scope keys in `confirmations`: a digest of the platform and its user
+   * (from `viewer`), the same in every session and process of that person.
+   */
+  identity(): Promise<string>;
   /** For waits between read-backs (see sendWrite). */
   clock: Clock;
   /**
@@ -110,7 +114,7 @@ export interface ToolContext {
   registeredSecrets?: WebhookSecretStore;
 }
 
-interface ToolOutput<TStructured> {
+export interface ToolOutput<TStructured> {
   structured: TStructured;
   /** A short rendering a person would like to read. */
   text: string;
@@ -155,7 +159,7 @@ export interface ToolDefinition<TInput extends z.ZodRawShape, TOutput extends z.
   handler(
     args: z.infer<z.ZodObject<TInput>>,
     context: ToolContext,
-  ): Promise<ToolOutput<z.infer<z.ZodObject<TOutput>>>>;
+  ): Promise<ToolOutput<z.infer<z.ZodObject<TOutput>>> | FormAnswer>;
 }
 
 /**
@@ -166,7 +170,7 @@ export interface ToolDefinition<TInput extends z.ZodRawShape, TOutput extends z.
 export interface AnyTool extends ToolInfo {
   inputSchema: z.ZodRawShape;
   outputSchema: z.ZodRawShape;
-  handler(args: unknown, context: ToolContext): Promise<ToolOutput<unknown>>;
+  handler(args: unknown, context: ToolContext): Promise<ToolOutput<unknown> | FormAnswer>;
 }
 
 export function defineTool<TInput extends z.ZodRawShape, TOutput extends z.ZodRawShape>(

@@ -8,7 +8,7 @@ import {
   poolContactsBySearchQuery,
 } from "../client/operations/talent-invitations.js";
 import { oneLine, quoted } from "../client/platform-text.js";
-import { type ToolContext, ToolInputError } from "./define-tool.js";
+import { type FormAnswer, type ToolContext, ToolInputError } from "./define-tool.js";
 import { requestOptions } from "./format.js";
 import { checkHires } from "./timesheets/timesheet-reads.js";
 
@@ -285,6 +285,11 @@ export async function withCompanyId<T extends { company?: string }>(
 }
 
 /** The answer, after the lines that say which names were read as ids. */
-export function withNotes<T extends { text: string }>(result: T, notes: readonly string[]): T {
-  return notes.length > 0 ? { ...result, text: [...notes, result.text].join("\n") } : result;
+export function withNotes<T extends { text: string } | FormAnswer>(
+  result: T,
+  notes: readonly string[],
+): T {
+  // A form shows the preview as the person decides on it; the notes come with the answer after it.
+  if ("form" in result || notes.length === 0) return result;
+  return { ...result, text: [...notes, result.text].join("\n") };
 }

@@ -104,7 +104,9 @@ function describe(error: unknown, tool: string, logger: Logger | undefined): str
     return [
       `${tool} did not run: ${sentence(flat(error.message))}`,
       "Nothing was sent to the platform and nothing was changed.",
-      "Trying again in a minute may work; if it keeps failing, ask whoever runs this server to check its Redis.",
+      error.where === "Redis"
+        ? "Trying again in a minute may work; if it keeps failing, ask whoever runs this server to check its Redis."
+        : `Trying again in a minute may work; if it keeps failing, check that ${error.where} can be read and written.`,
     ];
   }
   if (isPlatformError(error)) return describePlatformError(error, tool);

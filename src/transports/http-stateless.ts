@@ -13,10 +13,11 @@ import type { TokenSource } from "../client/types.js";
 import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
 import { createServer, type WorkforceServer } from "../server.js";
-import type { StateStore } from "../state/store.js";
+import type { KeyValueStore, StateStore } from "../state/store.js";
 import type { WebhookEventStore } from "../state/webhook-events.js";
 import type { WebhookSecretStore } from "../state/webhook-secrets.js";
 import type { CatalogEntry } from "../tools/catalog.js";
+import type { Clock } from "../tools/define-tool.js";
 import type { Platform } from "./platform.js";
 import { createSessionLogger } from "./session-logger.js";
 
@@ -26,6 +27,8 @@ export interface StatelessContext {
   version: string;
   platform: Platform;
   store: StateStore;
+  /** Confirmations and attempts at changes, shared by every request and session of a person. */
+  confirmations: KeyValueStore;
   schemas: SchemaCache;
   /** Every tool's catalog entry, read once for the process. */
   catalog: readonly CatalogEntry[];
@@ -35,6 +38,8 @@ export interface StatelessContext {
   events?: WebhookEventStore;
   /** Where the receiver reads registered webhooks' secrets. */
   registeredSecrets?: WebhookSecretStore;
+  /** The tools' clock (tests pass one whose waits end at once); the real one by default. */
+  clock?: Clock;
 }
 
 export interface StatelessCall {
@@ -57,11 +62,12 @@ export function statelessServer(context: StatelessContext, call: StatelessCall):
     version: context.version,
     schemaSource: context.schemas.sourceFor(identity, client),
     store: context.store,
-    identity,
+    confirmations: context.confirmations,
     catalog: context.catalog,
     sealingKey: context.sealingKey,
     events: context.events,
     registeredSecrets: context.registeredSecrets,
+    clock: context.clock,
   });
 }
 

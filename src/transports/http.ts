@@ -28,6 +28,8 @@ import { createStateStore } from "../state/index.js";
 import { sealingKeyFor } from "../state/sealing-key.js";
 import type { StateStore } from "../state/store.js";
 import { loadCatalog } from "../tools/catalog.js";
+import type { Clock } from "../tools/define-tool.js";
+import { confirmationStateFor } from "./confirmation-state.js";
 import { type HttpSession, SessionRegistry } from "./http-sessions.js";
 import {
   type StatelessCall,
@@ -64,6 +66,8 @@ export interface HttpServerOptions {
   tokenChecksPerWindow?: number;
   /** Sessions one client may hold; a quarter of config.maxSessions by default. */
   sessionsPerOwner?: number;
+  /** The tools' clock (tests pass one whose waits end at once); the real one by default. */
+  toolClock?: Clock;
 }
 
 const REALM = 'Bearer realm="workforce-mcp"';
@@ -112,6 +116,10 @@ export async function startHttpServer(
   // the events it keeps, for list_changes and workforce://changes.
   const receiver = createWebhookReceiver({ config, logger, store, sealingKey, now: options.now });
   const events = receiver.events;
+  // One place for every session's and request's confirmations and attempts at changes.
+  const confirmations =
+    confirmationStateFor(config, logger, { sandbox: platform.sandbox !== undefined, store }) ??
+    store;
   // Requests of MCP 2026-07-28 stand alone on every replica, as --stateless makes 2025 ones do.
   const perRequest: StatelessContext = {
     config,
@@ -119,6 +127,8 @@ export async function startHttpServer(
     version,
     platform,
     store,
+    confirmations,
+    clock: options.toolClock,
     schemas: createSchemaCache({ store }),
     catalog,
     sealingKey,
@@ -403,6 +413,8 @@ export async function startHttpServer(
       schemaSource: sharedSchema,
       catalog,
       sealingKey,
+      confirmations,
+      clock: options.toolClock,
       events,
       registeredSecrets: receiver.registeredSecrets,
     });

@@ -8,6 +8,7 @@ import { createServer, type WorkforceServer } from "../server.js";
 import { createStateStore } from "../state/index.js";
 import { sealingKeyFor } from "../state/sealing-key.js";
 import { loadCatalog } from "../tools/catalog.js";
+import { confirmationStateFor } from "./confirmation-state.js";
 import { openPlatform } from "./platform.js";
 import { INVALID_REQUEST, MAX_STDIO_MESSAGE_BYTES, StdinLineGuard } from "./stdio-guard.js";
 
@@ -24,6 +25,10 @@ export async function serveStdio(config: Config, logger: Logger, version: string
     version,
     catalog: await loadCatalog(),
     sealingKey: sealingKeyFor(config.encryptionKey),
+    confirmations: confirmationStateFor(config, logger, {
+      sandbox: platform.sandbox !== undefined,
+      store,
+    }),
     // With the team's Redis, the platform's events its HTTP server receives (list_changes reads them).
     events: store
       ? (await import("../state/webhook-events.js")).createWebhookEventStore(store, {

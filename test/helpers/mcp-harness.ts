@@ -22,7 +22,7 @@ import { createLogger, type Logger } from "../../src/logger.js";
 import { type SandboxOptions, startSandbox } from "../../src/sandbox/index.js";
 import { createServer, type ServerDeps, type WorkforceServer } from "../../src/server.js";
 import { createMemoryStore } from "../../src/state/memory-store.js";
-import type { StateStore } from "../../src/state/store.js";
+import type { KeyValueStore, StateStore } from "../../src/state/store.js";
 import { loadCatalog } from "../../src/tools/catalog.js";
 import type { Clock } from "../../src/tools/define-tool.js";
 import type { AnyToolDefinition } from "../../src/tools/registry.js";
@@ -65,6 +65,10 @@ export interface HarnessOptions {
   events?: ServerDeps["events"];
   /** The state store and sealing key the server uses (2025-11-25), for tests that look into them. */
   state?: { store: StateStore; sealingKey: Buffer };
+  /** Where confirmations and attempts are kept, as a restarted server would find them again. */
+  confirmations?: KeyValueStore;
+  /** A sandbox already running (left running at close), as the platform a restarted server finds. */
+  sandbox?: Sandbox;
 }
 
 /** Real time, but a wait ends at once: read-backs after a lost answer do not hold a test up. */
@@ -92,11 +96,14 @@ export interface Harness {
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
-  const sandbox = await startSandbox({
-    today: options.today ?? "2026-11-22",
-    rateLimitPerMinute: options.rateLimitPerMinute ?? 0,
-    seedPatch: options.seedPatch,
-  });
+  const sandbox =
+    options.sandbox ??
+    (await startSandbox({
+      today: options.today ?? "2026-11-22",
+      rateLimitPerMinute: options.rateLimitPerMinute ?? 0,
+      seedPatch: options.seedPatch,
+    }));
+  const closeSandbox = () => (options.sandbox ? Promise.resolve() : sandbox.close());
   const token = sandbox.tokens[options.token ?? "full"];
   const stderr: string[] = [];
   try {
@@ -132,6 +139,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       clock: options.clock ?? noWaitClock,
       catalog: options.tools ? catalogOf(options.tools) : await loadCatalog(),
       events: options.events,
+      confirmations: options.confirmations,
       ...options.state,
     };
     const workforce = createServer(config, deps);
@@ -162,7 +170,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
         await client.close();
         await stop?.();
         await workforce.close();
-        await sandbox.close();
+        await closeSandbox();
       },
     };
     if (modern) {
@@ -193,7 +201,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     };
     return harness;
   } catch (error) {
-    await sandbox.close();
+    await closeSandbox();
     throw error;
   }
 }

@@ -7,7 +7,7 @@ import { z } from "zod";
 import { ResponseTooLargeError, ValidationError } from "../../src/client/errors.js";
 import { SANDBOX_NOTICE } from "../../src/server.js";
 import { cutAtLine, fitAnswer, smallAndClean } from "../../src/tools/answer-budget.js";
-import { defineTool } from "../../src/tools/define-tool.js";
+import { defineTool, type ToolOutput } from "../../src/tools/define-tool.js";
 import { toToolErrorResult } from "../../src/tools/tool-error.js";
 import { type BigAnswerServer, bigAnswerServer } from "../helpers/big-answer.js";
 import { type Harness, type HarnessOptions, startHarness } from "../helpers/mcp-harness.js";
@@ -185,10 +185,10 @@ describe("WORKFORCE_MAX_RESPONSE_BYTES: a 50 MB platform answer", () => {
 describe("WORKFORCE_MAX_ANSWER_BYTES", () => {
   it("an answer under the limit is exactly what the tool returned", async () => {
     const h = await harness({ tools: testTools, config: { maxAnswerBytes: 8 * KB } });
-    const direct = await many.handler(
+    const direct = (await many.handler(
       { count: 3, nameLength: 40, noteLength: 10, textLines: true },
       {} as never,
-    );
+    )) as ToolOutput<unknown>;
     const result = await h.client.callTool({ name: "many", arguments: { count: 3 } });
     expect(result.content).toEqual([{ type: "text", text: `${SANDBOX_NOTICE}\n${direct.text}` }]);
     expect(JSON.stringify(result.structuredContent)).toBe(JSON.stringify(direct.structured));

@@ -10,12 +10,7 @@ import { parseConfig } from "../../src/config.js";
 import { createLogger, type Logger, type LogLevel } from "../../src/logger.js";
 import { createServer, SANDBOX_NOTICE, type SandboxInfo } from "../../src/server.js";
 import { sealRequestState } from "../../src/state/sealing.js";
-import {
-  type AnyTool,
-  defineTool,
-  FormRequired,
-  type ToolContext,
-} from "../../src/tools/define-tool.js";
+import { type AnyTool, defineTool, type ToolContext } from "../../src/tools/define-tool.js";
 import { selectTools } from "../../src/tools/registry.js";
 import { catalogOf } from "../../src/tools/tool-list.js";
 
@@ -56,17 +51,19 @@ const probe = defineTool({
         };
       }
       if (!context.forms) return { structured: { mode, answer: "no elicitation" }, text: "none" };
-      throw new FormRequired({
-        message: "Sure?",
-        requestedSchema: {
-          type: "object",
-          properties: { confirm: { type: "boolean" } },
-          required: ["confirm"],
+      return {
+        form: {
+          message: "Sure?",
+          requestedSchema: {
+            type: "object",
+            properties: { confirm: { type: "boolean" } },
+            required: ["confirm"],
+          },
+          requestState: sealRequestState(context.sealingKey, {
+            expiresAt: context.clock.now() + 60_000,
+          }),
         },
-        requestState: sealRequestState(context.sealingKey, {
-          expiresAt: context.clock.now() + 60_000,
-        }),
-      });
+      };
     }
     return { structured: { mode }, text: `mode ${mode}` };
   },

@@ -109,6 +109,20 @@ describe("terminate_hire confirmed in a form on MCP 2026-07-28 (input_required)"
     expect(terminations(h)).toBe(1);
   });
 
+  it("a declined form cannot be answered again with accept: its state is spent by any answer (MCP 2026-07-28 mrtr: requestState is attacker-controlled)", async () => {
+    for (const answer of DECLINING_ANSWERS) {
+      const h = await harness(formsOn2026(TICKED).options);
+      const { requestState } = await firstRound(h);
+      const declined = await retry(h, requestState as string, answer);
+      expect(textOf(declined)).toContain("nothing was changed");
+      const replayed = await retry(h, requestState as string, TICKED);
+      expect((replayed as { isError?: boolean }).isError).toBe(true);
+      expect(textOf(replayed)).toContain("already used");
+      expect(terminations(h)).toBe(0);
+      await h.close();
+    }
+  });
+
   it("refuses a tampered requestState with -32602 before the tool runs (MCP 2026-07-28 mrtr: integrity-protect requestState)", async () => {
     const h = await harness(formsOn2026(TICKED).options);
     const { requestState } = await firstRound(h);

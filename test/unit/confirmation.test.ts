@@ -18,12 +18,7 @@ import {
   sendWrite,
   UNKNOWN_OUTCOME_HOLD_MS,
 } from "../../src/tools/confirmation.js";
-import {
-  type ElicitResult,
-  type FormReply,
-  FormRequired,
-  type ToolContext,
-} from "../../src/tools/define-tool.js";
+import type { ElicitResult, FormReply, ToolContext } from "../../src/tools/define-tool.js";
 
 interface Waits {
   slept: number[];
@@ -41,10 +36,12 @@ function context(
   const slept: number[] = [];
   const progress: string[] = [];
   let now = Date.parse("2026-11-26T10:00:00Z");
+  const store = options.store ?? createMemoryStore();
   return {
     config: { confirm: options.confirm ?? "token", maxAnswerBytes: 131072 } as Config,
-    store: options.store ?? createMemoryStore(),
-    identity: options.identity ?? "someone",
+    store,
+    confirmations: store,
+    identity: async () => options.identity ?? "someone",
     signal: new AbortController().signal,
     forms: options.forms ?? false,
     sealingKey: randomBytes(32),
@@ -252,14 +249,12 @@ describe("the form", () => {
   ) {
     let formReply: FormReply | undefined;
     for (;;) {
-      try {
-        return await confirmChange({ ...ctx, formReply }, request);
-      } catch (error) {
-        if (!(error instanceof FormRequired)) throw error;
-        asked.push(error.form.message);
-        const state = openRequestState(ctx.sealingKey, error.form.requestState, ctx.clock.now());
-        formReply = { state, answer: answers.shift() ?? { action: "cancel" } };
-      }
+      const decision = await confirmChange({ ...ctx, formReply }, request);
+      if (decision.kind !== "form") return decision;
+      const { form } = decision.answer;
+      asked.push(form.message);
+      const state = openRequestState(ctx.sealingKey, form.requestState, ctx.clock.now());
+      formReply = { state, answer: answers.shift() ?? { action: "cancel" } };
     }
   }
   const ticked: ElicitResult = { action: "accept", content: { confirm: true } };
@@ -384,6 +379,34 @@ describe("sendWrite", () => {
     // A change to something else is not held back.
     const other = { ...change({}, {}), target: "hire hire_004" };
     expect((await confirmChange(ctx, other)).kind).toBe("preview");
+  });
+
+  it("holds another attempt until exactly the end it states, counted from when the send began", async () => {
+    const ctx = context();
+    const began = ctx.clock.now();
+    const outcome = await sendWrite(ctx, {
+      tool: "cancel_hire",
+      target: "hire hire_003",
+      check: "get_hire (hireId hire_003)",
+      send: async () => {
+        throw lost();
+      },
+      readBack: async () => "READY",
+      applied: (status) => status === "CANCELLED",
+    });
+    if (outcome.kind !== "unknown") throw new Error("expected unknown");
+    expect(outcome.until).toBe(new Date(began + UNKNOWN_OUTCOME_HOLD_MS).toISOString());
+    // The read-back took its waits; the hold still ends when it said, not that much later.
+    expect(ctx.clock.now()).toBeGreaterThan(began);
+    const move = (to: number) => {
+      ctx.clock.now = () => to;
+    };
+    move(began + UNKNOWN_OUTCOME_HOLD_MS - 1);
+    await expect(confirmChange(ctx, change({}, {}))).rejects.toBeInstanceOf(
+      OutcomeStillUnknownError,
+    );
+    move(began + UNKNOWN_OUTCOME_HOLD_MS);
+    expect((await confirmChange(ctx, change({}, {}))).kind).toBe("preview");
   });
 
   it("throws a definite refusal as it is, reading nothing back", async () => {

@@ -3,14 +3,12 @@ import type { HireForCancelQuery } from "../../client/operation-types.generated.
 import { cancelHireMutation, hireForCancelQuery } from "../../client/operations/hires.js";
 import { oneLine } from "../../client/platform-text.js";
 import {
-  changedResult,
+  type BoundSend,
   confirmationTokenArg,
-  confirmChange,
+  confirmedWrite,
   confirmedWriteAnnotations,
   type Proposal,
-  previewResult,
   previewTokenOutput,
-  sendWrite,
   whole,
 } from "../confirmation.js";
 import { defineTool, NotAllowedError, type ToolContext, ToolInputError } from "../define-tool.js";
@@ -74,29 +72,20 @@ export const cancelHireTool = defineTool({
   annotations: confirmedWriteAnnotations,
   async handler(args, ctx) {
     const { confirmationToken, ...call } = args;
-    const decision = await confirmChange(ctx, {
+    return confirmedWrite(ctx, {
       tool: TOOL,
       args: call,
       token: confirmationToken,
       target: `hire ${args.hireId}`,
       check: checkFor(args.hireId),
       propose: () => propose(ctx, call),
+      fields: (preview) => ({ hireId: args.hireId, preview }),
+      declined: (preview) => ({
+        text: `Hire ${oneLine(args.hireId)} is still ${oneLine(preview.hireStatus)}; the worker was not told anything.`,
+        fields: { hireStatus: preview.hireStatus },
+      }),
+      apply: ({ preview }, send) => cancel(ctx, call, preview, send),
     });
-    const preview = decision.proposal.preview;
-    const base = { hireId: args.hireId, preview };
-    switch (decision.kind) {
-      case "confirmed":
-        return cancel(ctx, call, preview);
-      case "changed":
-        return changedResult(decision, base);
-      case "preview":
-        return previewResult(decision, base);
-      case "declined":
-        return {
-          structured: { status: "declined" as const, ...base, hireStatus: preview.hireStatus },
-          text: `${decision.text} Hire ${oneLine(args.hireId)} is still ${oneLine(preview.hireStatus)}; the worker was not told anything.`,
-        };
-    }
   },
 });
 
@@ -168,49 +157,44 @@ async function readHire(ctx: ToolContext, id: string): Promise<HireForCancelQuer
   return data.hire;
 }
 
-async function cancel(ctx: ToolContext, args: CancelArgs, preview: Preview) {
+async function cancel(ctx: ToolContext, args: CancelArgs, preview: Preview, send: BoundSend) {
   const base = { hireId: args.hireId, preview };
-  const sent = await sendWrite(ctx, {
-    tool: TOOL,
-    target: `hire ${args.hireId}`,
-    check: checkFor(args.hireId),
-    send: refusedAsNotAllowed(
-      () =>
-        ctx.client.run(
-          cancelHireMutation,
-          { input: { hire: args.hireId, message: args.message } },
-          requestOptions(ctx),
-        ),
-      `cancel hire ${oneLine(args.hireId)}`,
-      "hire management",
-    ),
+  const told = `The worker was sent your message: ${sentTextShown(args.message)}. This cannot be undone.`;
+  const cancelHire = refusedAsNotAllowed(
+    () =>
+      ctx.client.run(
+        cancelHireMutation,
+        { input: { hire: args.hireId, message: args.message } },
+        requestOptions(ctx),
+      ),
+    `cancel hire ${oneLine(args.hireId)}`,
+    "hire management",
+  );
+  return send({
+    what: `Cancellation of hire ${oneLine(args.hireId)}`,
+    fields: base,
+    send: cancelHire,
     readBack: () => readHire(ctx, args.hireId),
     applied: (hire) => hire?.status === "CANCELLED",
-  });
-  const told = `The worker was sent your message: ${sentTextShown(args.message)}. This cannot be undone.`;
-  if (sent.kind === "sent") {
-    const status = sent.data.data.cancelHire.status;
-    return {
-      structured: { status: "cancelled" as const, ...base, hireStatus: status },
-      text: `Hire ${oneLine(args.hireId)} is cancelled (status ${oneLine(status)}). ${told}`,
-    };
-  }
-  if (sent.kind === "unknown") {
-    return {
-      isError: true,
-      structured: { status: "outcome-unknown" as const, ...base, note: sent.text },
-      text: `Cancellation of hire ${oneLine(args.hireId)}: ${sent.text}`,
-    };
-  }
-  return {
-    structured: {
-      status: "cancelled" as const,
-      ...base,
-      hireStatus: "CANCELLED",
-      note: "The answer was lost after sending, but reading the hire back shows it cancelled.",
+    done(sent) {
+      if (sent.kind === "sent") {
+        const status = sent.data.data.cancelHire.status;
+        return {
+          structured: { status: "cancelled" as const, ...base, hireStatus: status },
+          text: `Hire ${oneLine(args.hireId)} is cancelled (status ${oneLine(status)}). ${told}`,
+        };
+      }
+      return {
+        structured: {
+          status: "cancelled" as const,
+          ...base,
+          hireStatus: "CANCELLED",
+          note: "The answer was lost after sending, but reading the hire back shows it cancelled.",
+        },
+        text: `Hire ${oneLine(args.hireId)} is cancelled (status CANCELLED). The answer was lost after the request was sent; it was not sent again, and reading the hire back confirmed it. ${told}`,
+      };
     },
-    text: `Hire ${oneLine(args.hireId)} is cancelled (status CANCELLED). The answer was lost after the request was sent; it was not sent again, and reading the hire back confirmed it. ${told}`,
-  };
+  });
 }
 
 // The server's sentences first, platform values quoted whole on one line; the consequence comes

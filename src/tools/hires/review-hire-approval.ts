@@ -8,14 +8,12 @@ import {
 import { oneLine, quoted } from "../../client/platform-text.js";
 import type { RestrictedField } from "../../client/types.js";
 import {
-  changedResult,
+  type BoundSend,
   confirmationTokenArg,
-  confirmChange,
+  confirmedWrite,
   confirmedWriteAnnotations,
   type Proposal,
-  previewResult,
   previewTokenOutput,
-  sendWrite,
   whole,
 } from "../confirmation.js";
 import { defineTool, NotAllowedError, type ToolContext, ToolInputError } from "../define-tool.js";
@@ -144,7 +142,7 @@ export const reviewHireApprovalTool = defineTool({
     const id = args.approvalId;
     // How many states the request had when the person confirmed: a read-back looks past them.
     let seenStates = 0;
-    const decision = await confirmChange(ctx, {
+    return confirmedWrite(ctx, {
       tool: TOOL,
       args: call,
       token: confirmationToken,
@@ -155,21 +153,11 @@ export const reviewHireApprovalTool = defineTool({
         seenStates = proposal.states;
         return proposal;
       },
+      fields: (approval) => ({ approval }),
+      declined: () => ({ text: `Approval ${oneLine(id)} still waits for a decision.` }),
+      apply: ({ preview }, send) =>
+        decide(ctx, send, { id, verdict, reason, before: preview, seenStates }),
     });
-    const approval = decision.proposal.preview;
-    switch (decision.kind) {
-      case "confirmed":
-        return decide(ctx, { id, verdict, reason, before: approval, seenStates });
-      case "changed":
-        return changedResult(decision, { approval });
-      case "preview":
-        return previewResult(decision, { approval });
-      case "declined":
-        return {
-          structured: { status: "declined" as const, approval },
-          text: `${decision.text} Approval ${oneLine(id)} still waits for a decision.`,
-        };
-    }
   },
 });
 
@@ -273,6 +261,7 @@ async function list(ctx: ToolContext) {
 
 async function decide(
   ctx: ToolContext,
+  send: BoundSend,
   d: {
     id: string;
     verdict: Verdict;
@@ -282,43 +271,38 @@ async function decide(
   },
 ) {
   const { id, verdict, reason, before } = d;
-  const sent = await sendWrite(ctx, {
-    tool: TOOL,
-    target: `approval ${id}`,
-    check: checkFor(id),
-    // The platform refused the decision itself: a permission, not a bad argument.
-    send: refusedAsNotAllowed(
-      () =>
-        ctx.client.run(
-          actionApprovalMutation,
-          { input: { id, status: verdict, ...(reason ? { reason } : {}) } },
-          requestOptions(ctx),
-        ),
-      `decide approval ${oneLine(id)}`,
-      "approver",
-    ),
+  // The platform refused the decision itself: a permission, not a bad argument.
+  const action = refusedAsNotAllowed(
+    () =>
+      ctx.client.run(
+        actionApprovalMutation,
+        { input: { id, status: verdict, ...(reason ? { reason } : {}) } },
+        requestOptions(ctx),
+      ),
+    `decide approval ${oneLine(id)}`,
+    "approver",
+  );
+  const status = verdict === "APPROVED" ? ("approved" as const) : ("rejected" as const);
+  return send({
+    what: `${verdict === "APPROVED" ? "Approving" : "Rejecting"} approval ${oneLine(id)}`,
+    fields: { approval: before },
+    send: action,
     readBack: () => read(ctx, id),
     // A decision taken after the person confirmed: one of the states past those seen then.
     applied: (r) => r?.approvalStates.slice(d.seenStates).some((s) => s.state === verdict) ?? false,
+    async done(sent) {
+      if (sent.kind === "read-back") {
+        const approval = sent.state ? toOutput(sent.state) : before;
+        return {
+          structured: { status, approval, note: "Confirmed by reading the approval back." },
+          text: `${outcomeText(id, verdict, approval)} (The answer was lost after the request was sent; it was not sent again, and reading the approval back confirmed it.)`,
+        };
+      }
+      const after = sent.data.data.actionApprovalApprovable ?? (await read(ctx, id));
+      const approval = after ? toOutput(after) : before;
+      return { structured: { status, approval }, text: outcomeText(id, verdict, approval) };
+    },
   });
-  const status = verdict === "APPROVED" ? ("approved" as const) : ("rejected" as const);
-  if (sent.kind === "unknown") {
-    return {
-      isError: true,
-      structured: { status: "outcome-unknown" as const, approval: before, note: sent.text },
-      text: `${verdict === "APPROVED" ? "Approving" : "Rejecting"} approval ${oneLine(id)}: ${sent.text}`,
-    };
-  }
-  if (sent.kind === "read-back") {
-    const approval = sent.state ? toOutput(sent.state) : before;
-    return {
-      structured: { status, approval, note: "Confirmed by reading the approval back." },
-      text: `${outcomeText(id, verdict, approval)} (The answer was lost after the request was sent; it was not sent again, and reading the approval back confirmed it.)`,
-    };
-  }
-  const after = sent.data.data.actionApprovalApprovable ?? (await read(ctx, id));
-  const approval = after ? toOutput(after) : before;
-  return { structured: { status, approval }, text: outcomeText(id, verdict, approval) };
 }
 
 function outcomeText(id: string, decision: Verdict, a: ApprovalOut): string {

@@ -6,14 +6,12 @@ import type {
 import { hireForTerminationQuery, terminateHireMutation } from "../../client/operations/index.js";
 import { oneLine } from "../../client/platform-text.js";
 import {
-  changedResult,
+  type BoundSend,
   confirmationTokenArg,
-  confirmChange,
+  confirmedWrite,
   confirmedWriteAnnotations,
   type Proposal,
-  previewResult,
   previewTokenOutput,
-  sendWrite,
   whole,
 } from "../confirmation.js";
 import { defineTool, NotAllowedError, type ToolContext, ToolInputError } from "../define-tool.js";
@@ -97,29 +95,19 @@ export const terminateHireTool = defineTool({
   annotations: confirmedWriteAnnotations,
   async handler(args, ctx) {
     const { confirmationToken, ...call } = args;
-    const base = { hireId: args.hireId, reason: args.reason, date: args.date };
-    const decision = await confirmChange(ctx, {
+    return confirmedWrite(ctx, {
       tool: TOOL,
       args: call,
       token: confirmationToken,
       target: `hire ${args.hireId}`,
       check: checkFor(args.hireId),
       propose: () => propose(ctx, args),
+      fields: (preview) => ({ hireId: args.hireId, reason: args.reason, date: args.date, preview }),
+      declined: (preview) => ({
+        text: `Hire ${oneLine(args.hireId)} is still ${oneLine(preview.hireStatus)}.`,
+      }),
+      apply: ({ preview }, send) => terminate(ctx, args, preview, send),
     });
-    const preview = decision.proposal.preview;
-    switch (decision.kind) {
-      case "confirmed":
-        return terminate(ctx, args, preview);
-      case "changed":
-        return changedResult(decision, { ...base, preview });
-      case "preview":
-        return previewResult(decision, { ...base, preview });
-      case "declined":
-        return {
-          structured: { status: "declined" as const, ...base, preview },
-          text: `${decision.text} Hire ${oneLine(args.hireId)} is still ${oneLine(preview.hireStatus)}.`,
-        };
-    }
   },
 });
 
@@ -206,12 +194,10 @@ async function readHire(
   return data.hire;
 }
 
-async function terminate(ctx: ToolContext, args: TerminateArgs, preview: Preview) {
-  const base = { hireId: args.hireId, reason: args.reason, date: args.date, preview };
-  const sent = await sendWrite(ctx, {
-    tool: TOOL,
-    target: `hire ${args.hireId}`,
-    check: checkFor(args.hireId),
+async function terminate(ctx: ToolContext, args: TerminateArgs, preview: Preview, send: BoundSend) {
+  return send({
+    what: `Termination of hire ${oneLine(args.hireId)}`,
+    fields: { hireId: args.hireId, reason: args.reason, date: args.date, preview },
     send: () =>
       ctx.client.run(
         terminateHireMutation,
@@ -228,35 +214,31 @@ async function terminate(ctx: ToolContext, args: TerminateArgs, preview: Preview
       ),
     readBack: () => readHire(ctx, args.hireId),
     applied: (hire) => hire?.status === "TERMINATED",
-  });
-  if (sent.kind === "sent") {
-    const on = sent.data.data.terminateHire.terminationDate ?? args.date;
-    return {
-      structured: {
-        status: "terminated" as const,
-        ...base,
-        terminationDate: sent.data.data.terminateHire.terminationDate,
-      },
-      text: `Hire ${oneLine(args.hireId)} is terminated as of ${oneLine(on)} (reason ${args.reason}). This cannot be undone.`,
-    };
-  }
-  if (sent.kind === "unknown") {
-    return {
-      isError: true,
-      structured: { status: "outcome-unknown" as const, ...base, note: sent.text },
-      text: `Termination of hire ${oneLine(args.hireId)}: ${sent.text}`,
-    };
-  }
-  const hire = sent.state;
-  return {
-    structured: {
-      status: "terminated" as const,
-      ...base,
-      terminationDate: hire?.terminationDate ?? null,
-      note: "The answer was lost after sending, but reading the hire back shows it terminated.",
+    done(sent) {
+      const base = { hireId: args.hireId, reason: args.reason, date: args.date, preview };
+      if (sent.kind === "sent") {
+        const on = sent.data.data.terminateHire.terminationDate ?? args.date;
+        return {
+          structured: {
+            status: "terminated" as const,
+            ...base,
+            terminationDate: sent.data.data.terminateHire.terminationDate,
+          },
+          text: `Hire ${oneLine(args.hireId)} is terminated as of ${oneLine(on)} (reason ${args.reason}). This cannot be undone.`,
+        };
+      }
+      const hire = sent.state;
+      return {
+        structured: {
+          status: "terminated" as const,
+          ...base,
+          terminationDate: hire?.terminationDate ?? null,
+          note: "The answer was lost after sending, but reading the hire back shows it terminated.",
+        },
+        text: `Hire ${oneLine(args.hireId)} is terminated as of ${oneLine(hire?.terminationDate ?? args.date)}. (The answer was lost after the request was sent; it was not sent again, and reading the hire back confirmed it.) This cannot be undone.`,
+      };
     },
-    text: `Hire ${oneLine(args.hireId)} is terminated as of ${oneLine(hire?.terminationDate ?? args.date)}. (The answer was lost after the request was sent; it was not sent again, and reading the hire back confirmed it.) This cannot be undone.`,
-  };
+  });
 }
 
 // The server's sentences first, platform values quoted on one line; the consequence comes last

@@ -164,6 +164,9 @@ export async function jobsNamed(
   job: string,
   argument: string,
 ): Promise<JobRef[]> {
+  // An id always wins over a name: a job named with another job's id is not that job.
+  const { data: byId } = await ctx.client.run(jobRefQuery, { id: job.trim() }, requestOptions(ctx));
+  if (byId.job) return [byId.job];
   const { data } = await ctx.client.run(
     listJobsQuery,
     { search: job, first: MAX_PAGE_SIZE },
@@ -172,8 +175,6 @@ export async function jobsNamed(
   // The platform's search reads descriptions too: only names count here.
   const byName = named(data.jobs.data, job, (j) => j.name);
   if (byName.length > 0) return byName;
-  const { data: byId } = await ctx.client.run(jobRefQuery, { id: job.trim() }, requestOptions(ctx));
-  if (byId.job) return [byId.job];
   const { total } = data.jobs.paginatorInfo;
   const unread =
     total > data.jobs.data.length

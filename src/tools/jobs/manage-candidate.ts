@@ -19,18 +19,22 @@ import {
 } from "../../client/operations/jobs.js";
 import { oneLine } from "../../client/platform-text.js";
 import {
-  changedResult,
   confirmationTokenArg,
-  confirmChange,
+  confirmedWrite,
   confirmedWriteAnnotations,
   type Proposal,
-  previewResult,
   previewTokenOutput,
   refuseWhileUnknown,
   sendWrite,
   whole,
 } from "../confirmation.js";
-import { defineTool, NotAllowedError, type ToolContext, ToolInputError } from "../define-tool.js";
+import {
+  defineTool,
+  type FormAnswer,
+  NotAllowedError,
+  type ToolContext,
+  ToolInputError,
+} from "../define-tool.js";
 import { rateText, requestOptions, upperCaseEnum } from "../format.js";
 import { refusedAsNotAllowed } from "../not-allowed.js";
 import {
@@ -172,7 +176,7 @@ export const manageCandidateTool = defineTool({
     note: z.string().optional(),
   },
   annotations: confirmedWriteAnnotations,
-  async handler(args, ctx): Promise<Result> {
+  async handler(args, ctx): Promise<Result | FormAnswer> {
     const { confirmationToken, ...call } = args;
     const reason = checkArguments(args);
     const accepting =
@@ -591,7 +595,7 @@ async function reject(
   call: Record<string, unknown>,
   token: string | undefined,
   byName: boolean,
-): Promise<Result> {
+): Promise<Result | FormAnswer> {
   if (c.status === "NON_ELIGIBLE") {
     const before = toCandidate(c);
     return {
@@ -599,29 +603,19 @@ async function reject(
       text: `Candidate ${candidateText(before)} is already NON_ELIGIBLE. Nothing was changed.`,
     };
   }
-  const decision = await confirmChange(ctx, {
+  return confirmedWrite(ctx, {
     tool: TOOL,
     args: call,
     token,
     target: candidateTarget(c.id),
     check: `list_jobs (jobId ${oneLine(c.job.id)})`,
     propose: () => proposeRejection(ctx, c.id, reason, byName),
+    fields: (candidate) => ({ action: "status" as const, candidate }),
+    declined: (candidate) => ({
+      text: `${oneLine(c.id)} is still ${oneLine(candidate.status)}.`,
+    }),
+    apply: ({ preview }) => setStatus(ctx, preview, "NON_ELIGIBLE", reason),
   });
-  const candidate = decision.proposal.preview;
-  const fields = { action: "status" as const, candidate };
-  switch (decision.kind) {
-    case "confirmed":
-      return setStatus(ctx, candidate, "NON_ELIGIBLE", reason);
-    case "changed":
-      return changedResult(decision, fields);
-    case "preview":
-      return previewResult(decision, fields);
-    case "declined":
-      return {
-        structured: { status: "declined", ...fields },
-        text: `${decision.text} ${oneLine(c.id)} is still ${oneLine(candidate.status)}.`,
-      };
-  }
 }
 
 /** Reads the candidate and says what rejecting them would do, with every fact it shows. */
@@ -782,30 +776,18 @@ async function acceptBid(
   call: Record<string, unknown>,
   token: string | undefined,
   byName: boolean,
-): Promise<Result> {
-  const decision = await confirmChange(ctx, {
+): Promise<Result | FormAnswer> {
+  return confirmedWrite(ctx, {
     tool: TOOL,
     args: call,
     token,
     target: bidTarget(bidId),
     check: `list_jobs (the job of bid ${oneLine(bidId)})`,
     propose: () => proposeAcceptance(ctx, bidId, byName),
+    fields: (bid) => ({ action: "accept-bid" as const, bid }),
+    declined: (bid) => ({ text: `Bid ${oneLine(bid.id)} is still OPEN.` }),
+    apply: ({ preview }) => sendAcceptance(ctx, preview),
   });
-  const bid = decision.proposal.preview;
-  const fields = { action: "accept-bid" as const, bid };
-  switch (decision.kind) {
-    case "confirmed":
-      return sendAcceptance(ctx, bid);
-    case "changed":
-      return changedResult(decision, fields);
-    case "preview":
-      return previewResult(decision, fields);
-    case "declined":
-      return {
-        structured: { status: "declined", ...fields },
-        text: `${decision.text} Bid ${oneLine(bid.id)} is still OPEN.`,
-      };
-  }
 }
 
 async function sendAcceptance(ctx: ToolContext, bid: BidOut): Promise<Result> {

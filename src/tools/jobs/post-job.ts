@@ -9,18 +9,22 @@ import {
 } from "../../client/operations/jobs.js";
 import { oneLine } from "../../client/platform-text.js";
 import {
-  changedResult,
   confirmationTokenArg,
-  confirmChange,
+  confirmedWrite,
   confirmedWriteAnnotations,
   type Fact,
   type Proposal,
-  previewResult,
   previewTokenOutput,
   sendWrite,
   whole,
 } from "../confirmation.js";
-import { defineTool, NotAllowedError, type ToolContext, ToolInputError } from "../define-tool.js";
+import {
+  defineTool,
+  type FormAnswer,
+  NotAllowedError,
+  type ToolContext,
+  ToolInputError,
+} from "../define-tool.js";
 import { requestOptions } from "../format.js";
 import { accountsOf, withCompanyId, withNotes } from "../known-ids.js";
 import { refusedAsNotAllowed } from "../not-allowed.js";
@@ -123,7 +127,7 @@ export const postJobTool = defineTool({
     note: z.string().optional(),
   },
   annotations: confirmedWriteAnnotations,
-  async handler(given, ctx): Promise<Result> {
+  async handler(given, ctx): Promise<Result | FormAnswer> {
     // A company's name is read as its id first, so the token binds the id.
     const { args, notes } = await withCompanyId(ctx, given);
     return withNotes(await post(ctx, args), notes);
@@ -133,7 +137,7 @@ export const postJobTool = defineTool({
 async function post(
   ctx: ToolContext,
   args: Args & { confirmationToken?: string },
-): Promise<Result> {
+): Promise<Result | FormAnswer> {
   const { confirmationToken, ...call } = args;
   if (confirmationToken !== undefined && !args.publish) {
     throw new ToolInputError(
@@ -248,10 +252,10 @@ async function createAndPublish(
   args: NewJob,
   call: Record<string, unknown>,
   token: string | undefined,
-): Promise<Result> {
+): Promise<Result | FormAnswer> {
   // The context of the last read (at confirmation): which jobs of this name were there before.
   let context: Context | undefined;
-  const decision = await confirmChange(ctx, {
+  return confirmedWrite(ctx, {
     tool: TOOL,
     args: call,
     token,
@@ -268,21 +272,10 @@ async function createAndPublish(
       };
       return proposal(preview);
     },
+    fields: (preview) => ({ preview }),
+    declined: () => ({ text: "No job was created." }),
+    apply: ({ preview }) => createJob(ctx, args, context as Context, preview),
   });
-  const preview = decision.proposal.preview;
-  switch (decision.kind) {
-    case "confirmed":
-      return createJob(ctx, args, context as Context, preview);
-    case "changed":
-      return changedResult(decision, { preview });
-    case "preview":
-      return previewResult(decision, { preview });
-    case "declined":
-      return {
-        structured: { status: "declined", preview },
-        text: `${decision.text} No job was created.`,
-      };
-  }
 }
 
 /**
@@ -529,10 +522,10 @@ async function publishDraft(
   jobId: string,
   call: Record<string, unknown>,
   token: string | undefined,
-): Promise<Result> {
+): Promise<Result | FormAnswer> {
   // The draft as read last (at confirmation), for the answer.
   let draft: PostedJob | undefined;
-  const decision = await confirmChange(ctx, {
+  return confirmedWrite(ctx, {
     tool: TOOL,
     args: call,
     token,
@@ -557,26 +550,15 @@ async function publishDraft(
         description,
       });
     },
-  });
-  const preview = decision.proposal.preview;
-  const job = toJob(draft as PostedJob);
-  switch (decision.kind) {
-    case "confirmed":
-      return finish(ctx, draft as PostedJob, publishing(preview.jobId as string, preview), {
+    fields: (preview) => ({ job: toJob(draft as PostedJob), preview }),
+    declined: () => ({ text: `Job ${oneLine(jobId)} is still a draft.` }),
+    apply: ({ preview }) =>
+      finish(ctx, draft as PostedJob, publishing(preview.jobId as string, preview), {
         created: false,
         preview,
         targets: [jobTarget(jobId)],
-      });
-    case "changed":
-      return changedResult(decision, { job, preview });
-    case "preview":
-      return previewResult(decision, { job, preview });
-    case "declined":
-      return {
-        structured: { status: "declined", job, preview },
-        text: `${decision.text} Job ${oneLine(jobId)} is still a draft.`,
-      };
-  }
+      }),
+  });
 }
 
 /**
@@ -604,6 +586,7 @@ function refuseHidden(
 function proposal(p: Preview): Proposal<Preview> {
   const facts: Record<string, Fact> = {
     company: p.company.name,
+    "company id": p.company.id,
     "job title": p.name,
     skills: p.skills,
     description: p.description,

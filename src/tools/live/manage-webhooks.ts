@@ -18,15 +18,14 @@ import {
 import { oneLine } from "../../client/platform-text.js";
 import { createWebhookSecretStore, receiverUrlOf } from "../../state/webhook-secrets.js";
 import {
-  changedResult,
   confirmationTokenArg,
-  confirmChange,
+  confirmedWrite,
   confirmedWriteAnnotations,
   type Proposal,
-  previewResult,
   previewTokenOutput,
   refuseWhileUnknown,
   sendWrite,
+  unknownAnswer,
   whole,
 } from "../confirmation.js";
 import { defineTool, type ToolContext, ToolInputError } from "../define-tool.js";
@@ -174,29 +173,19 @@ async function manage(ctx: ToolContext, args: Args) {
   }
   const { confirmationToken, ...call } = args;
   const target = targetOf(args);
-  const decision = await confirmChange(ctx, {
+  return confirmedWrite(ctx, {
     tool: TOOL,
     args: call,
     token: confirmationToken,
     target,
     check: checkFor(args.company),
     propose: () => (args.action === "create" ? proposeCreate(ctx, args) : proposeDelete(ctx, args)),
+    fields: (preview) => ({ action: args.action, company: preview.company, preview }),
+    apply: async ({ preview }) =>
+      args.action === "create"
+        ? await create(ctx, args, preview)
+        : await remove(ctx, args, preview),
   });
-  const preview = decision.proposal.preview;
-  const base = { action: args.action, company: preview.company };
-  switch (decision.kind) {
-    case "confirmed":
-      return args.action === "create" ? create(ctx, args, preview) : remove(ctx, args, preview);
-    case "changed":
-      return changedResult(decision, { ...base, preview });
-    case "preview":
-      return previewResult(decision, { ...base, preview });
-    case "declined":
-      return {
-        structured: { status: "declined" as const, ...base, preview },
-        text: decision.text,
-      };
-  }
 }
 
 const targetOf = (args: Args) =>
@@ -321,6 +310,7 @@ async function proposeCreate(ctx: ToolContext, args: Args): Promise<Proposal<Pre
     question: "Register this webhook?",
     facts: {
       company: company.name,
+      "company id": company.id,
       url: receiver,
       events: events ?? "all events",
       title: preview.webhook.title,
@@ -354,6 +344,7 @@ async function proposeDelete(ctx: ToolContext, args: Args): Promise<Proposal<Pre
     question: "Delete this webhook?",
     facts: {
       company: company.name,
+      "company id": company.id,
       title: webhook.title,
       url: webhook.url,
       events: events ?? "all events",
@@ -393,11 +384,11 @@ async function create(ctx: ToolContext, args: Args, preview: Preview) {
   }
   if (sent.kind === "unknown") {
     // Kept sealed: should the platform make it after all, its deliveries are accepted.
-    return {
-      isError: true,
-      structured: { status: "outcome-unknown" as const, ...base, note: sent.text },
-      text: `Registering the webhook for company ${oneLine(preview.company.id)}: ${sent.text}`,
-    };
+    return unknownAnswer(
+      `Registering the webhook for company ${oneLine(preview.company.id)}`,
+      base,
+      sent.text,
+    );
   }
   const made =
     sent.kind === "sent"
@@ -465,13 +456,8 @@ async function remove(ctx: ToolContext, args: Args, preview: Preview) {
       (await read(ctx, args.company)).data.webhooks.data.some((w) => w.id === id),
     applied: (stillThere) => !stillThere,
   });
-  if (sent.kind === "unknown") {
-    return {
-      isError: true,
-      structured: { status: "outcome-unknown" as const, ...base, note: sent.text },
-      text: `Deleting webhook ${oneLine(id)}: ${sent.text}`,
-    };
-  }
+  if (sent.kind === "unknown")
+    return unknownAnswer(`Deleting webhook ${oneLine(id)}`, base, sent.text);
   // The secret of a webhook this server registered is forgotten with it.
   const secrets = secretsOf(ctx);
   const kept = await secrets.get(preview.company.id);

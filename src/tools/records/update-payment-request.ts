@@ -6,13 +6,11 @@ import {
 } from "../../client/operations/records.js";
 import { oneLine } from "../../client/platform-text.js";
 import {
-  changedResult,
+  type BoundSend,
   confirmationTokenArg,
-  confirmChange,
+  confirmedWrite,
   type Proposal,
-  previewResult,
   previewTokenOutput,
-  sendWrite,
   whole,
 } from "../confirmation.js";
 import { defineTool, type ToolContext, ToolInputError } from "../define-tool.js";
@@ -99,29 +97,19 @@ export const updatePaymentRequestTool = defineTool({
     const { confirmationToken, ...call } = args;
     const asked = askedValues(args);
     const id = args.paymentRequestId;
-    const base = { paymentRequestId: id };
-    const decision = await confirmChange(ctx, {
+    return confirmedWrite(ctx, {
       tool: TOOL,
       args: call,
       token: confirmationToken,
       target: `payment request ${id}`,
       check: checkFor(id),
       propose: () => propose(ctx, id, asked),
+      fields: (preview) => ({ paymentRequestId: id, preview }),
+      declined: (preview) => ({
+        text: `Payment request ${oneLine(preview.number)} keeps its values.`,
+      }),
+      apply: ({ preview }, send) => update(ctx, send, id, preview),
     });
-    const preview = decision.proposal.preview;
-    switch (decision.kind) {
-      case "confirmed":
-        return update(ctx, id, preview);
-      case "changed":
-        return changedResult(decision, { ...base, preview });
-      case "preview":
-        return previewResult(decision, { ...base, preview });
-      case "declined":
-        return {
-          structured: { status: "declined" as const, ...base, preview },
-          text: `${decision.text} Payment request ${oneLine(preview.number)} keeps its values.`,
-        };
-    }
   },
 });
 
@@ -231,53 +219,48 @@ async function propose(
 
 const capital = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
-async function update(ctx: ToolContext, id: string, preview: Preview) {
+async function update(ctx: ToolContext, send: BoundSend, id: string, preview: Preview) {
   const base = { paymentRequestId: id, preview };
   const input = Object.fromEntries(preview.changes.map((c) => [c.field, c.to]));
   const shows = (r: PaymentRequestForUpdate | null) =>
     r !== null && preview.changes.every((c) => r[c.field] === c.to);
-  const sent = await sendWrite(ctx, {
-    tool: TOOL,
-    target: `payment request ${id}`,
-    check: checkFor(id),
-    send: refusedAsNotAllowed(
-      async () =>
-        (
-          await ctx.client.run(
-            updatePaymentRequestMutation,
-            { input: { id, ...input } },
-            requestOptions(ctx),
-          )
-        ).data.updatePaymentRequest,
-      `update payment request ${oneLine(preview.number)}`,
-      RIGHTS,
-    ),
+  const updateRequest = refusedAsNotAllowed(
+    async () =>
+      (
+        await ctx.client.run(
+          updatePaymentRequestMutation,
+          { input: { id, ...input } },
+          requestOptions(ctx),
+        )
+      ).data.updatePaymentRequest,
+    `update payment request ${oneLine(preview.number)}`,
+    RIGHTS,
+  );
+  return send({
+    what: `Update of payment request ${oneLine(preview.number)}`,
+    fields: base,
+    send: updateRequest,
     readBack: () => readRequest(ctx, id),
     applied: shows,
-  });
-  if (sent.kind === "unknown") {
-    return {
-      isError: true,
-      structured: { status: "outcome-unknown" as const, ...base, note: sent.text },
-      text: `Update of payment request ${oneLine(preview.number)}: ${sent.text}`,
-    };
-  }
-  const r = sent.kind === "sent" ? sent.data : (sent.state as PaymentRequestForUpdate);
-  const now = preview.changes
-    .map((c) => `${FIELDS[c.field]} ${r[c.field] === null ? "none" : whole(r[c.field])}`)
-    .join(", ");
-  const late =
-    sent.kind === "read-back"
-      ? " (The answer was lost after the request was sent; it was not sent again, and reading the payment request back shows the new values.)"
-      : "";
-  return {
-    structured: {
-      status: "updated" as const,
-      ...base,
-      purchaseOrderNumber: r.purchaseOrderNumber,
-      comments: r.comments,
-      ...(late ? { note: late.trim() } : {}),
+    done(sent) {
+      const r = sent.kind === "sent" ? sent.data : (sent.state as PaymentRequestForUpdate);
+      const now = preview.changes
+        .map((c) => `${FIELDS[c.field]} ${r[c.field] === null ? "none" : whole(r[c.field])}`)
+        .join(", ");
+      const late =
+        sent.kind === "read-back"
+          ? " (The answer was lost after the request was sent; it was not sent again, and reading the payment request back shows the new values.)"
+          : "";
+      return {
+        structured: {
+          status: "updated" as const,
+          ...base,
+          purchaseOrderNumber: r.purchaseOrderNumber,
+          comments: r.comments,
+          ...(late ? { note: late.trim() } : {}),
+        },
+        text: `Payment request ${oneLine(r.number)} updated: ${now}.${late}`,
+      };
     },
-    text: `Payment request ${oneLine(r.number)} updated: ${now}.${late}`,
-  };
+  });
 }

@@ -12,13 +12,11 @@ import {
 } from "../../client/operations/records.js";
 import { oneLine, quoted } from "../../client/platform-text.js";
 import {
-  changedResult,
+  type BoundSend,
   confirmationTokenArg,
-  confirmChange,
+  confirmedWrite,
   type Proposal,
-  previewResult,
   previewTokenOutput,
-  sendWrite,
   whole,
 } from "../confirmation.js";
 import { defineTool, shown, type ToolContext, ToolInputError } from "../define-tool.js";
@@ -104,29 +102,17 @@ export const updateTalentContactTool = defineTool({
     // read is the platform as it is now, and the preview is made from it: not read a second time.
     const contact = await findContact(ctx, args.contact);
     const contactId = contact.id;
-    const decision = await confirmChange(ctx, {
+    return confirmedWrite(ctx, {
       tool: TOOL,
       args: call,
       token: confirmationToken,
       target: `contact ${contactId}`,
       check: checkFor(contactId),
       propose: () => propose(ctx, contact, asked),
+      fields: ({ preview }) => ({ contactId, preview }),
+      declined: () => ({ text: `Contact ${oneLine(contactId)} keeps its values.` }),
+      apply: ({ preview: plan }, send) => update(ctx, send, plan),
     });
-    const plan = decision.proposal.preview;
-    const { preview } = plan;
-    switch (decision.kind) {
-      case "confirmed":
-        return update(ctx, plan);
-      case "changed":
-        return changedResult(decision, { contactId, preview });
-      case "preview":
-        return previewResult(decision, { contactId, preview });
-      case "declined":
-        return {
-          structured: { status: "declined" as const, contactId, preview },
-          text: `${decision.text} Contact ${oneLine(contactId)} keeps its values.`,
-        };
-    }
   },
 });
 
@@ -251,6 +237,7 @@ async function propose(
       : "It has no custom fields on talent-pool contacts. Nothing was changed.";
   const changes: Change[] = [];
   const unchanged: string[] = [];
+  const readAsId: string[] = [];
   const inputs: CustomFieldTypeValueInput[] = [];
   const expected: Plan["expected"] = [];
   const seen = new Set<string>();
@@ -282,11 +269,17 @@ async function propose(
     }
     let to: string | null;
     if (field.fieldType === "SINGLE_SELECT") {
-      const option = clear
-        ? null
-        : field.customFieldOptions.find(
-            (o) => o.id === value || o.value.trim().toLowerCase() === value.toLowerCase(),
-          );
+      // An option's id always wins over another option's value; the preview says when both fit.
+      const byId = field.customFieldOptions.find((o) => o.id === value);
+      const byValue = field.customFieldOptions.find(
+        (o) => o.value.trim().toLowerCase() === value.toLowerCase(),
+      );
+      const option = clear ? null : (byId ?? byValue);
+      if (byId && byValue && byId !== byValue) {
+        readAsId.push(
+          `${whole(value)} for ${whole(field.title)} is read as the id of option ${whole(byId.value)} (${oneLine(byId.id)}), not as the option ${oneLine(byValue.id)} whose value it also is.`,
+        );
+      }
       if (option === undefined) {
         throw new ToolInputError(
           `${quoted(shown(value))} is not an option of ${quoted(field.title)}`,
@@ -345,6 +338,7 @@ async function propose(
       ...(unchanged.length > 0
         ? [`Already so, left as they are: ${unchanged.map((t) => whole(t)).join(", ")}.`]
         : []),
+      ...readAsId,
     ],
     consequence:
       "The current values shown are overwritten; the platform keeps no earlier value to go back to. The worker is not told.",
@@ -356,11 +350,19 @@ async function propose(
       company: company.name,
       ...Object.fromEntries(changes.map((c) => [`current ${c.title}`, c.from])),
       ...Object.fromEntries(changes.map((c) => [`new ${c.title}`, c.to])),
+      // What the preview showed as ids is what is sent: a field or option whose title or value
+      // moved to another id since the preview is a change the person did not see.
+      ...Object.fromEntries(changes.map((c) => [`field ${c.title}`, c.fieldId])),
+      ...Object.fromEntries(
+        expected
+          .filter((e) => e.optionId !== null)
+          .map((e) => [`option of ${e.fieldId}`, e.optionId]),
+      ),
     },
   };
 }
 
-async function update(ctx: ToolContext, plan: Plan) {
+async function update(ctx: ToolContext, send: BoundSend, plan: Plan) {
   const { contactId, preview } = plan;
   const shows = (c: TalentContactForUpdate | null) =>
     c !== null &&
@@ -372,50 +374,45 @@ async function update(ctx: ToolContext, plan: Plan) {
           ? now.shown === e.text
           : now.shown === null && now.optionId === null;
     });
-  const sent = await sendWrite(ctx, {
-    tool: TOOL,
-    target: `contact ${contactId}`,
-    check: checkFor(contactId),
-    send: refusedAsNotAllowed(
-      async () =>
-        (
-          await ctx.client.run(
-            updateTrustedContactMutation,
-            { input: { id: contactId, customFieldValues: plan.inputs } },
-            requestOptions(ctx),
-          )
-        ).data.updateTrustedContact,
-      `update contacts in the talent pool of ${quoted(preview.company.name)}`,
-      RIGHTS,
-    ),
+  const updateContact = refusedAsNotAllowed(
+    async () =>
+      (
+        await ctx.client.run(
+          updateTrustedContactMutation,
+          { input: { id: contactId, customFieldValues: plan.inputs } },
+          requestOptions(ctx),
+        )
+      ).data.updateTrustedContact,
+    `update contacts in the talent pool of ${quoted(preview.company.name)}`,
+    RIGHTS,
+  );
+  const base = { contactId, preview };
+  return send({
+    what: `Update of talent-pool contact ${oneLine(contactId)}`,
+    fields: base,
+    send: updateContact,
     readBack: () => readContact(ctx, contactId),
     applied: shows,
-  });
-  const base = { contactId, preview };
-  if (sent.kind === "unknown") {
-    return {
-      isError: true,
-      structured: { status: "outcome-unknown" as const, ...base, note: sent.text },
-      text: `Update of talent-pool contact ${oneLine(contactId)}: ${sent.text}`,
-    };
-  }
-  const c = sent.kind === "sent" ? sent.data : (sent.state as TalentContactForUpdate);
-  const values = preview.changes.map((ch) => ({
-    fieldId: ch.fieldId,
-    title: ch.title,
-    value: currentOf(c, ch.fieldId).shown,
-  }));
-  const late =
-    sent.kind === "read-back"
-      ? " (The answer was lost after the request was sent; it was not sent again, and reading the contact back shows the new values.)"
-      : "";
-  return {
-    structured: {
-      status: "updated" as const,
-      ...base,
-      values,
-      ...(late ? { note: late.trim() } : {}),
+    done(sent) {
+      const c = sent.kind === "sent" ? sent.data : (sent.state as TalentContactForUpdate);
+      const values = preview.changes.map((ch) => ({
+        fieldId: ch.fieldId,
+        title: ch.title,
+        value: currentOf(c, ch.fieldId).shown,
+      }));
+      const late =
+        sent.kind === "read-back"
+          ? " (The answer was lost after the request was sent; it was not sent again, and reading the contact back shows the new values.)"
+          : "";
+      return {
+        structured: {
+          status: "updated" as const,
+          ...base,
+          values,
+          ...(late ? { note: late.trim() } : {}),
+        },
+        text: `Talent-pool contact ${oneLine(contactId)} (${whole(c.worker.name)}) updated: ${values.map((v) => `${whole(v.title)} ${v.value === null ? "cleared" : whole(v.value)}`).join("; ")}.${late}`,
+      };
     },
-    text: `Talent-pool contact ${oneLine(contactId)} (${whole(c.worker.name)}) updated: ${values.map((v) => `${whole(v.title)} ${v.value === null ? "cleared" : whole(v.value)}`).join("; ")}.${late}`,
-  };
+  });
 }

@@ -20,13 +20,11 @@ import {
 import { oneLine, quoted } from "../../client/platform-text.js";
 import { SharedStateUnavailableError } from "../../state/store.js";
 import {
-  changedResult,
   confirmationTokenArg,
-  confirmChange,
+  confirmedWrite,
   confirmedWriteAnnotations,
   OutcomeStillUnknownError,
   type Proposal,
-  previewResult,
   previewTokenOutput,
   refuseWhileUnknown,
   sendWrite,
@@ -201,7 +199,7 @@ async function handle(
   }
   const checked = checkArguments(args);
   const mode = checked.mode;
-  const decision = await confirmChange(ctx, {
+  return confirmedWrite(ctx, {
     tool: TOOL,
     args: call,
     token: confirmationToken,
@@ -214,22 +212,10 @@ async function handle(
       checked.mode === "invite"
         ? proposeInvite(ctx, checked)
         : proposeReinvite(ctx, checked.contactId, known),
+    fields: ({ preview }) => ({ mode, preview }),
+    declined: () => ({ text: "No email was sent." }),
+    apply: ({ preview: plan }) => send(ctx, plan),
   });
-  const plan = decision.proposal.preview;
-  const { preview } = plan;
-  switch (decision.kind) {
-    case "confirmed":
-      return send(ctx, plan);
-    case "changed":
-      return changedResult(decision, { mode, preview });
-    case "preview":
-      return previewResult(decision, { mode, preview });
-    case "declined":
-      return {
-        structured: { status: "declined" as const, mode, preview },
-        text: `${decision.text} No email was sent.`,
-      };
-  }
 }
 
 interface InviteArgs {
@@ -387,8 +373,9 @@ async function proposeInvite(
     lines: previewLines("invite", preview),
     consequence: consequenceOf(preview),
     question: "Send this invitation?",
-    // The name and address are arguments, bound by the token already.
-    facts: { company: company.name, skills },
+    // The name and address are arguments, bound by the token already. The company as the preview
+    // showed it, id included: a name that now reads as another company is a change.
+    facts: { company: company.name, "company id": company.id, skills },
   };
 }
 
@@ -420,6 +407,7 @@ const reinviteFacts = (p: Preview, status: string) => ({
   "recipient name": p.to.name,
   "recipient email": p.to.email,
   company: p.company.name,
+  "company id": p.company.id,
   status,
   "invited on": p.invitedAt,
   skills: p.skills,
@@ -721,10 +709,6 @@ function checkMany(args: Call) {
   return ids;
 }
 
-interface ManyPlan {
-  previews: Preview[];
-}
-
 /**
  * Several re-invitations under one confirmation: one preview lists every contact with the whole
  * address; the token binds every one of them. Each is then sent on its own, as the single
@@ -738,7 +722,7 @@ async function reinviteMany(
   known: Map<string, InvitedContact>,
 ) {
   const mode = "reinvite" as const;
-  const decision = await confirmChange<ManyPlan>(ctx, {
+  return confirmedWrite(ctx, {
     tool: TOOL,
     args: call,
     token,
@@ -788,20 +772,15 @@ async function reinviteMany(
         ),
       };
     },
+    fields: ({ previews }) => ({ mode, previews }),
+    declined: () => ({ text: "No email was sent." }),
+    apply: ({ preview }) => reinviteEach(ctx, preview.previews),
   });
-  const { previews } = decision.proposal.preview;
-  switch (decision.kind) {
-    case "changed":
-      return changedResult(decision, { mode, previews });
-    case "preview":
-      return previewResult(decision, { mode, previews });
-    case "declined":
-      return {
-        structured: { status: "declined" as const, mode, previews },
-        text: `${decision.text} No email was sent.`,
-      };
-  }
+}
 
+/** Each confirmed re-invitation sent on its own, and each outcome said. */
+async function reinviteEach(ctx: ToolContext, previews: Preview[]) {
+  const mode = "reinvite" as const;
   const results = [];
   const lines: string[] = [];
   for (const p of previews) {

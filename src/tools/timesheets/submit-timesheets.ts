@@ -3,25 +3,17 @@ import { isPlatformError, type PlatformError } from "../../client/errors.js";
 import { submitTimesheetsMutation } from "../../client/operations/index.js";
 import { oneLine, quoted } from "../../client/platform-text.js";
 import {
-  changedResult,
   confirmationTokenArg,
-  confirmChange,
+  confirmedWrite,
   confirmedWriteAnnotations,
   contentDigest,
-  type Decision,
-  previewResult,
   previewTokenOutput,
   refuseWhileUnknown,
   sendWrite,
 } from "../confirmation.js";
 import { defineTool, type ToolContext } from "../define-tool.js";
 import { period, requestOptions } from "../format.js";
-import {
-  previewOutput,
-  proposeRows,
-  RowsRefusedError,
-  type TimesheetProposal,
-} from "./timesheet-preview.js";
+import { previewOutput, proposeRows, RowsRefusedError } from "./timesheet-preview.js";
 import { isRegistered, type Row, readLogged } from "./timesheet-reads.js";
 import {
   checkMetaLimits,
@@ -166,35 +158,25 @@ export const submitTimesheetsTool = defineTool({
     if (invalid.length > 0) return refused(raw.length, invalid);
     const rows = raw as Row[];
     const target = `${rows.length} timesheet row${rows.length === 1 ? "" : "s"} (set ${digestOf(rows)})`;
-    let decision: Decision<TimesheetProposal>;
     // Hours for a day whose earlier submission has an unknown outcome wait, whatever their
     // externalIds: the platform may still register the first ones, and pay both.
     for (const day of new Set(rows.map(dayTarget))) {
       await refuseWhileUnknown(ctx, { tool: TOOL, target: day, check: checkFor(rows) });
     }
     try {
-      decision = await confirmChange(ctx, {
+      return await confirmedWrite(ctx, {
         tool: TOOL,
         args: call,
         token: confirmationToken,
         target,
         check: checkFor(rows),
         propose: () => proposeRows(ctx, rows, args.includeDaysAlreadyLogged === true),
+        fields: (preview) => ({ provided: rows.length, preview: preview.out }),
+        apply: () => sendRows(ctx, rows, target),
       });
     } catch (error) {
       if (error instanceof RowsRefusedError) return refused(rows.length, error.invalidRows);
       throw error;
-    }
-    const base = { provided: rows.length, preview: decision.proposal.preview.out };
-    switch (decision.kind) {
-      case "confirmed":
-        return sendRows(ctx, rows, target);
-      case "changed":
-        return changedResult(decision, base);
-      case "preview":
-        return previewResult(decision, base);
-      case "declined":
-        return { structured: { status: "declined" as const, ...base }, text: decision.text };
     }
   },
 });
