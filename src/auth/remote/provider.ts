@@ -161,6 +161,22 @@ const callbackBinding = (upstreamState: string, publicUrl: string): BrowserBindi
   publicUrl,
 });
 
+/**
+ * Whether a posted answer comes from this server's own page, as the browser says (OWASP CSRF
+ * prevention: Origin and Fetch Metadata). Browsers name the page's origin in Origin (the pages'
+ * referrer policy, same-origin, lets them) and mark the post `Sec-Fetch-Site: same-origin`; neither
+ * can be set by a page's script. Another site, or an opaque origin ("null": a sandboxed frame, a
+ * data: page) that the browser does not vouch for as same-origin, is refused. A request with
+ * neither header is no browser's form post: it still needs the page's cookie.
+ */
+function postedFromOwnPage(req: Request, ownOrigin: string): boolean {
+  const site = req.header("sec-fetch-site");
+  if (site !== undefined && site !== "same-origin") return false;
+  const origin = req.header("origin");
+  if (origin === undefined || origin === ownOrigin) return true;
+  return origin === "null" && site === "same-origin";
+}
+
 /** As the SDK's bearer check compares them: no fragment, one trailing slash aside. */
 function comparableResource(value: string): string {
   const hash = value.indexOf("#");
@@ -253,9 +269,7 @@ export class TeamSignIn implements OAuthServerProvider {
   /** POST /oauth/consent: the person's answer; on approval, off to the platform's sign-in. */
   async consent(req: Request, res: Response): Promise<void> {
     const { store, upstream, publicUrl } = this.options;
-    const origin = req.header("origin");
-    // Browsers send Origin with a form post; one from elsewhere is a forged answer.
-    if (origin !== undefined && origin !== new URL(publicUrl).origin) {
+    if (!postedFromOwnPage(req, new URL(publicUrl).origin)) {
       return sendPage(
         res,
         403,
