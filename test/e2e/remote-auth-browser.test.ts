@@ -84,6 +84,13 @@ describe.skipIf(!available)("hosted sign-in (--auth oauth) in headless Chromium"
         await page.goto(authorizeAt.href);
         expect(await page.title()).toBe("Allow access to the workforce platform?");
         expect(await page.textContent("body")).toContain("Browser test client");
+        // Over http://127.0.0.1 too, Chromium keeps the page's __Host- cookie (a secure context).
+        expect(await context.cookies(server.publicUrl)).toEqual([
+          expect.objectContaining({
+            name: expect.stringMatching(/^__Host-wfm_consent_/),
+            secure: true,
+          }),
+        ]);
         // A real click: Chromium posts the form with the Origin its referrer policy allows.
         const posted = page.waitForRequest((r) => r.url() === `${server.publicUrl}/oauth/consent`);
         await Promise.all([

@@ -97,6 +97,45 @@ describe("--auth oauth under attack", () => {
     expect(replayed.headers.get("location")).toBeNull();
   });
 
+  it("1. the consent and sign-in cookies are __Host- cookies, and a cookie a sibling host could toss is not read (MCP security best practices, Consent Cookie Security; RFC 6265bis §4.1.3.2)", async () => {
+    const attacker = new ScriptedClient(server);
+    await attacker.discover();
+    await attacker.register("attacker's client");
+    const page = await attacker.browser.get(attacker.authorizeUrl(pkce().challenge, "c1"));
+    const approved = await attacker.browser.post(`${server.publicUrl}/oauth/consent`, {
+      request: consentRequestOf(await page.text()),
+      decision: "approve",
+    });
+    expect(approved.status).toBe(302);
+    // The prefix holds only with Secure, Path=/ and no Domain; browsers refuse it otherwise.
+    const hostCookie = (prefix: string) =>
+      new RegExp(
+        `^__Host-${prefix}[\\w-]{12}=[\\w-]{43}; Max-Age=600; Path=/; HttpOnly; Secure; SameSite=Lax$`,
+      );
+    expect(page.headers.getSetCookie()).toEqual([
+      expect.stringMatching(hostCookie("wfm_consent_")),
+    ]);
+    const set = approved.headers.getSetCookie();
+    expect(set).toContainEqual(expect.stringMatching(hostCookie("wfm_signin_")));
+    const signIn = /^(__Host-wfm_signin_[\w-]+)=([\w-]+);/m.exec(set.join("\n")) ?? [];
+    const [, name = "", value = ""] = signIn;
+    expect(value).toHaveLength(43);
+
+    // The attacker tosses their sign-in cookie into the victim's browser from a sibling host, which
+    // can set a cookie without the prefix only, then sends the victim the platform link.
+    const victim = new Browser();
+    const { location } = await victim.authorize(approved.headers.get("location") as string, {
+      identity: "limited",
+    });
+    const back = await fetch(location, {
+      redirect: "manual",
+      headers: { cookie: `${name.replace("__Host-", "")}=${value}` },
+    });
+    expect(back.status).toBe(400);
+    expect(back.headers.get("location")).toBeNull();
+    expect(await back.text()).toContain("approved in another browser");
+  });
+
   it("2. never redirects before the person has seen its page: unknown clients and bad requests get a page, not a redirect (RFC 9700 §4.11.1)", async () => {
     const res = await register(server, {
       client_name: "redirector",
