@@ -54,14 +54,23 @@ describe("--auth oauth under attack", () => {
   let server: TeamServer;
   let recorded: ReturnType<typeof ttlRecordingStore>;
   let docs: DocumentServer;
+  /** Host look-ups for Client ID Metadata Documents. */
+  let lookups = 0;
 
   beforeAll(async () => {
     sandbox = await startSandbox({ rateLimitPerMinute: 0 });
     docs = await startDocumentServer();
     recorded = ttlRecordingStore();
+    const fetching = docs.fetchOptions();
     server = await startTeamServer(sandbox, {
       shared: recorded,
-      clientMetadata: docs.fetchOptions(),
+      clientMetadata: {
+        ...fetching,
+        resolve: (host) => {
+          lookups += 1;
+          return (fetching.resolve as NonNullable<typeof fetching.resolve>)(host);
+        },
+      },
     });
   });
   afterAll(async () => {
@@ -320,6 +329,33 @@ describe("--auth oauth under attack", () => {
       expect(await res.text()).toMatch(reason);
     }
     expect(docs.hitsOf("/elsewhere.json")).toBe(0);
+  });
+
+  it("Client ID Metadata Documents: /authorize naming one is limited per address before any look-up (MCP security best practices, SSRF; OWASP API4:2023 unrestricted resource consumption)", async () => {
+    const authorizeFrom = (localAddress: string, path: string) => {
+      const client = new ScriptedClient(server);
+      client.asMetadata = { authorization_endpoint: `${server.publicUrl}/authorize` };
+      client.clientId = `${docs.base}${path}`;
+      return raw(client.authorizeUrl(pkce().challenge, "d3"), { localAddress });
+    };
+    const before = lookups;
+    const statuses: number[] = [];
+    let limited: Awaited<ReturnType<typeof raw>> | undefined;
+    for (let i = 0; i < 30; i++) {
+      const res = await authorizeFrom("127.0.6.1", `/flood/${i}.json`);
+      statuses.push(res.status);
+      if (res.status === 429) limited ??= res;
+    }
+    // Each of the first ten looked its host up and failed (nothing is served there); the rest
+    // were refused first.
+    expect(statuses).toEqual([...Array(10).fill(400), ...Array(20).fill(429)]);
+    expect(lookups - before).toBe(10);
+    expect(Number(limited?.headers["retry-after"])).toBeGreaterThan(0);
+    expect(limited?.headers.location).toBeUndefined();
+    expect(limited?.body).toContain("Too many sign-ins from your address");
+    // Another address has a count of its own.
+    expect((await authorizeFrom("127.0.6.2", "/flood/other.json")).status).toBe(400);
+    expect(lookups - before).toBe(11);
   });
 
   it("6. a replayed authorization code is refused and revokes the tokens it issued (OAuth 2.1 §4.1.3)", async () => {
