@@ -107,6 +107,7 @@ export function createRemoteAuth(options: RemoteAuthOptions): RemoteAuth {
       clients: provider.clientsStore,
       isOurResource: (r) => provider.isOurResource(r),
       redirectUriProblem,
+      state,
     }),
   );
   router.post("/register", registrationLimits(state));

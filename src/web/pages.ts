@@ -1,7 +1,7 @@
 // The small HTML pages that people's browsers see during a sign-in (the team server's consent and
 // error pages, the sandbox's consent page, `workforce-mcp login`'s result page), and the redirect
 // that ends one. Every page carries the same protections: never framed (no clickjacking of a
-// consent form), no scripts or outside resources, never cached, no Referer sent onwards.
+// consent form), no scripts or outside resources, never cached, no Referer sent to another site.
 import type { ServerResponse } from "node:http";
 import escapeHtml from "escape-html";
 
@@ -10,7 +10,9 @@ export { escapeHtml };
 const PAGE_HEADERS = {
   "content-type": "text/html; charset=utf-8",
   "cache-control": "no-store",
-  "referrer-policy": "no-referrer",
+  // Not no-referrer: under it Chromium posts a page's form with `Origin: null`, and the consent
+  // form's Origin is how the server knows the answer came from its own page.
+  "referrer-policy": "same-origin",
   "x-frame-options": "DENY",
   "x-content-type-options": "nosniff",
   // No form-action: browsers apply it to the redirect after the form, to another origin.

@@ -51,11 +51,19 @@ export class Browser {
     return res;
   }
 
-  async post(url: string, form: Record<string, string>): Promise<Response> {
+  async post(
+    url: string,
+    form: Record<string, string>,
+    headers: Record<string, string> = {},
+  ): Promise<Response> {
     const res = await fetch(url, {
       method: "POST",
       redirect: "manual",
-      headers: { "content-type": "application/x-www-form-urlencoded", ...this.cookieHeader() },
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        ...headers,
+        ...this.cookieHeader(),
+      },
       body: new URLSearchParams(form),
     });
     this.keep(res);

@@ -168,6 +168,50 @@ describe("MCP security best practices (token passthrough): stateless per-client 
   });
 });
 
+describe("MCP security best practices (token passthrough): unknown tokens limited per address group behind a proxy", () => {
+  it("60 made-up bearers from 60 addresses of one IPv6 /64 cost the platform the limit of one address (its /56, as the SDK's limiters count; RFC 6177)", async () => {
+    const sandbox = await startSandbox({ rateLimitPerMinute: 0 });
+    const server = await startHttpServer(
+      httpConfig(
+        {},
+        {
+          WORKFORCE_API_URL: sandbox.url,
+          WORKFORCE_TOKEN_PASSTHROUGH: "1",
+          WORKFORCE_TRUST_PROXY: "loopback",
+        },
+      ),
+      createLogger("warning", () => {}),
+      "9.9.9",
+      { now: () => 0, stateStore: createMemoryStore(() => 0), tokenChecksPerWindow: CHECKS },
+    );
+    try {
+      const before = sandbox.countRequests();
+      const statuses: number[] = [];
+      for (let i = 1; i <= 60; i++) {
+        const res = await raw(`${server.url}/mcp`, {
+          body: initialize,
+          headers: {
+            authorization: `Bearer ${made()}`,
+            "x-forwarded-for": `2001:db8:7:1::${i.toString(16)}`,
+          },
+        });
+        statuses.push(res.status);
+      }
+      expect(sandbox.countRequests() - before).toBe(CHECKS);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(60 - CHECKS);
+      // Another site (another /56) has a count of its own.
+      const elsewhere = await raw(`${server.url}/mcp`, {
+        body: initialize,
+        headers: { authorization: `Bearer ${made()}`, "x-forwarded-for": "2001:db8:8::1" },
+      });
+      expect(elsewhere.status).toBe(401);
+    } finally {
+      await server.close();
+      await sandbox.close();
+    }
+  });
+});
+
 describe("MCP security best practices (token passthrough): X-Workforce-Token beside --auth oauth", () => {
   let sandbox: Sandbox;
   let server: HttpServerHandle;

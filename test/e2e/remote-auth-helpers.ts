@@ -2,7 +2,12 @@
 // the scripted MCP client's redirect address and PKCE, its MCP calls with a token, and opening the
 // sealed platform grants (the test knows the encryption key) to look for their tokens elsewhere.
 import { createHash, randomBytes } from "node:crypto";
-import type { OAuthTokens } from "@modelcontextprotocol/client";
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthClientProvider,
+  OAuthTokens,
+} from "@modelcontextprotocol/client";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { expect } from "vitest";
 import type { ClientMetadataOptions } from "../../src/auth/remote/client-metadata.js";
@@ -276,4 +281,45 @@ export function platformTokens(written: Map<string, string[]>): string[] {
     KEY,
     [...written].flatMap(([name, values]) => values.map((v): [string, string] => [name, v])),
   );
+}
+
+/**
+ * The MCP SDK client's OAuth state, as a desktop client keeps it in memory: `opened` collects the
+ * addresses it asks to open in the browser, which the test opens itself.
+ */
+export function sdkClientProvider(redirectUrl: string, clientName: string) {
+  let tokens: OAuthTokens | undefined;
+  let info: OAuthClientInformationMixed | undefined;
+  let verifier = "";
+  const opened: URL[] = [];
+  const provider: OAuthClientProvider = {
+    get redirectUrl() {
+      return redirectUrl;
+    },
+    get clientMetadata(): OAuthClientMetadata {
+      return {
+        client_name: clientName,
+        redirect_uris: [redirectUrl],
+        grant_types: ["authorization_code", "refresh_token"],
+        response_types: ["code"],
+        token_endpoint_auth_method: "none",
+      };
+    },
+    clientInformation: () => info,
+    saveClientInformation: (i) => {
+      info = i;
+    },
+    tokens: () => tokens,
+    saveTokens: (t) => {
+      tokens = t;
+    },
+    redirectToAuthorization: (url) => {
+      opened.push(url);
+    },
+    saveCodeVerifier: (v) => {
+      verifier = v;
+    },
+    codeVerifier: () => verifier,
+  };
+  return { provider, opened, tokens: () => tokens };
 }

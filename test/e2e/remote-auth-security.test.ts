@@ -54,14 +54,23 @@ describe("--auth oauth under attack", () => {
   let server: TeamServer;
   let recorded: ReturnType<typeof ttlRecordingStore>;
   let docs: DocumentServer;
+  /** Host look-ups for Client ID Metadata Documents. */
+  let lookups = 0;
 
   beforeAll(async () => {
     sandbox = await startSandbox({ rateLimitPerMinute: 0 });
     docs = await startDocumentServer();
     recorded = ttlRecordingStore();
+    const fetching = docs.fetchOptions();
     server = await startTeamServer(sandbox, {
       shared: recorded,
-      clientMetadata: docs.fetchOptions(),
+      clientMetadata: {
+        ...fetching,
+        resolve: (host) => {
+          lookups += 1;
+          return (fetching.resolve as NonNullable<typeof fetching.resolve>)(host);
+        },
+      },
     });
   });
   afterAll(async () => {
@@ -95,6 +104,45 @@ describe("--auth oauth under attack", () => {
     const replayed = await attacker.browser.get(location.href);
     expect(replayed.status).toBe(400);
     expect(replayed.headers.get("location")).toBeNull();
+  });
+
+  it("1. the consent and sign-in cookies are __Host- cookies, and a cookie a sibling host could toss is not read (MCP security best practices, Consent Cookie Security; RFC 6265bis §4.1.3.2)", async () => {
+    const attacker = new ScriptedClient(server);
+    await attacker.discover();
+    await attacker.register("attacker's client");
+    const page = await attacker.browser.get(attacker.authorizeUrl(pkce().challenge, "c1"));
+    const approved = await attacker.browser.post(`${server.publicUrl}/oauth/consent`, {
+      request: consentRequestOf(await page.text()),
+      decision: "approve",
+    });
+    expect(approved.status).toBe(302);
+    // The prefix holds only with Secure, Path=/ and no Domain; browsers refuse it otherwise.
+    const hostCookie = (prefix: string) =>
+      new RegExp(
+        `^__Host-${prefix}[\\w-]{12}=[\\w-]{43}; Max-Age=600; Path=/; HttpOnly; Secure; SameSite=Lax$`,
+      );
+    expect(page.headers.getSetCookie()).toEqual([
+      expect.stringMatching(hostCookie("wfm_consent_")),
+    ]);
+    const set = approved.headers.getSetCookie();
+    expect(set).toContainEqual(expect.stringMatching(hostCookie("wfm_signin_")));
+    const signIn = /^(__Host-wfm_signin_[\w-]+)=([\w-]+);/m.exec(set.join("\n")) ?? [];
+    const [, name = "", value = ""] = signIn;
+    expect(value).toHaveLength(43);
+
+    // The attacker tosses their sign-in cookie into the victim's browser from a sibling host, which
+    // can set a cookie without the prefix only, then sends the victim the platform link.
+    const victim = new Browser();
+    const { location } = await victim.authorize(approved.headers.get("location") as string, {
+      identity: "limited",
+    });
+    const back = await fetch(location, {
+      redirect: "manual",
+      headers: { cookie: `${name.replace("__Host-", "")}=${value}` },
+    });
+    expect(back.status).toBe(400);
+    expect(back.headers.get("location")).toBeNull();
+    expect(await back.text()).toContain("approved in another browser");
   });
 
   it("2. never redirects before the person has seen its page: unknown clients and bad requests get a page, not a redirect (RFC 9700 §4.11.1)", async () => {
@@ -281,6 +329,33 @@ describe("--auth oauth under attack", () => {
       expect(await res.text()).toMatch(reason);
     }
     expect(docs.hitsOf("/elsewhere.json")).toBe(0);
+  });
+
+  it("Client ID Metadata Documents: /authorize naming one is limited per address before any look-up (MCP security best practices, SSRF; OWASP API4:2023 unrestricted resource consumption)", async () => {
+    const authorizeFrom = (localAddress: string, path: string) => {
+      const client = new ScriptedClient(server);
+      client.asMetadata = { authorization_endpoint: `${server.publicUrl}/authorize` };
+      client.clientId = `${docs.base}${path}`;
+      return raw(client.authorizeUrl(pkce().challenge, "d3"), { localAddress });
+    };
+    const before = lookups;
+    const statuses: number[] = [];
+    let limited: Awaited<ReturnType<typeof raw>> | undefined;
+    for (let i = 0; i < 30; i++) {
+      const res = await authorizeFrom("127.0.6.1", `/flood/${i}.json`);
+      statuses.push(res.status);
+      if (res.status === 429) limited ??= res;
+    }
+    // Each of the first ten looked its host up and failed (nothing is served there); the rest
+    // were refused first.
+    expect(statuses).toEqual([...Array(10).fill(400), ...Array(20).fill(429)]);
+    expect(lookups - before).toBe(10);
+    expect(Number(limited?.headers["retry-after"])).toBeGreaterThan(0);
+    expect(limited?.headers.location).toBeUndefined();
+    expect(limited?.body).toContain("Too many sign-ins from your address");
+    // Another address has a count of its own.
+    expect((await authorizeFrom("127.0.6.2", "/flood/other.json")).status).toBe(400);
+    expect(lookups - before).toBe(11);
   });
 
   it("6. a replayed authorization code is refused and revokes the tokens it issued (OAuth 2.1 §4.1.3)", async () => {

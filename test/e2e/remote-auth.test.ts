@@ -5,12 +5,7 @@
 // MCP calls as the signed-in person; then what must be refused, the personal-token header, the
 // end of the platform's grant, and what the state store and the logs hold.
 
-import type {
-  OAuthClientInformationMixed,
-  OAuthClientMetadata,
-  OAuthClientProvider,
-  OAuthTokens,
-} from "@modelcontextprotocol/client";
+import type { OAuthTokens } from "@modelcontextprotocol/client";
 import {
   Client,
   StreamableHTTPClientTransport,
@@ -22,12 +17,14 @@ import { Browser, expectNoSecret } from "../auth/helpers.js";
 import { initialize, raw } from "./http-helpers.js";
 import {
   CLIENT_REDIRECT,
+  consentRequestOf,
   DAY,
   KEY,
   mcpClient,
   pkce,
   platformTokens,
   ScriptedClient,
+  sdkClientProvider,
   startTeamServer,
   type TeamServer,
   viewerName,
@@ -154,7 +151,7 @@ describe("--auth oauth: remote sign-in against the sandbox's OAuth", () => {
     }
   });
 
-  it("guards its consent page: a cookie from the page's own browser, no foreign Origin", async () => {
+  it("guards its consent page (OWASP CSRF prevention: Origin and Fetch Metadata): a cookie from the page's own browser, no foreign or bare null Origin", async () => {
     const client = new ScriptedClient(server);
     await client.discover();
     await client.register();
@@ -177,6 +174,27 @@ describe("--auth oauth: remote sign-in against the sandbox's OAuth", () => {
       body: new URLSearchParams({ request, decision: "approve" }),
     });
     expect(fromElsewhere.status).toBe(403);
+    // What a browser says of the post, with the page's own cookie: another site, or an opaque
+    // origin the browser does not vouch for as this page, is refused; its own page is taken.
+    const again = await client.browser.get(client.authorizeUrl(pkce().challenge, "s4"));
+    const form = { request: consentRequestOf(await again.text()), decision: "approve" };
+    const fromBrowser = (headers: Record<string, string>) =>
+      client.browser.post(`${server.publicUrl}/oauth/consent`, form, headers);
+    const refused: Record<string, string>[] = [
+      { origin: "null" },
+      { origin: "null", "sec-fetch-site": "cross-site" },
+      { origin: server.publicUrl, "sec-fetch-site": "same-site" },
+      { "sec-fetch-site": "cross-site" },
+    ];
+    for (const headers of refused) {
+      const answer = await fromBrowser(headers);
+      expect(answer.status, JSON.stringify(headers)).toBe(403);
+      expect(answer.headers.get("location")).toBeNull();
+    }
+    // Refused before anything was used up: the same page's answer from its own page goes on.
+    const own = await fromBrowser({ origin: "null", "sec-fetch-site": "same-origin" });
+    expect(own.status).toBe(302);
+    expect(new URL(own.headers.get("location") as string).pathname).toBe("/oauth/authorize");
   });
 
   it("rotates refresh tokens: a new pair works; the old refresh token again revokes the whole sign-in (RFC 9700 §4.14.2)", async () => {
@@ -226,46 +244,15 @@ describe("--auth oauth: remote sign-in against the sandbox's OAuth", () => {
 
   it("signs in the MCP SDK's own client (its OAuth discovery, registration and PKCE)", async () => {
     const browser = new Browser();
-    let authorizeAt: URL | undefined;
-    let saved: OAuthTokens | undefined;
-    let info: OAuthClientInformationMixed | undefined;
-    let verifier = "";
-    const provider: OAuthClientProvider = {
-      get redirectUrl() {
-        return CLIENT_REDIRECT;
-      },
-      get clientMetadata(): OAuthClientMetadata {
-        return {
-          client_name: "SDK client",
-          redirect_uris: [CLIENT_REDIRECT],
-          grant_types: ["authorization_code", "refresh_token"],
-          response_types: ["code"],
-          token_endpoint_auth_method: "none",
-        };
-      },
-      clientInformation: () => info,
-      saveClientInformation: (i) => {
-        info = i;
-      },
-      tokens: () => saved,
-      saveTokens: (t) => {
-        saved = t;
-      },
-      redirectToAuthorization: (url) => {
-        authorizeAt = url;
-      },
-      saveCodeVerifier: (v) => {
-        verifier = v;
-      },
-      codeVerifier: () => verifier,
-    };
+    const { provider, opened, tokens } = sdkClientProvider(CLIENT_REDIRECT, "SDK client");
     const url = new URL(`${server.publicUrl}/mcp`);
     const first = new StreamableHTTPClientTransport(url, { authProvider: provider });
     await expect(new Client({ name: "sdk", version: "0" }).connect(first)).rejects.toBeInstanceOf(
       UnauthorizedError,
     );
-    expect(authorizeAt?.searchParams.get("resource")).toBe(server.resource);
-    const page = await browser.get((authorizeAt as URL).href);
+    const authorizeAt = opened.at(-1) as URL;
+    expect(authorizeAt.searchParams.get("resource")).toBe(server.resource);
+    const page = await browser.get(authorizeAt.href);
     const request = /name="request" value="([^"]+)"/.exec(await page.text())?.[1] as string;
     const approved = await browser.post(`${server.publicUrl}/oauth/consent`, {
       request,
@@ -279,6 +266,7 @@ describe("--auth oauth: remote sign-in against the sandbox's OAuth", () => {
     // RFC 9207 §2: the answer names this server as its issuer; the SDK's client checks it.
     expect(answer.get("iss")).toBe(new URL(server.publicUrl).href);
     await first.finishAuth(answer);
+    const saved = tokens();
     expect(saved?.access_token).toBeTruthy();
     secrets.push(saved?.access_token as string, saved?.refresh_token as string);
     const client = new Client({ name: "sdk", version: "0" });

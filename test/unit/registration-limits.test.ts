@@ -35,21 +35,27 @@ async function serve(
 }
 
 describe("registration limits (MCP security best practices: bounded dynamic client registration)", () => {
-  it("stops at the total cap across addresses and says when to try again", async () => {
-    const { url, stored } = await serve({ maxBytes: 1024, perAddressPerHour: 5, totalPerDay: 7 });
+  it("a stranger who spends the day's total locks out only addresses that registered today: a newcomer's first registration still goes through (MCP security best practices, no lock-out)", async () => {
+    const { url, stored } = await serve({ maxBytes: 1024, perAddressPerHour: 5, totalPerDay: 6 });
     const statuses: number[] = [];
-    for (let i = 0; i < 4; i++) {
-      for (let n = 0; n < 3; n++) {
-        const res = await raw(url, { localAddress: `127.0.2.${i + 1}`, body: { n } });
+    for (let i = 1; i <= 3; i++) {
+      for (let n = 0; n < 5; n++) {
+        const res = await raw(url, { localAddress: `127.0.2.${i}`, body: { n } });
         statuses.push(res.status);
         if (res.status === 429) {
           expect(Number(res.headers["retry-after"])).toBeGreaterThan(0);
-          expect(res.body).toMatch(/no more new registrations today/);
+          expect(res.body).toMatch(/no more new registrations today from addresses that already/);
         }
       }
     }
-    expect(stored()).toBe(7);
-    expect(statuses.filter((s) => s === 429)).toHaveLength(5);
+    // Each address's first, then the six of the total.
+    expect(statuses.filter((s) => s === 201)).toHaveLength(9);
+    const newcomer = [];
+    for (let n = 0; n < 2; n++) {
+      newcomer.push(await raw(url, { localAddress: "127.0.2.9", body: { n } }));
+    }
+    expect(newcomer.map((r) => r.status)).toEqual([201, 429]);
+    expect(stored()).toBe(10);
   });
 
   it("stops one address at its hourly share, naming the other way in", async () => {
@@ -74,6 +80,22 @@ describe("registration limits (MCP security best practices: bounded dynamic clie
     const direct = await serve(limits);
     expect((await from(direct.url, "203.0.113.1")).status).toBe(201);
     expect((await from(direct.url, "203.0.113.2")).status).toBe(429);
+  });
+
+  it("counts an IPv6 address by its /56, as the SDK's limiters do: the addresses of one site share one count (MCP security best practices; RFC 6177)", async () => {
+    const behind = await serve(
+      { maxBytes: 1024, perAddressPerHour: 2, totalPerDay: 100 },
+      "loopback",
+    );
+    const from = (forwarded: string) =>
+      raw(behind.url, { body: {}, headers: { "x-forwarded-for": forwarded } });
+    expect((await from("2001:db8:0:1::1")).status).toBe(201);
+    expect((await from("2001:db8:0:1::2")).status).toBe(201);
+    // Another address of the same /64, and one of another /64 of the same /56.
+    expect((await from("2001:db8:0:1::3")).status).toBe(429);
+    expect((await from("2001:db8:0:ff::1")).status).toBe(429);
+    expect((await from("2001:db8:0:100::1")).status).toBe(201);
+    expect(behind.stored()).toBe(3);
   });
 
   it("refuses a registration over the size limit, and one that is not JSON, storing nothing", async () => {

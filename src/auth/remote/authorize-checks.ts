@@ -4,12 +4,21 @@
 // redirect URL, that would make this server an open redirector (RFC 9700 §4.11.1). Here every
 // problem is shown on this server's own page, and the SDK is handed only requests it will turn
 // into the consent page. Nothing goes back to a client before the person has seen that page.
+// A client_id that is a Client ID Metadata Document URL makes this server look up a host and fetch
+// from it, for anyone who asks; such requests are counted per address group in the shared store
+// first, and refused beyond the limit before any look-up (MCP security best practices, SSRF).
 import type { OAuthClientInformationFull } from "@modelcontextprotocol/server";
 import type { OAuthRegisteredClientsStore } from "@modelcontextprotocol/server-legacy/auth";
 import { OAuthError, redirectUriMatches } from "@modelcontextprotocol/server-legacy/auth";
 import express, { type NextFunction, type Request, type Response } from "express";
+import type { StateStore } from "../../state/store.js";
 import { escapeHtml, sendPage } from "../../web/pages.js";
+import { addressKey, clientAddress } from "./address-key.js";
+import { isClientIdMetadataUrl } from "./client-metadata.js";
 import { quoted } from "./redirect-uris.js";
+
+/** Authorization requests naming a Client ID Metadata Document, per address group. */
+const DOCUMENT_REQUESTS = { limit: 10, windowMs: 60_000 } as const;
 
 /** Set on res.locals for the provider: whether the request named its redirect URL itself. */
 export interface AuthorizeLocals {
@@ -22,6 +31,8 @@ export interface AuthorizeChecksOptions {
   isOurResource(resource: string): boolean;
   /** A redirect URL's problem under this server's rules, or undefined when it may be used. */
   redirectUriProblem(uri: string): string | undefined;
+  /** Where requests naming a metadata document are counted (shared by the replicas). */
+  state: StateStore;
 }
 
 class Refusal extends Error {}
@@ -41,6 +52,23 @@ export function authorizeChecks(options: AuthorizeChecksOptions) {
     try {
       const clientId = param(source, "client_id");
       if (!clientId) throw new Refusal("it names no application (client_id is missing).");
+      if (isClientIdMetadataUrl(clientId)) {
+        const wait = await options.state.claimWindowSlot(
+          `oauth-authorize-document:${addressKey(clientAddress(req))}`,
+          DOCUMENT_REQUESTS.limit,
+          DOCUMENT_REQUESTS.windowMs,
+        );
+        if (wait > 0) {
+          const seconds = String(Math.ceil(wait / 1000));
+          return sendPage(
+            res,
+            429,
+            "Too many sign-ins from your address",
+            `<p>Your address started ${DOCUMENT_REQUESTS.limit} sign-ins with applications described by a metadata document within a minute, the most allowed. Nothing was sent back to the application. Wait ${seconds} seconds, then start the sign-in again from your assistant.</p>`,
+            { "retry-after": seconds },
+          );
+        }
+      }
       try {
         client = await options.clients.getClient(clientId);
       } catch (error) {

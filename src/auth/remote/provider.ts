@@ -44,7 +44,7 @@ import {
 import { signedInPair } from "../renewal.js";
 import { SIGN_IN_PERIOD_MS, type SignInIdentity } from "../store.js";
 import type { AuthorizeLocals } from "./authorize-checks.js";
-import { type BrowserBinding, bindBrowser, bindingName, sameBrowser } from "./browser-binding.js";
+import { bindBrowser, bindingName, sameBrowser } from "./browser-binding.js";
 import {
   ClientMetadataDocuments,
   type ClientMetadataOptions,
@@ -140,7 +140,7 @@ interface TokenRecord {
   expiresAt: number;
 }
 
-/** Where the person's answer to the consent page is posted; its cookie is scoped to it. */
+/** Where the person's answer to the consent page is posted. */
 export const CONSENT_PATH = "/oauth/consent";
 /** Where the platform sends the browser back; register <publicUrl>/oauth/callback there. */
 export const CALLBACK_PATH = "/oauth/callback";
@@ -148,18 +148,26 @@ export const CALLBACK_PATH = "/oauth/callback";
 const random = (prefix = "") => `${prefix}${randomBytes(32).toString("base64url")}`;
 
 /** The consent page's cookie, read back when its form is posted. */
-const consentBinding = (requestId: string, publicUrl: string): BrowserBinding => ({
-  name: bindingName("wfm_consent_", requestId),
-  path: CONSENT_PATH,
-  publicUrl,
-});
+const consentBinding = (requestId: string) => bindingName("wfm_consent_", requestId);
 
 /** The approving browser's cookie, read back when the platform sends that browser back. */
-const callbackBinding = (upstreamState: string, publicUrl: string): BrowserBinding => ({
-  name: bindingName("wfm_signin_", upstreamState),
-  path: CALLBACK_PATH,
-  publicUrl,
-});
+const callbackBinding = (upstreamState: string) => bindingName("wfm_signin_", upstreamState);
+
+/**
+ * Whether a posted answer comes from this server's own page, as the browser says (OWASP CSRF
+ * prevention: Origin and Fetch Metadata). Browsers name the page's origin in Origin (the pages'
+ * referrer policy, same-origin, lets them) and mark the post `Sec-Fetch-Site: same-origin`; neither
+ * can be set by a page's script. Another site, or an opaque origin ("null": a sandboxed frame, a
+ * data: page) that the browser does not vouch for as same-origin, is refused. A request with
+ * neither header is no browser's form post: it still needs the page's cookie.
+ */
+function postedFromOwnPage(req: Request, ownOrigin: string): boolean {
+  const site = req.header("sec-fetch-site");
+  if (site !== undefined && site !== "same-origin") return false;
+  const origin = req.header("origin");
+  if (origin === undefined || origin === ownOrigin) return true;
+  return origin === "null" && site === "same-origin";
+}
 
 /** As the SDK's bearer check compares them: no fragment, one trailing slash aside. */
 function comparableResource(value: string): string {
@@ -217,7 +225,7 @@ export class TeamSignIn implements OAuthServerProvider {
       scopes: params.scopes ?? [],
       resource,
       redirectUriGiven: (res.locals as AuthorizeLocals).redirectUriGiven !== false,
-      browser: bindBrowser(res, consentBinding(requestId, publicUrl), PENDING_MS),
+      browser: bindBrowser(res, consentBinding(requestId), PENDING_MS),
     };
     await store.set(digestKey("consent:", requestId), pending, PENDING_MS);
     const name = client.client_name ? escapeHtml(client.client_name) : "An MCP client";
@@ -253,9 +261,7 @@ export class TeamSignIn implements OAuthServerProvider {
   /** POST /oauth/consent: the person's answer; on approval, off to the platform's sign-in. */
   async consent(req: Request, res: Response): Promise<void> {
     const { store, upstream, publicUrl } = this.options;
-    const origin = req.header("origin");
-    // Browsers send Origin with a form post; one from elsewhere is a forged answer.
-    if (origin !== undefined && origin !== new URL(publicUrl).origin) {
+    if (!postedFromOwnPage(req, new URL(publicUrl).origin)) {
       return sendPage(
         res,
         403,
@@ -275,7 +281,7 @@ export class TeamSignIn implements OAuthServerProvider {
         "<p>This page was already answered or is too old. Start the sign-in again from your assistant.</p>",
       );
     }
-    if (!sameBrowser(req, res, consentBinding(requestId, publicUrl), pending.browser)) {
+    if (!sameBrowser(req, res, consentBinding(requestId), pending.browser)) {
       // Someone else's consent page, posted from this browser: nothing goes anywhere.
       return sendPage(
         res,
@@ -305,7 +311,7 @@ export class TeamSignIn implements OAuthServerProvider {
       codeVerifier: request.codeVerifier,
       // Only this browser may bring the platform's answer back: a platform link sent to someone
       // else (who approved this server before, so the platform asks nothing) goes nowhere.
-      browser: bindBrowser(res, callbackBinding(request.state, publicUrl), PENDING_MS),
+      browser: bindBrowser(res, callbackBinding(request.state), PENDING_MS),
     };
     await store.set(digestKey("signin:", request.state), signIn, PENDING_MS);
     res.set({ "cache-control": "no-store", "referrer-policy": "no-referrer" });
@@ -328,14 +334,7 @@ export class TeamSignIn implements OAuthServerProvider {
         "<p>This answer from the platform does not belong to a sign-in in progress (it expired after 10 minutes, or was already used). Start the sign-in again from your assistant.</p>",
       );
     }
-    if (
-      !sameBrowser(
-        req,
-        res,
-        callbackBinding(upstreamState, this.options.publicUrl),
-        pending.browser,
-      )
-    ) {
+    if (!sameBrowser(req, res, callbackBinding(upstreamState), pending.browser)) {
       logger.warning("A platform sign-in came back in a browser that did not approve it; refused");
       return sendPage(
         res,

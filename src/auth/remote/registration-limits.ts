@@ -1,21 +1,24 @@
 // Dynamic client registration (RFC 7591) needs no sign-in, so what it may store is bounded: a
-// registration's size, how many one address may make, and how many all addresses together may
-// make, counted in the shared state store so that every replica counts the same. A registration
-// no sign-in used is forgotten within a day (provider.ts). Client ID Metadata Documents need no
-// registration at all and are the preferred way in (MCP authorization, 2025-11-25).
+// registration's size, how many one address group may make, and how many all of them together may
+// make, counted in the shared state store so that every replica counts the same. The total never
+// shuts out a newcomer: an address group's first registration of the day is not counted against
+// it, so strangers who spend the total lock out only themselves. A registration no sign-in used is
+// forgotten within a day (provider.ts). Client ID Metadata Documents need no registration at all
+// and are the preferred way in (MCP authorization, 2025-11-25).
 import type { NextFunction, Request, Response } from "express";
 import express from "express";
 import type { StateStore } from "../../state/store.js";
 import { addressKey, clientAddress } from "./address-key.js";
 
 const HOUR = 60 * 60_000;
+const DAY = 24 * HOUR;
 
 const REGISTRATION_LIMITS = {
   /** Bytes of JSON one registration may have. */
   maxBytes: 4_096,
-  /** Registrations one address may make in an hour. */
+  /** Registrations one address group (clientAddress) may make in an hour. */
   perAddressPerHour: 10,
-  /** Registrations all addresses together may make in a day. */
+  /** Registrations all address groups together may make in a day, beyond each one's first. */
   totalPerDay: 1_000,
 } as const;
 
@@ -53,28 +56,38 @@ export function registrationLimits(
     async (req: Request, res: Response, next: NextFunction) => {
       try {
         const address = addressKey(clientAddress(req));
-        const counts = [
-          {
-            key: `oauth-register:address:${address}`,
-            limit: limits.perAddressPerHour,
-            windowMs: HOUR,
-            refusal: `This address registered ${limits.perAddressPerHour} clients in the last hour, the most allowed. Reuse a registration, or use a Client ID Metadata Document.`,
-          },
-          {
-            key: "oauth-register:all",
-            limit: limits.totalPerDay,
-            windowMs: 24 * HOUR,
-            refusal:
-              "This server takes no more new registrations today. Clients that registered before, and clients with a Client ID Metadata Document, can still sign in.",
-          },
-        ];
-        // In this order: an address over its share uses up nothing of the total.
-        for (const count of counts) {
-          const wait = await state.claimWindowSlot(count.key, count.limit, count.windowMs);
+        const refused = async (key: string, limit: number, windowMs: number, refusal: string) => {
+          const wait = await state.claimWindowSlot(key, limit, windowMs);
           if (wait > 0) {
             res.set("retry-after", String(Math.ceil(wait / 1000)));
-            return refuse(res, 429, "too_many_requests", count.refusal);
+            refuse(res, 429, "too_many_requests", refusal);
           }
+          return wait > 0;
+        };
+        if (
+          await refused(
+            `oauth-register:address:${address}`,
+            limits.perAddressPerHour,
+            HOUR,
+            `This address registered ${limits.perAddressPerHour} clients in the last hour, the most allowed. Reuse a registration, or use a Client ID Metadata Document.`,
+          )
+        ) {
+          return;
+        }
+        // In this order: an address over its share uses up nothing of the total, and its first
+        // registration of the day none either.
+        const first =
+          (await state.claimWindowSlot(`oauth-register:first:${address}`, 1, DAY)) === 0;
+        if (
+          !first &&
+          (await refused(
+            "oauth-register:all",
+            limits.totalPerDay,
+            DAY,
+            "This server takes no more new registrations today from addresses that already registered one today. Clients that registered before, and clients with a Client ID Metadata Document, can still sign in.",
+          ))
+        ) {
+          return;
         }
         next();
       } catch (error) {
