@@ -14,10 +14,12 @@ import {
   isLegacyRequest,
 } from "@modelcontextprotocol/server";
 import express, { type NextFunction, type Request, type Response } from "express";
+import { ipKeyGenerator } from "express-rate-limit";
 
 import { clientAddress } from "../auth/remote/address-key.js";
 import type { ClientMetadataOptions } from "../auth/remote/client-metadata.js";
 import { PersonalTokens } from "../auth/remote/personal-tokens.js";
+import type { SignInIdentity } from "../auth/store.js";
 
 import { createSchemaCache, createSchemaSource } from "../client/schema/introspection.js";
 import { CHANGES_URI } from "../client/schema/uris.js";
@@ -67,6 +69,9 @@ export interface HttpServerOptions {
 }
 
 const REALM = 'Bearer realm="workforce-mcp"';
+
+/** Sessions with the server's own token are shared per IPv4 address or IPv6 /64. */
+const ADDRESS_GROUP_BITS = 64;
 
 /** The largest request body /mcp reads, in either protocol version. */
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -331,8 +336,19 @@ export async function startHttpServer(
             : "Unauthorized: send the same 'Authorization: Bearer <token>' this session was opened with on every request.",
         );
       }
-      // Busy until the response (or SSE stream) closes, whichever way it ends.
-      whenClosed(res, sessions.begin(sessionId));
+      if (req.method === "GET") {
+        // The event stream keeps the session only while it carries something.
+        const stream = sessions.openStream(sessionId);
+        const write = res.write.bind(res) as (...args: unknown[]) => boolean;
+        res.write = ((...args: unknown[]) => {
+          stream.carried();
+          return write(...args);
+        }) as typeof res.write;
+        whenClosed(res, stream.end);
+      } else {
+        // Busy until the response (or its SSE stream) closes, whichever way it ends.
+        whenClosed(res, sessions.begin(sessionId));
+      }
       return session.transport.handleRequest(req, res, req.body);
     }
     if (req.method !== "POST" || !isInitializeRequest(req.body)) {
@@ -346,6 +362,7 @@ export async function startHttpServer(
 
     // With --auth oauth the request's own credential, never the server's.
     let token = credential ? undefined : platform.token;
+    let person = credential?.identity.id;
     if (!token && !credential) {
       token = bearerToken(req);
       if (!token) {
@@ -357,7 +374,9 @@ export async function startHttpServer(
           "This server has no platform token of its own. Send your platform personal access token as 'Authorization: Bearer <token>' with the initialize request and every request after it.",
         );
       }
-      if (!(await admitClientToken(req, res, token))) return;
+      const identity = await admitClientToken(req, res, token);
+      if (!identity) return;
+      person = identity.id;
     }
 
     // Only a digest stays on the session; the token itself lives in its client and redaction list.
@@ -367,11 +386,13 @@ export async function startHttpServer(
       : bearer === undefined
         ? undefined
         : sha256(bearer);
-    // Whose share of the sessions this one counts against: the person (grant or token), else
-    // the client's address (the server's own token serves everyone alike).
-    const owner = bearerDigest
-      ? `credential:${bearerDigest.toString("hex")}`
-      : `address:${clientAddress(req)}`;
+    // Whose share of the sessions this one counts against: the person (the platform identity,
+    // however many sign-ins or tokens they hold), else the client's address group (the server's
+    // own token serves everyone alike; an IPv6 client holds a whole /64).
+    const owner =
+      person !== undefined
+        ? `person:${person}`
+        : `addresses:${ipKeyGenerator(clientAddress(req), ADDRESS_GROUP_BITS)}`;
     const slot = sessions.reserve(owner);
     if (!slot.ok) {
       if (slot.reason === "cap" && clock() - lastCapWarning >= 60_000) {
@@ -499,12 +520,16 @@ export async function startHttpServer(
 
   /**
    * A client's own platform token (per-client bearer mode): checked with the platform, once in a
-   * while, before any session or platform request is made for it. False once answered (401, 429,
-   * 503); the answer never repeats the token.
+   * while, before any session or platform request is made for it: whose it is, or undefined once
+   * answered (401, 429, 503); the answer never repeats the token.
    */
-  async function admitClientToken(req: Request, res: Response, token: string): Promise<boolean> {
+  async function admitClientToken(
+    req: Request,
+    res: Response,
+    token: string,
+  ): Promise<SignInIdentity | undefined> {
     const check = await clientTokens.check(token, clientAddress(req));
-    if (check.ok) return true;
+    if (check.ok) return check.identity;
     if (check.reason === "refused") {
       res.setHeader(
         "WWW-Authenticate",
@@ -532,7 +557,7 @@ export async function startHttpServer(
         `Could not check your platform token with the platform: ${check.message}. Try again shortly.`,
       );
     }
-    return false;
+    return undefined;
   }
 
   const server = await listen(app, config.port, config.host);
