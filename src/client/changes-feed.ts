@@ -238,6 +238,7 @@ export function changeLine(c: Change): string {
     ? `; contract ${oneLine(c.contract.id)}${c.contract.jobName ? ` job ${quoted(c.contract.jobName)}` : ""}`
     : "";
   const status = c.newStatus ? `; hire status now ${oneLine(c.newStatus)}` : "";
-  const from = c.detailsFrom === "event" ? " (as the event says; no details from the platform)" : "";
+  const from =
+    c.detailsFrom === "event" ? " (as the event says; no details from the platform)" : "";
   return `- ${oneLine(c.receivedAt)} ${oneLine(c.event)}: ${hire}${worker}${company}${contract}${status}${from}`;
 }
