@@ -5,6 +5,8 @@ import { request } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { type HttpServerHandle, startHttpServer } from "../../src/transports/http.js";
+import { until } from "../helpers/until.js";
+import { contractAccepted, deliver, SECRET_SETTING } from "../helpers/webhooks.js";
 import { httpConfig, initialize, openSession, quietLogger, raw } from "./http-helpers.js";
 import { ScriptedClient, startTeamServer } from "./remote-auth-helpers.js";
 
@@ -14,15 +16,19 @@ afterEach(async () => {
   for (const close of closing.splice(0).reverse()) await close().catch(() => {});
 });
 
-/** Holds a GET event stream of the session open (nothing is sent on it) until closed. */
+/** Holds a GET event stream of the session open until closed; `received` is what it carried. */
 function openStream(baseUrl: string, headers: Record<string, string>) {
-  return new Promise<{ status: number }>((resolve, reject) => {
+  return new Promise<{ status: number; received: () => string }>((resolve, reject) => {
+    let received = "";
     const req = request(
       `${baseUrl}/mcp`,
       { method: "GET", headers: { ...headers, accept: "text/event-stream" } },
       (res) => {
-        res.resume();
-        resolve({ status: res.statusCode ?? 0 });
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => {
+          received += chunk;
+        });
+        resolve({ status: res.statusCode ?? 0, received: () => received });
       },
     );
     req.on("error", () => {});
@@ -60,6 +66,54 @@ describe("OWASP API4:2023 unrestricted resource consumption (CWE-400, CWE-770): 
     const left = await Promise.all(held.map((headers) => status(server.url, headers)));
     expect(left.filter((s) => s === 404)).toHaveLength(1);
     expect(left.filter((s) => s === 200)).toHaveLength(3);
+  });
+
+  it("a stream that carries a notification keeps its session; the silent one makes room", async () => {
+    let now = 1_000_000;
+    const sandbox: Sandbox = await startSandbox({ rateLimitPerMinute: 0 });
+    closing.push(() => sandbox.close());
+    const server: HttpServerHandle = await startHttpServer(
+      httpConfig(
+        { maxSessions: 2, trustProxy: "loopback" },
+        {
+          WORKFORCE_API_URL: sandbox.url,
+          WORKFORCE_TOKEN: sandbox.tokens.full,
+          WORKFORCE_WEBHOOK_SECRETS: SECRET_SETTING,
+        },
+      ),
+      quietLogger(),
+      "9.9.9",
+      { now: () => now, sessionIdleMs: 30 * 60_000, sessionsPerOwner: 2 },
+    );
+    closing.push(() => server.close());
+    const listening = await openSession(server.url, { "x-forwarded-for": "2001:db8:1::1" });
+    const subscribe = {
+      jsonrpc: "2.0",
+      id: 5,
+      method: "resources/subscribe",
+      params: { uri: "workforce://changes" },
+    };
+    expect((await raw(`${server.url}/mcp`, { body: subscribe, headers: listening })).status).toBe(
+      200,
+    );
+    const heard = await openStream(server.url, listening);
+    const silent = await openSession(server.url, { "x-forwarded-for": "2001:db8:2::1" });
+    await openStream(server.url, silent);
+    // The silent session is the more recently used one, until the other's stream carries news.
+    expect(await status(server.url, silent)).toBe(200);
+    now += 70_000;
+    const body = JSON.stringify(contractAccepted());
+    expect((await deliver(`${server.url}/webhooks/platform`, body)).status).toBe(200);
+    await until(
+      () => heard.received().includes("notifications/resources/updated"),
+      "the subscribed session's stream carried the notification",
+    );
+    const newcomer = { "x-forwarded-for": "2001:db8:3::1" };
+    expect((await raw(`${server.url}/mcp`, { body: initialize, headers: newcomer })).status).toBe(
+      200,
+    );
+    expect(await status(server.url, silent)).toBe(404);
+    expect(await status(server.url, listening)).toBe(200);
   });
 });
 
