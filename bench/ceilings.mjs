@@ -3,11 +3,15 @@
 // test/client/response-size.test.ts, test/server/bounded-answers.test.ts), where the figures
 // depend on the machine and on when V8 collects; the tests keep the behaviour (every initialize
 // answered, the oversized answer refused and the connection dropped), bench/run.mjs the figures.
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import { createHash, createHmac } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { Agent, createServer, request } from "node:http";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { Redis } from "ioredis";
 
 const MB = 2 ** 20;
 
@@ -208,6 +212,194 @@ export async function oversizedAnswer(cli, baseEnv) {
     await client.close();
     await platform.close();
   }
+}
+
+/** A signed webhook delivery; resolves with its status. */
+function deliver(url, body, secret, agent) {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      {
+        method: "POST",
+        agent,
+        headers: {
+          "content-type": "application/json",
+          signature: createHmac("sha256", secret).update(body).digest("hex"),
+        },
+      },
+      (res) => {
+        res.resume();
+        res.on("end", () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+/** A contractAccepted payload of exactly `bytes`, padded in a custom field's display value. */
+function largestEvent(companyId, n, bytes) {
+  const event = (pad) =>
+    JSON.stringify({
+      event: "contractAccepted",
+      data: {
+        contract: { id: `ctr_${n}`, hireId: `hire_${n}`, hireStatus: "ready" },
+        worker: { id: `wrk_${n}`, name: "Bench Worker", email: "w@example.com", phone: null },
+        trustedContact: { id: `tc_${n}`, accountId: companyId, status: "active" },
+        customFieldValues: [{ id: "cf_1", customFieldTitle: "Notes", displayValue: pad }],
+      },
+    });
+  const bare = Buffer.byteLength(event(""));
+  return event("x".repeat(bytes - bare));
+}
+
+/** redis-server on a free loopback port, nothing written to disk; undefined where it is missing. */
+async function startRedisServer() {
+  if (spawnSync("redis-server", ["--version"]).status !== 0) return undefined;
+  const probe = createServer();
+  await new Promise((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address();
+  await new Promise((resolve) => probe.close(resolve));
+  const child = spawn(
+    "redis-server",
+    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+    { stdio: ["ignore", "pipe", "ignore"] },
+  );
+  await new Promise((resolve, reject) => {
+    let out = "";
+    child.stdout.on("data", (chunk) => {
+      out += chunk;
+      if (out.includes("Ready to accept connections")) resolve();
+    });
+    child.once("exit", (code) => reject(new Error(`redis-server exited ${code}`)));
+  });
+  const url = `redis://127.0.0.1:${port}`;
+  const client = new Redis(url);
+  return {
+    url,
+    usedMemory: async () => Number(/used_memory:(\d+)/.exec(await client.info("memory"))?.[1]),
+    stop: async () => {
+      client.disconnect();
+      await new Promise((resolve) => {
+        child.once("exit", resolve);
+        child.kill();
+      });
+    },
+  };
+}
+
+/**
+ * A webhook flood against the HTTP server's receiver with its default byte budgets: `companies`
+ * companies, each with its own secret, send events of the largest size the receiver accepts, each
+ * company twice its own budget, in two rounds. The store keeps each company within its budget and
+ * all within the overall one (refusing the rest with 503), so the second round adds nothing. With
+ * `redis`, the events are kept in a redis-server of its own, whose memory is measured instead.
+ */
+export async function webhookFlood(cli, baseEnv, { redis = false } = {}) {
+  const companies = 20;
+  const bodyBytes = 16 * 1024;
+  const maxBytes = 64 * MB;
+  const companyMaxBytes = 4 * MB;
+  const perCompany = Math.ceil((2 * companyMaxBytes) / bodyBytes);
+  const shared = redis ? await startRedisServer() : undefined;
+  if (redis && !shared) return undefined;
+  const secrets = Array.from({ length: companies }, (_, i) => ({
+    companyId: `cmp_bench_${i}`,
+    secret: `bench_secret_${i}_`.padEnd(32, "s"),
+  }));
+  const server = await startHttpBinary(cli, {
+    ...baseEnv,
+    WORKFORCE_WEBHOOK_SECRETS: secrets.map((s) => `${s.companyId}:${s.secret}`).join(","),
+    ...(shared
+      ? {
+          WORKFORCE_REDIS_URL: shared.url,
+          WORKFORCE_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),
+        }
+      : {}),
+  });
+  const agent = new Agent({ keepAlive: true, maxSockets: 8 });
+  try {
+    const pid = server.child.pid;
+    const memory = async () => (shared ? await shared.usedMemory() : procStatus(pid).rss);
+    const url = `${server.url}/webhooks/platform`;
+    const statuses = {};
+    // Warm: the receiver's code loaded before anything is measured.
+    await deliver(url, largestEvent("cmp_bench_0", "warm", 1024), secrets[0].secret, agent);
+    const before = await memory();
+    const tooLarge = await deliver(
+      url,
+      largestEvent("cmp_bench_0", "big", bodyBytes + 1),
+      secrets[0].secret,
+      agent,
+    );
+    const rounds = [];
+    for (let round = 0; round < 2; round++) {
+      for (let n = 0; n < perCompany; n++) {
+        await Promise.all(
+          secrets.map(async ({ companyId, secret }) => {
+            const body = largestEvent(companyId, `${round}_${n}`, bodyBytes);
+            const status = await deliver(url, body, secret, agent);
+            statuses[status] = (statuses[status] ?? 0) + 1;
+          }),
+        );
+      }
+      rounds.push(await memory());
+    }
+    return {
+      where: shared ? "Redis used_memory" : "RSS",
+      companies,
+      perCompany,
+      bodyBytes,
+      maxBytes,
+      companyMaxBytes,
+      tooLarge,
+      statuses,
+      before,
+      rounds,
+    };
+  } finally {
+    agent.destroy();
+    await server.stop();
+    await shared?.stop();
+  }
+}
+
+/**
+ * The in-memory event store alone, in this process: the heap it holds, after a full collection,
+ * once a flood like webhookFlood's has been stored the way the receiver stores it.
+ */
+export async function eventStoreHeap() {
+  const { createMemoryStore } = await import("../dist/state/memory-store.js");
+  const { createWebhookEventStore } = await import("../dist/state/webhook-events.js");
+  setFlagsFromString("--expose-gc");
+  const gc = runInNewContext("gc");
+  const companies = 20;
+  const bodyBytes = 16 * 1024;
+  const maxBytes = 64 * MB;
+  const companyMaxBytes = 4 * MB;
+  const perCompany = Math.ceil((2 * companyMaxBytes) / bodyBytes);
+  const events = createWebhookEventStore(createMemoryStore(), {
+    maxEvents: 10_000,
+    maxAgeMs: 7 * 24 * 3_600_000,
+    maxBytes,
+    maxCompanyBytes: companyMaxBytes,
+  });
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  const outcomes = {};
+  for (let n = 0; n < perCompany; n++) {
+    for (let c = 0; c < companies; c++) {
+      const companyId = `cmp_bench_${c}`;
+      const body = largestEvent(companyId, n, bodyBytes);
+      const payload = JSON.parse(body);
+      const id = createHash("sha256").update(`${companyId}\n`).update(body).digest("hex");
+      const outcome = await events.add({ id, event: payload.event, companyId, payload });
+      outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
+    }
+  }
+  gc();
+  const after = process.memoryUsage().heapUsed;
+  return { before, after, accounted: await events.bytes(), maxBytes, outcomes };
 }
 
 export const mb = (bytes) => `${(bytes / MB).toFixed(0)} MB`;

@@ -15,7 +15,16 @@ import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { Kind, parse, print, visit } from "graphql";
 import { startSandbox } from "../dist/sandbox/index.js";
 import { capacity } from "./capacity.mjs";
-import { MB, mb, oversizedAnswer, procStatus, sessionFlood, startHttpBinary } from "./ceilings.mjs";
+import {
+  eventStoreHeap,
+  MB,
+  mb,
+  oversizedAnswer,
+  procStatus,
+  sessionFlood,
+  startHttpBinary,
+  webhookFlood,
+} from "./ceilings.mjs";
 
 const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
 const PEER = fileURLToPath(new URL("../node_modules/mcp-graphql/dist/index.js", import.meta.url));
@@ -521,6 +530,40 @@ try {
     "refused; peak ≤ 200 MB, ≤ 30 MB over",
     big.refused && big.peak <= 200 * MB && big.peak - big.before <= 30 * MB,
     `search_hires, ${mb(big.totalBytes)} chunked answer, 5 MB limit`,
+  );
+
+  for (const redis of [false, true]) {
+    const hooks = await webhookFlood(CLI, baseEnv, { redis });
+    if (!hooks) {
+      rows.push({
+        figure: "webhook flood, Redis memory",
+        value: "skipped (redis-server is not installed)",
+        target: "",
+        result: "INFO",
+        detail: "",
+      });
+      continue;
+    }
+    const [first, second] = hooks.rounds;
+    const sent = Object.values(hooks.statuses).reduce((a, b) => a + b, 0);
+    row(
+      `webhook flood, ${redis ? "Redis" : "event store"} memory`,
+      `${hooks.where} ${mb(hooks.before)} before, ${mb(first)} after round 1, ${mb(second)} after round 2: ${mb(second - hooks.before)} grown against a byte budget of ${mb(hooks.maxBytes)}; ${hooks.statuses[200] ?? 0} of ${sent} kept (200), ${hooks.statuses[503] ?? 0} refused when full (503); ${hooks.bodyBytes + 1} bytes: ${hooks.tooLarge}`,
+      "grown ≤ 4 × budget; round 2 ≤ round 1 + ½ budget; too large: 413",
+      hooks.tooLarge === 413 &&
+        second - hooks.before <= 4 * hooks.maxBytes &&
+        second <= first + hooks.maxBytes / 2,
+      `HTTP receiver${redis ? " with WORKFORCE_REDIS_URL" : ""}, 2 rounds of ${hooks.companies} companies × ${hooks.perCompany} signed events of ${hooks.bodyBytes / 1024} KB (the largest accepted), default budgets: ${mb(hooks.companyMaxBytes)} per company, ${mb(hooks.maxBytes)} in all`,
+    );
+  }
+
+  const heap = await eventStoreHeap();
+  row(
+    "webhook flood, event store heap",
+    `${mb(heap.after - heap.before)} held after a full collection, ${mb(heap.accounted)} counted, against a byte budget of ${mb(heap.maxBytes)}; ${heap.outcomes.stored ?? 0} stored, ${heap.outcomes.full ?? 0} refused when full`,
+    "held ≤ 1.1 × budget",
+    heap.after - heap.before <= 1.1 * heap.maxBytes && heap.accounted <= heap.maxBytes,
+    "the in-memory store alone, in the bench's process, fed the same flood as the receiver above",
   );
 
   if (RUN_CAPACITY) capacityRows(await capacityFigures());

@@ -140,6 +140,9 @@ export function parseConfig(
       blankToUndefined(env.WORKFORCE_WEBHOOK_RETENTION_DAYS) ?? DEFAULTS.webhookRetentionDays,
     webhookMaxEvents:
       blankToUndefined(env.WORKFORCE_WEBHOOK_MAX_EVENTS) ?? DEFAULTS.webhookMaxEvents,
+    webhookMaxBytes: blankToUndefined(env.WORKFORCE_WEBHOOK_MAX_BYTES) ?? DEFAULTS.webhookMaxBytes,
+    webhookCompanyMaxBytes:
+      blankToUndefined(env.WORKFORCE_WEBHOOK_COMPANY_MAX_BYTES) ?? DEFAULTS.webhookCompanyMaxBytes,
     stateless:
       Boolean(values.stateless) ||
       isTrue(env.WORKFORCE_STATELESS) ||

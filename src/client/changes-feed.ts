@@ -1,12 +1,13 @@
 // What the platform's webhook events say changed, as one person may see it: list_changes and the
 // workforce://changes resource read it. The events are hints (src/state/webhook-events.ts); each
 // is shown with the hire it names, read through the API once per event and kept beside it in the
-// state store, so that a list does not fetch again. A person sees an event only when it belongs to
-// a company among the accounts their own credential can read.
+// state store, so that a list does not fetch again. An event is the company's whose webhook secret
+// signed it (src/transports/webhook-receiver.ts); a person sees it only when their own credential
+// can read that company, and the hire's details only when the platform says the hire is that
+// company's: details of another company's hire, named in an event, are neither kept nor shown.
 
 import type { StateStore } from "../state/store.js";
 import {
-  companyIdOf,
   field,
   type ReceivedWebhookEvent,
   type WebhookEventStore,
@@ -25,7 +26,7 @@ export const NO_RECEIVER =
 export const CHANGES_SCAN_LIMIT = 500;
 
 /** Hires read through the API at most per list, so that one list cannot spend the rate budget. */
-export const LOOKUPS_PER_LIST = 10;
+const LOOKUPS_PER_LIST = 10;
 
 export interface Change {
   eventId: string;
@@ -50,8 +51,6 @@ export interface ChangesPage {
   total: number;
   /** True when CHANGES_SCAN_LIMIT events were looked at: older ones were not. */
   capped: boolean;
-  /** Events whose company could not be told yet (lookups for this list used up): left out. */
-  unchecked: number;
 }
 
 export interface ChangesQuery {
@@ -77,6 +76,11 @@ interface Details {
   companyName: string;
   contractId: string | null;
   jobName: string | null;
+}
+
+/** Kept instead of the details when the hire is not the event's company's: nothing of it is kept. */
+interface ForeignHire {
+  foreignHire: true;
 }
 
 const detailsKey = (eventId: string) => `webhook-change:${eventId}`;
@@ -108,29 +112,20 @@ function payloadFacts(event: ReceivedWebhookEvent) {
 }
 
 /**
- * The event's company: from its payload, else from the details kept beside it, else (while
- * `lookups` allows) by reading its hire with this credential. Undefined when it cannot be told;
- * the details, when they were read to tell it.
+ * The details kept beside the event, or read now (once) when `lookups` allows; undefined unless
+ * the platform says the hire is the event's company's.
  */
-async function companyOf(
-  deps: FeedDeps,
-  event: ReceivedWebhookEvent,
-  lookups: { left: number },
-): Promise<{ company: string | undefined; details?: Details }> {
-  const named = companyIdOf(event.payload);
-  if (named !== undefined) return { company: named };
-  const details = await detailsOf(deps, event, lookups);
-  return { company: details?.companyId, details };
-}
-
-/** The details kept beside the event, or read now (once) when `lookups` allows. */
 async function detailsOf(
   deps: FeedDeps,
   event: ReceivedWebhookEvent,
   lookups: { left: number },
 ): Promise<Details | undefined> {
   const kept = await deps.store.get(detailsKey(event.id));
-  if (kept !== undefined) return JSON.parse(kept) as Details;
+  if (kept !== undefined) {
+    const details = JSON.parse(kept) as Details | ForeignHire;
+    // OWASP API1 (BOLA): kept details are the event's company's hire, or not shown at all.
+    return "companyId" in details && details.companyId === event.companyId ? details : undefined;
+  }
   const { hireId } = payloadFacts(event);
   if (hireId === null || lookups.left <= 0) return undefined;
   lookups.left--;
@@ -149,6 +144,14 @@ async function detailsOf(
     throw error;
   }
   if (!hire) return undefined;
+  // Kept as long as the event: whoever lists it next reads it from here.
+  const keep = (value: Details | ForeignHire) =>
+    deps.store.set(detailsKey(event.id), JSON.stringify(value), deps.events.maxAgeMs);
+  if (hire.company.id !== event.companyId) {
+    // Another company's hire: this reader may read it, the event's other readers may not.
+    await keep({ foreignHire: true });
+    return undefined;
+  }
   const details: Details = {
     hireNumber: hire.number,
     workerId: hire.worker.id,
@@ -158,8 +161,7 @@ async function detailsOf(
     contractId: hire.latestContract.id,
     jobName: hire.latestContract.jobName,
   };
-  // Kept as long as the event: whoever lists it next reads it from here.
-  await deps.store.set(detailsKey(event.id), JSON.stringify(details), deps.events.maxAgeMs);
+  await keep(details);
   return details;
 }
 
@@ -169,7 +171,7 @@ async function readHire(deps: FeedDeps, hireId: string) {
 }
 
 /**
- * The events matching `query` that belong to one of `accounts`, newest first, `offset` and
+ * The events matching `query` of the companies among `accounts`, newest first, `offset` and
  * `limit` of them with their hire's details.
  */
 export async function visibleChanges(
@@ -178,45 +180,25 @@ export async function visibleChanges(
   query: ChangesQuery,
   page: { offset: number; limit: number },
 ): Promise<ChangesPage> {
-  // The company is filtered here: an event that does not name it is matched by its hire's.
-  const { companyId, ...stored } = query;
-  const found = await deps.events.list({ ...stored, limit: CHANGES_SCAN_LIMIT });
+  const { companyId, ...filters } = query;
+  const companies = [...accounts].filter((id) => companyId === undefined || id === companyId);
+  const found = await deps.events.list({ ...filters, companies, limit: CHANGES_SCAN_LIMIT });
   const lookups = { left: LOOKUPS_PER_LIST };
-  const visible: { event: ReceivedWebhookEvent; details?: Details }[] = [];
-  let unchecked = 0;
-  for (const event of found) {
-    const { company, details } = await companyOf(deps, event, lookups);
-    if (company === undefined) unchecked++;
-    else if (accounts.has(company) && (companyId === undefined || company === companyId)) {
-      visible.push({ event, details });
-    }
-  }
   const changes: Change[] = [];
-  // Details read to tell the company are used as they are, not read from the store again.
-  for (const { event, details } of visible.slice(page.offset, page.offset + page.limit)) {
-    changes.push(changeOf(event, details ?? (await detailsOf(deps, event, lookups))));
+  for (const event of found.slice(page.offset, page.offset + page.limit)) {
+    changes.push(changeOf(event, await detailsOf(deps, event, lookups)));
   }
-  return {
-    changes,
-    total: visible.length,
-    capped: found.length >= CHANGES_SCAN_LIMIT,
-    unchecked,
-  };
+  return { changes, total: found.length, capped: found.length >= CHANGES_SCAN_LIMIT };
 }
 
 /** Whether a person who reads `accounts` may see the event (for notifications). */
-export async function maySee(
-  deps: FeedDeps,
-  accounts: ReadonlySet<string>,
-  event: ReceivedWebhookEvent,
-): Promise<boolean> {
-  const { company } = await companyOf(deps, event, { left: 1 });
-  return company !== undefined && accounts.has(company);
+export function maySee(accounts: ReadonlySet<string>, event: ReceivedWebhookEvent): boolean {
+  return accounts.has(event.companyId);
 }
 
 function changeOf(event: ReceivedWebhookEvent, details: Details | undefined): Change {
   const facts = payloadFacts(event);
-  const companyId = companyIdOf(event.payload) ?? details?.companyId ?? "";
+  const companyId = event.companyId;
   return {
     eventId: event.id,
     event: event.event,
@@ -256,6 +238,7 @@ export function changeLine(c: Change): string {
     ? `; contract ${oneLine(c.contract.id)}${c.contract.jobName ? ` job ${quoted(c.contract.jobName)}` : ""}`
     : "";
   const status = c.newStatus ? `; hire status now ${oneLine(c.newStatus)}` : "";
-  const from = c.detailsFrom === "event" ? " (as the event says; not looked up yet)" : "";
+  const from =
+    c.detailsFrom === "event" ? " (as the event says; no details from the platform)" : "";
   return `- ${oneLine(c.receivedAt)} ${oneLine(c.event)}: ${hire}${worker}${company}${contract}${status}${from}`;
 }

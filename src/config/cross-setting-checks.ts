@@ -8,6 +8,11 @@ export function checkTogether(c: Settings, issue: (message: string) => void): vo
     issue("--stateless works with --http only: over stdio there is one client and one process.");
   }
   const http = c.transport === "http";
+  if (c.webhookCompanyMaxBytes > c.webhookMaxBytes) {
+    issue(
+      "WORKFORCE_WEBHOOK_COMPANY_MAX_BYTES must not be more than WORKFORCE_WEBHOOK_MAX_BYTES: one company's events are part of all of them.",
+    );
+  }
   if (c.command === "serve" && c.tokenPassthrough && !http) {
     issue(
       "--token-passthrough works with --http only: over stdio the server uses WORKFORCE_TOKEN or your sign-in.",

@@ -12,9 +12,12 @@ export const DEFAULTS = {
   sessionIdleMinutes: 30,
   maxResponseBytes: 5 * 1024 * 1024,
   maxAnswerBytes: 128 * 1024,
-  /** Received webhook events are kept this many days, and at most this many. */
+  /** Received webhook events are kept this many days, at most this many per company. */
   webhookRetentionDays: 7,
   webhookMaxEvents: 10_000,
+  /** Bytes all received events may count, and one company's. */
+  webhookMaxBytes: 64 * 1024 * 1024,
+  webhookCompanyMaxBytes: 4 * 1024 * 1024,
   /** Where `workforce-mcp login` receives the platform's answer; register it with the OAuth client. */
   redirectUri: "http://127.0.0.1:41793/callback",
 } as const;

@@ -35,6 +35,31 @@ function intRange(name: string, min: number, max: number) {
   return wholeNumber(min, max, { notNumber: m, notWhole: m, outOfRange: m });
 }
 
+const SECRET_FORM =
+  "each entry of WORKFORCE_WEBHOOK_SECRETS is <company id>:<secret>, the secret 16 to 255 characters long (no commas)";
+
+/**
+ * `<company id>:<secret>`, split at the first colon. A secret alone (the form before secrets were
+ * bound to companies) is refused: the receiver must know whose events a secret may sign.
+ */
+const companySecretSchema = z.string().transform((entry, ctx) => {
+  const colon = entry.indexOf(":");
+  const companyId = colon > 0 ? entry.slice(0, colon).trim() : "";
+  const secret = colon > 0 ? entry.slice(colon + 1).trim() : "";
+  if (companyId === "") {
+    ctx.addIssue({
+      code: "custom",
+      message: `${SECRET_FORM}: an entry names no company. A secret signs one company's webhook, and only that company's events are accepted with it; write the company's id (list_accounts shows it) and a colon before the secret.`,
+    });
+    return z.NEVER;
+  }
+  if (secret.length < 16 || secret.length > 255) {
+    ctx.addIssue({ code: "custom", message: `${SECRET_FORM}: company ${companyId}'s is not.` });
+    return z.NEVER;
+  }
+  return { companyId, secret };
+});
+
 /** --port names no range when the value is no number or a fraction; a blank --port is 0. */
 const portSchema = wholeNumber(0, 65_535, {
   notNumber: "--port must be a number",
@@ -134,17 +159,31 @@ const settingsSchema = z.object({
   /** HTTP: no sessions, any request may reach any replica; on whenever redisUrl is set. */
   stateless: z.boolean(),
   /**
-   * HTTP: the shared secrets of the platform's webhooks, several while one is replaced; none turns
-   * the receiver at /webhooks/platform off. Never logged, never quoted in a message.
+   * HTTP: the shared secrets of the platform's webhooks, each with the company whose webhook it
+   * signs (several while one is replaced); none turns the receiver at /webhooks/platform off.
+   * Never logged, never quoted in a message.
    */
-  webhookSecrets: z.array(
-    z
-      .string()
-      .min(16, "each secret in WORKFORCE_WEBHOOK_SECRETS must be 16 to 255 characters long")
-      .max(255, "each secret in WORKFORCE_WEBHOOK_SECRETS must be 16 to 255 characters long"),
-  ),
+  webhookSecrets: z.array(companySecretSchema).superRefine((entries, ctx) => {
+    const companyOf = new Map<string, string>();
+    for (const { companyId, secret } of entries) {
+      const other = companyOf.get(secret);
+      if (other !== undefined && other !== companyId) {
+        ctx.addIssue({
+          code: "custom",
+          message: `WORKFORCE_WEBHOOK_SECRETS gives companies ${other} and ${companyId} the same secret: whoever may read one company's webhook secret could then sign the other's events. Give each company's webhook a secret of its own.`,
+        });
+      }
+      companyOf.set(secret, companyId);
+    }
+  }),
   webhookRetentionDays: intRange("WORKFORCE_WEBHOOK_RETENTION_DAYS", 1, 90),
   webhookMaxEvents: intRange("WORKFORCE_WEBHOOK_MAX_EVENTS", 10, 1_000_000),
+  webhookMaxBytes: intRange("WORKFORCE_WEBHOOK_MAX_BYTES", 1024 * 1024, 16 * 1024 * 1024 * 1024),
+  webhookCompanyMaxBytes: intRange(
+    "WORKFORCE_WEBHOOK_COMPANY_MAX_BYTES",
+    64 * 1024,
+    16 * 1024 * 1024 * 1024,
+  ),
 });
 
 /** The settings once each has passed its own rules, before the rules between them. */

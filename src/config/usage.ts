@@ -66,11 +66,14 @@ Environment (also read from .env in the working directory):
   WORKFORCE_REDIS_URL            redis:// or rediss:// URL: replicas share rate budgets, confirmations and
                                  caches there, and --http becomes stateless (credentials never logged)
   WORKFORCE_STATELESS            true = same as --stateless
-  WORKFORCE_WEBHOOK_SECRETS      HTTP: comma-separated shared secrets of the platform's webhooks (16 to 255
-                                 characters each; two while one is replaced); turns on the receiver at
+  WORKFORCE_WEBHOOK_SECRETS      HTTP: comma-separated <company id>:<secret> of the platform's webhooks (each
+                                 secret 16 to 255 characters; two while one is replaced); a secret is
+                                 accepted only for its company's events; turns on the receiver at
                                  /webhooks/platform (never logged)
   WORKFORCE_WEBHOOK_RETENTION_DAYS  received webhook events are kept this many days (default ${DEFAULTS.webhookRetentionDays})
-  WORKFORCE_WEBHOOK_MAX_EVENTS   received webhook events kept at most (default ${DEFAULTS.webhookMaxEvents})
+  WORKFORCE_WEBHOOK_MAX_EVENTS   received webhook events kept at most per company (default ${DEFAULTS.webhookMaxEvents})
+  WORKFORCE_WEBHOOK_MAX_BYTES    bytes all received events may take (default ${DEFAULTS.webhookMaxBytes})
+  WORKFORCE_WEBHOOK_COMPANY_MAX_BYTES  bytes one company's received events may take (default ${DEFAULTS.webhookCompanyMaxBytes})
   WORKFORCE_AUTH_URL             same as --auth-url
   WORKFORCE_CLIENT_ID            same as --client-id
   WORKFORCE_CLIENT_SECRET        same as --client-secret (never logged)

@@ -88,10 +88,10 @@ export function serveChangeSubscriptions(
     }
     return accounts.ids;
   };
-  const announce = async (events: WebhookEventStore, event: ReceivedWebhookEvent) => {
+  const announce = async (event: ReceivedWebhookEvent) => {
     try {
       const { maySee } = await feed();
-      if (!(await maySee(feedDeps(deps, events), await readable(), event))) return;
+      if (!maySee(await readable(), event)) return;
       await server.sendResourceUpdated({ uri: CHANGES_URI });
     } catch (error) {
       // A notification is a hint; the client still reads the feed when it looks.
@@ -108,7 +108,7 @@ export function serveChangeSubscriptions(
 
   const events = deps.events;
   if (deps.announceAll && events) {
-    stop = events.listen((event) => void announce(events, event));
+    stop = events.listen((event) => void announce(event));
     // A store that cannot listen leaves the feed readable; the failure is the log's.
     stop.catch((error: unknown) => {
       stop = undefined;
@@ -132,7 +132,7 @@ export function serveChangeSubscriptions(
     // Whose companies: read now, so that a credential that cannot read any is told at once.
     await readable();
     if (!stop && !closed) {
-      stop = events.listen((event) => void announce(events, event));
+      stop = events.listen((event) => void announce(event));
       await stop;
     }
     return {};

@@ -1,12 +1,19 @@
-import type { LogEntry, StateStore } from "./store.js";
+import { type LogEntry, logEntryBytes, type StateStore } from "./store.js";
+
+/** One log: its entries per group, oldest first (by `at`, then by arrival), and their bytes. */
+interface Log {
+  groups: Map<string, { entries: (LogEntry & { bytes: number })[]; bytes: number }>;
+  ids: Set<string>;
+  bytes: number;
+  expiresAt: number;
+}
 
 /** One process's state: what a single stdio or HTTP server needs, with nothing to install. */
 export function createMemoryStore(now: () => number = Date.now): StateStore {
   const values = new Map<string, { value: string; expiresAt: number }>();
   /** Per window key: each use's id and the moment it stops counting. */
   const windows = new Map<string, Map<string, number>>();
-  /** Per log key: its entries, oldest first (by `at`, then by arrival), and their ids. */
-  const logs = new Map<string, { entries: LogEntry[]; ids: Set<string>; expiresAt: number }>();
+  const logs = new Map<string, Log>();
   const channels = new Map<string, Set<(message: string) => void>>();
   const maps = new Map<string, Map<string, string>>();
   let nextId = 0;
@@ -62,37 +69,70 @@ export function createMemoryStore(now: () => number = Date.now): StateStore {
       const until = uses?.get(id);
       if (uses && until !== undefined) uses.set(id, Math.min(until, now() + windowMs));
     },
-    async appendToLog(key, entry, { maxEntries, maxAgeMs }) {
+    async appendToLog(key, group, entry, bounds) {
       let log = logs.get(key);
       if (!log || log.expiresAt <= now()) {
-        log = { entries: [], ids: new Set(), expiresAt: 0 };
+        log = { groups: new Map(), ids: new Set(), bytes: 0, expiresAt: 0 };
         logs.set(key, log);
       }
-      if (log.ids.has(entry.id)) return false;
-      let i = log.entries.length;
-      while (i > 0 && (log.entries[i - 1] as LogEntry).at > entry.at) i--;
-      log.entries.splice(i, 0, { ...entry });
+      if (log.ids.has(entry.id)) return "duplicate";
+      const drop = (g: NonNullable<ReturnType<Log["groups"]["get"]>>, n: number) => {
+        for (const gone of g.entries.splice(0, n)) {
+          (log as Log).ids.delete(gone.id);
+          g.bytes -= gone.bytes;
+          (log as Log).bytes -= gone.bytes;
+        }
+      };
+      const oldest = entry.at - bounds.maxAgeMs;
+      for (const [name, g] of log.groups) {
+        let n = 0;
+        while (n < g.entries.length && (g.entries[n] as LogEntry).at < oldest) n++;
+        drop(g, n);
+        if (g.entries.length === 0) log.groups.delete(name);
+      }
+      const bytes = logEntryBytes(entry);
+      const own = log.groups.get(group) ?? { entries: [], bytes: 0 };
+      // The group's own oldest make room for it; nobody else's.
+      let n = 0;
+      let freed = 0;
+      while (
+        n < own.entries.length &&
+        (own.bytes - freed + bytes > bounds.maxGroupBytes ||
+          own.entries.length - n + 1 > bounds.maxGroupEntries)
+      ) {
+        freed += (own.entries[n] as { bytes: number }).bytes;
+        n++;
+      }
+      if (bytes > bounds.maxGroupBytes || log.bytes - freed + bytes > bounds.maxBytes)
+        return "full";
+      drop(own, n);
+      let i = own.entries.length;
+      while (i > 0 && (own.entries[i - 1] as LogEntry).at > entry.at) i--;
+      own.entries.splice(i, 0, { ...entry, bytes });
+      own.bytes += bytes;
+      log.bytes += bytes;
+      log.groups.set(group, own);
       log.ids.add(entry.id);
-      const oldest = entry.at - maxAgeMs;
-      let drop = 0;
-      while (drop < log.entries.length && (log.entries[drop] as LogEntry).at < oldest) drop++;
-      drop = Math.max(drop, log.entries.length - maxEntries);
-      for (const gone of log.entries.splice(0, drop)) log.ids.delete(gone.id);
-      log.expiresAt = now() + maxAgeMs;
-      return true;
+      log.expiresAt = now() + bounds.maxAgeMs;
+      return "added";
     },
-    async readLog(key, from, offset, count) {
+    async readLog(key, group, from, offset, count) {
       const log = logs.get(key);
       if (!log || log.expiresAt <= now()) return [];
+      const entries = log.groups.get(group)?.entries ?? [];
       const out: LogEntry[] = [];
       let skipped = 0;
-      for (let i = log.entries.length - 1; i >= 0 && out.length < count; i--) {
-        const entry = log.entries[i] as LogEntry;
-        if (entry.at < from) break;
+      for (let i = entries.length - 1; i >= 0 && out.length < count; i--) {
+        const { id, at, value } = entries[i] as LogEntry;
+        if (at < from) break;
         if (skipped++ < offset) continue;
-        out.push({ ...entry });
+        out.push({ id, at, value });
       }
       return out;
+    },
+    async logBytes(key) {
+      const log = logs.get(key);
+      return log && log.expiresAt > now() ? log.bytes : 0;
     },
     async setField(key, field, value) {
       const map = maps.get(key) ?? new Map<string, string>();

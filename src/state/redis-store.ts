@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
 import type { Logger } from "../logger.js";
 import {
+  LOG_ENTRY_OVERHEAD_BYTES,
   type LogEntry,
   SharedStateUnavailableError,
   type StateStore,
@@ -49,25 +50,52 @@ if untilAt < tonumber(old) then redis.call('ZADD', KEYS[1], 'XX', untilAt, ARGV[
 return 1
 `;
 
-// A log is a sorted set of ids by time (KEYS[1]) beside a hash of their values (KEYS[2]). The
-// check for the id, the write and both prunes happen in one step, so two replicas receiving the
-// same entry at once store it once. ARGV: id, at, value, maxEntries, oldest kept, time to live.
+// A log is a sorted set of every id by time (KEYS[1]), one per group (its name ARGV[11] .. group),
+// a hash of the values (KEYS[2]), a hash of each id's group (KEYS[3]) and a hash of the bytes per
+// group ("g:" .. group) and in all ("all") (KEYS[4]); KEYS[5] is the new entry's group's set. The
+// check for the id, the prunes, the budget check and the write happen in one step, so two
+// replicas receiving the same entry at once store it once and budgets hold across replicas.
+// ARGV: id, at, value, group, oldest kept, time to live, bytes in all, bytes per group, entries
+// per group, bytes per entry beyond its own, prefix of the groups' sets.
+// Answers 1 (added), 0 (already kept) or -1 (the whole log is full: nothing dropped or added).
 const APPEND = `
 if redis.call('HEXISTS', KEYS[2], ARGV[1]) == 1 then return 0 end
+local overhead = tonumber(ARGV[10])
+local function size(id) return redis.call('HSTRLEN', KEYS[2], id) + string.len(id) + overhead end
+local function drop(id)
+  local bytes = size(id)
+  local group = redis.call('HGET', KEYS[3], id)
+  redis.call('ZREM', KEYS[1], id)
+  if group then
+    redis.call('ZREM', ARGV[11] .. group, id)
+    if redis.call('HINCRBY', KEYS[4], 'g:' .. group, -bytes) <= 0 then
+      redis.call('HDEL', KEYS[4], 'g:' .. group)
+    end
+  end
+  redis.call('HINCRBY', KEYS[4], 'all', -bytes)
+  redis.call('HDEL', KEYS[2], id)
+  redis.call('HDEL', KEYS[3], id)
+end
+for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[5])) do drop(id) end
+local bytes = string.len(ARGV[3]) + string.len(ARGV[1]) + overhead
+local used = tonumber(redis.call('HGET', KEYS[4], 'g:' .. ARGV[4]) or '0')
+local count = redis.call('ZCARD', KEYS[5])
+local oldest = redis.call('ZRANGE', KEYS[5], 0, -1)
+local n, freed = 0, 0
+while n < count and (used - freed + bytes > tonumber(ARGV[8]) or count - n + 1 > tonumber(ARGV[9])) do
+  n = n + 1
+  freed = freed + size(oldest[n])
+end
+local all = tonumber(redis.call('HGET', KEYS[4], 'all') or '0')
+if bytes > tonumber(ARGV[8]) or all - freed + bytes > tonumber(ARGV[7]) then return -1 end
+for i = 1, n do drop(oldest[i]) end
 redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+redis.call('ZADD', KEYS[5], ARGV[2], ARGV[1])
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
-local function forget(ids)
-  for i = 1, #ids, 500 do redis.call('HDEL', KEYS[2], unpack(ids, i, math.min(i + 499, #ids))) end
-end
-forget(redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[5]))
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[5])
-local excess = redis.call('ZCARD', KEYS[1]) - tonumber(ARGV[4])
-if excess > 0 then
-  forget(redis.call('ZRANGE', KEYS[1], 0, excess - 1))
-  redis.call('ZREMRANGEBYRANK', KEYS[1], 0, excess - 1)
-end
-redis.call('PEXPIRE', KEYS[1], ARGV[6])
-redis.call('PEXPIRE', KEYS[2], ARGV[6])
+redis.call('HSET', KEYS[3], ARGV[1], ARGV[4])
+redis.call('HINCRBY', KEYS[4], 'g:' .. ARGV[4], bytes)
+redis.call('HINCRBY', KEYS[4], 'all', bytes)
+for i = 1, 5 do redis.call('PEXPIRE', KEYS[i], ARGV[6]) end
 return 1
 `;
 
@@ -90,12 +118,20 @@ interface ScriptedRedis extends Redis {
   wfmcpAppend(
     ids: string,
     values: string,
+    groups: string,
+    bytes: string,
+    own: string,
     id: string,
     at: number,
     value: string,
-    maxEntries: number,
+    group: string,
     oldest: number,
     ttlMs: number,
+    maxBytes: number,
+    maxGroupBytes: number,
+    maxGroupEntries: number,
+    overhead: number,
+    groupPrefix: string,
   ): Promise<number>;
   wfmcpReadLog(
     ids: string,
@@ -153,7 +189,7 @@ export async function createRedisStore(
   }) as ScriptedRedis;
   redis.defineCommand("wfmcpClaim", { numberOfKeys: 1, lua: CLAIM });
   redis.defineCommand("wfmcpRelease", { numberOfKeys: 1, lua: RELEASE });
-  redis.defineCommand("wfmcpAppend", { numberOfKeys: 2, lua: APPEND });
+  redis.defineCommand("wfmcpAppend", { numberOfKeys: 5, lua: APPEND });
   redis.defineCommand("wfmcpReadLog", { numberOfKeys: 2, lua: READ_LOG });
 
   let down = false;
@@ -255,30 +291,43 @@ export async function createRedisStore(
         redis.wfmcpRelease(k(key), id, Math.ceil(windowMs)),
       );
     },
-    async appendToLog(key, entry, { maxEntries, maxAgeMs }) {
+    async appendToLog(key, group, entry, bounds) {
       const added = await run("record a received event", () =>
         redis.wfmcpAppend(
           k(`${key}:ids`),
           k(`${key}:values`),
+          k(`${key}:groups`),
+          k(`${key}:bytes`),
+          k(`${key}:group:${group}`),
           entry.id,
           entry.at,
           entry.value,
-          maxEntries,
-          entry.at - maxAgeMs,
-          Math.max(1, Math.ceil(maxAgeMs)),
+          group,
+          entry.at - bounds.maxAgeMs,
+          Math.max(1, Math.ceil(bounds.maxAgeMs)),
+          bounds.maxBytes,
+          bounds.maxGroupBytes,
+          bounds.maxGroupEntries,
+          LOG_ENTRY_OVERHEAD_BYTES,
+          k(`${key}:group:`),
         ),
       );
-      return Number(added) === 1;
+      const outcome = Number(added);
+      return outcome === 1 ? "added" : outcome === 0 ? "duplicate" : "full";
     },
-    async readLog(key, from, offset, count) {
+    async readLog(key, group, from, offset, count) {
       const flat = await run("read the received events", () =>
-        redis.wfmcpReadLog(k(`${key}:ids`), k(`${key}:values`), from, offset, count),
+        redis.wfmcpReadLog(k(`${key}:group:${group}`), k(`${key}:values`), from, offset, count),
       );
       const out: LogEntry[] = [];
       for (let i = 0; i + 2 < flat.length; i += 3) {
         out.push({ id: flat[i] as string, at: Number(flat[i + 1]), value: flat[i + 2] as string });
       }
       return out;
+    },
+    async logBytes(key) {
+      const all = await run("read the received events", () => redis.hget(k(`${key}:bytes`), "all"));
+      return Math.max(0, Number(all ?? 0));
     },
     async setField(key, field, value) {
       await run("record its shared state", () => redis.hset(k(key), field, value));

@@ -16,11 +16,30 @@ export interface LogEntry {
   value: string;
 }
 
-/** How much a log keeps: entries from `maxAgeMs` before the newest write on, at most `maxEntries`. */
+/**
+ * How much a log keeps. Each entry belongs to a group (a company) and counts its value's and id's
+ * UTF-8 bytes plus LOG_ENTRY_OVERHEAD_BYTES. Entries older than `maxAgeMs` before the newest write
+ * go first; a group over `maxGroupBytes` or `maxGroupEntries` drops its own oldest; and when the
+ * whole log would pass `maxBytes`, the new entry is refused: one group never drops another's.
+ */
 interface LogBounds {
-  maxEntries: number;
   maxAgeMs: number;
+  maxBytes: number;
+  maxGroupBytes: number;
+  maxGroupEntries: number;
 }
+
+/** What each entry costs beyond its bytes (the store's own bookkeeping), in the byte budgets. */
+export const LOG_ENTRY_OVERHEAD_BYTES = 256;
+
+/** The bytes an entry counts against a log's budgets. */
+export const logEntryBytes = (entry: LogEntry): number =>
+  Buffer.byteLength(entry.value, "utf8") +
+  Buffer.byteLength(entry.id, "utf8") +
+  LOG_ENTRY_OVERHEAD_BYTES;
+
+/** appendToLog's outcome: kept, an id already kept, or refused because the whole log is full. */
+type AppendOutcome = "added" | "duplicate" | "full";
 
 /** Values by key, with expiry: all that confirmations need, so a local file can hold them too. */
 export interface KeyValueStore {
@@ -48,14 +67,26 @@ export interface StateStore extends KeyValueStore {
   /** Ends a held use: it counts for one more window from now. Unknown ids are ignored. */
   releaseWindowSlot(key: string, id: string, windowMs: number): Promise<void>;
   /**
-   * Adds an entry to the log at `key` unless an entry with its id is there, in one atomic step
-   * across every process sharing the store: true when added, false for an id already kept. The log
-   * then drops entries older than `entry.at - maxAgeMs` and the oldest beyond `maxEntries`, and
-   * expires whole after `maxAgeMs` without writes.
+   * Adds an entry to the group's part of the log at `key` unless an entry with its id is kept, in
+   * one atomic step across every process sharing the store, within `bounds` (see LogBounds). The
+   * log expires whole after `maxAgeMs` without writes.
    */
-  appendToLog(key: string, entry: LogEntry, bounds: LogBounds): Promise<boolean>;
-  /** The log's entries with `at >= from`, newest first, skipping `offset`, at most `count`. */
-  readLog(key: string, from: number, offset: number, count: number): Promise<LogEntry[]>;
+  appendToLog(
+    key: string,
+    group: string,
+    entry: LogEntry,
+    bounds: LogBounds,
+  ): Promise<AppendOutcome>;
+  /** The group's entries with `at >= from`, newest first, skipping `offset`, at most `count`. */
+  readLog(
+    key: string,
+    group: string,
+    from: number,
+    offset: number,
+    count: number,
+  ): Promise<LogEntry[]>;
+  /** The bytes the log's entries count (logEntryBytes), all groups together. */
+  logBytes(key: string): Promise<number>;
   /** Sets one field of the map at `key` (kept until deleted), in one step across processes. */
   setField(key: string, field: string, value: string): Promise<void>;
   /** Deletes one field of the map at `key`; an unknown field is ignored. */

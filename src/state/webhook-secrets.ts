@@ -1,7 +1,7 @@
 // The secrets of the webhooks this server registered on the platform itself (manage_webhooks):
 // generated here, sealed with AES-256-GCM under the server's key (sealing.ts) before they reach the
 // state store, one per company, never shown to anyone. The receiver checks deliveries against them
-// as well as against WORKFORCE_WEBHOOK_SECRETS. With Redis, every replica sharing the store and the
+// as well as against WORKFORCE_WEBHOOK_SECRETS; a delivery signed with one is that company's. With Redis, every replica sharing the store and the
 // key sees them; each keeps them a few seconds in memory, so that deliveries cost no store read.
 import { seal, unseal } from "./sealing.js";
 import type { StateStore } from "./store.js";
@@ -42,12 +42,18 @@ export interface WebhookSecretStore {
    * Every stored secret, read at most every few seconds; `fresh` reads the store again unless it
    * was read within the last second. A change made through this process is seen at once.
    */
-  secrets(options?: { fresh?: boolean }): Promise<string[]>;
+  secrets(options?: { fresh?: boolean }): Promise<CompanySecret[]>;
+}
+
+/** A secret and the company whose deliveries it signs. */
+export interface CompanySecret {
+  companyId: string;
+  secret: string;
 }
 
 interface Cached {
   at: number;
-  secrets: string[];
+  secrets: CompanySecret[];
 }
 
 /** Per store, so that the tool's change and the receiver in the same process share one cache. */
@@ -88,7 +94,7 @@ export function createWebhookSecretStore(
       // A record sealed under another key (a replica misconfigured, a rotated key) opens as nothing.
       const secrets = Object.entries(fields).flatMap(([companyId, sealed]) => {
         const record = open(companyId, sealed);
-        return record ? [record.secret] : [];
+        return record ? [{ companyId, secret: record.secret }] : [];
       });
       caches.set(store, { at: now(), secrets });
       return secrets;

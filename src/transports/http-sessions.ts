@@ -12,11 +12,14 @@ export interface HttpSession {
 
 interface Entry {
   session: HttpSession;
-  /** Who opened it: a grant's or token's digest, or the client's address (see http.ts). */
+  /** Who opened it: the platform identity, or the client's address group (see http.ts). */
   owner: string;
+  /** The last request's start or end, or the last message its event stream carried. */
   lastActivity: number;
-  /** Requests in flight plus open SSE streams; a busy session is never idle. */
+  /** Requests in flight: a session with one is busy, never ended to make room. */
   active: number;
+  /** Open GET event streams: they keep a session only while they carry something. */
+  streams: number;
 }
 
 /** Why an idle session was ended early: the server's cap, or its owner's share of it. */
@@ -27,6 +30,11 @@ export interface SessionRegistryOptions {
   /** The most sessions one owner may hold; a quarter of maxSessions (at least one) by default. */
   maxPerOwner?: number;
   idleMs: number;
+  /**
+   * How long an open GET event stream may carry nothing before its session counts as silent and
+   * may be ended to make room; the lesser of idleMs and a minute by default.
+   */
+  silentMs?: number;
   /** Milliseconds clock; tests pass their own. */
   now?: () => number;
   /** How often idle sessions are swept; defaults from idleMs. */
@@ -52,10 +60,12 @@ export type ReserveResult =
 
 /**
  * Live HTTP sessions, with last-activity tracking, idle expiry and a cap. At the cap the least
- * recently used session without a request in flight is ended to make room (its client gets 404
- * and initializes again, as the MCP spec has it), so a flood of sessions cannot lock others out;
- * one owner may hold only a share of the cap, and over it its own least recently used idle session
- * is ended. Only when every candidate is busy is a new session refused.
+ * recently used session without a request in flight, and whose event stream (if open) has been
+ * silent a while, is ended to make room (its client gets 404 and initializes again, as the MCP spec
+ * has it), so a flood of sessions or of silent streams cannot lock others out; one owner (a person,
+ * or an address group with the server's own token) may hold only a share of the cap, and over it
+ * its own least recently used such session is ended. An open stream that carries nothing does not
+ * keep a session from expiring. Only when every candidate is busy is a new session refused.
  */
 export class SessionRegistry {
   /** In order of last activity, least recent first: an entry moves to the end when used. */
@@ -65,6 +75,7 @@ export class SessionRegistry {
   private pending = 0;
   private readonly now: () => number;
   private readonly maxPerOwner: number;
+  private readonly silentMs: number;
   private readonly timer: NodeJS.Timeout;
 
   constructor(private readonly options: SessionRegistryOptions) {
@@ -73,6 +84,7 @@ export class SessionRegistry {
       1,
       Math.min(options.maxSessions, options.maxPerOwner ?? Math.ceil(options.maxSessions / 4)),
     );
+    this.silentMs = options.silentMs ?? Math.min(options.idleMs, 60_000);
     const interval =
       options.sweepIntervalMs ?? Math.min(60_000, Math.max(50, Math.floor(options.idleMs / 2)));
     this.timer = setInterval(() => this.sweep(), interval);
@@ -88,7 +100,29 @@ export class SessionRegistry {
     return this.entries.get(id)?.session;
   }
 
-  /** Marks a request (or SSE stream) of the session as started; call the result when it ends. */
+  /**
+   * Marks the session's GET event stream as open: `carried` when it sends something, `end` when it
+   * closes. An open stream alone does not keep the session busy.
+   */
+  openStream(id: string): { carried(): void; end(): void } {
+    const entry = this.entries.get(id);
+    if (!entry) return { carried: () => {}, end: () => {} };
+    entry.streams++;
+    this.touch(entry);
+    let ended = false;
+    return {
+      carried: () => {
+        if (!ended) this.touch(entry);
+      },
+      end: () => {
+        if (ended) return;
+        ended = true;
+        entry.streams--;
+      },
+    };
+  }
+
+  /** Marks a request of the session as started; call the result when it ends. */
   begin(id: string): () => void {
     const entry = this.entries.get(id);
     if (!entry) return () => {};
@@ -134,7 +168,13 @@ export class SessionRegistry {
       reservation: {
         commit: (session) => {
           if (!done()) return;
-          this.entries.set(session.id, { session, owner, lastActivity: this.now(), active: 0 });
+          this.entries.set(session.id, {
+            session,
+            owner,
+            lastActivity: this.now(),
+            active: 0,
+            streams: 0,
+          });
         },
         release: () => {
           if (done()) this.count(owner, -1);
@@ -174,10 +214,17 @@ export class SessionRegistry {
     await Promise.allSettled(sessions.map(closeSession));
   }
 
-  /** The least recently used session without a request in flight (of one owner, if named). */
+  /**
+   * The least recently used session that may make room (of one owner, if named): no request in
+   * flight, and no event stream, or one silent for silentMs.
+   */
   private leastRecentIdle(owner?: string): Entry | undefined {
+    const now = this.now();
     for (const entry of this.entries.values()) {
-      if (entry.active === 0 && (owner === undefined || entry.owner === owner)) return entry;
+      const quiet = entry.streams === 0 || now - entry.lastActivity >= this.silentMs;
+      if (entry.active === 0 && quiet && (owner === undefined || entry.owner === owner)) {
+        return entry;
+      }
     }
     return undefined;
   }

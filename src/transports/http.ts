@@ -18,6 +18,7 @@ import express, { type NextFunction, type Request, type Response } from "express
 import { clientAddress } from "../auth/remote/address-key.js";
 import type { ClientMetadataOptions } from "../auth/remote/client-metadata.js";
 import { PersonalTokens } from "../auth/remote/personal-tokens.js";
+import type { SignInIdentity } from "../auth/store.js";
 
 import { createSchemaCache, createSchemaSource } from "../client/schema/introspection.js";
 import { CHANGES_URI } from "../client/schema/uris.js";
@@ -341,8 +342,19 @@ export async function startHttpServer(
             : "Unauthorized: send the same 'Authorization: Bearer <token>' this session was opened with on every request.",
         );
       }
-      // Busy until the response (or SSE stream) closes, whichever way it ends.
-      whenClosed(res, sessions.begin(sessionId));
+      if (req.method === "GET") {
+        // The event stream keeps the session only while it carries something.
+        const stream = sessions.openStream(sessionId);
+        const write = res.write.bind(res) as (...args: unknown[]) => boolean;
+        res.write = ((...args: unknown[]) => {
+          stream.carried();
+          return write(...args);
+        }) as typeof res.write;
+        whenClosed(res, stream.end);
+      } else {
+        // Busy until the response (or its SSE stream) closes, whichever way it ends.
+        whenClosed(res, sessions.begin(sessionId));
+      }
       return session.transport.handleRequest(req, res, req.body);
     }
     if (req.method !== "POST" || !isInitializeRequest(req.body)) {
@@ -356,6 +368,7 @@ export async function startHttpServer(
 
     // With --auth oauth the request's own credential, never the server's.
     let token = credential ? undefined : platform.token;
+    let person = credential?.identity.id;
     if (!token && !credential) {
       token = bearerToken(req);
       if (!token) {
@@ -367,7 +380,9 @@ export async function startHttpServer(
           "This server has no platform token of its own. Send your platform personal access token as 'Authorization: Bearer <token>' with the initialize request and every request after it.",
         );
       }
-      if (!(await admitClientToken(req, res, token))) return;
+      const identity = await admitClientToken(req, res, token);
+      if (!identity) return;
+      person = identity.id;
     }
 
     // Only a digest stays on the session; the token itself lives in its client and redaction list.
@@ -377,11 +392,10 @@ export async function startHttpServer(
       : bearer === undefined
         ? undefined
         : sha256(bearer);
-    // Whose share of the sessions this one counts against: the person (grant or token), else
-    // the client's address (the server's own token serves everyone alike).
-    const owner = bearerDigest
-      ? `credential:${bearerDigest.toString("hex")}`
-      : `address:${clientAddress(req)}`;
+    // Whose share of the sessions this one counts against: the person (the platform identity,
+    // however many sign-ins or tokens they hold), else the client's address group (the server's
+    // own token serves everyone alike; clientAddress groups an IPv6 client's whole /56).
+    const owner = person !== undefined ? `person:${person}` : `addresses:${clientAddress(req)}`;
     const slot = sessions.reserve(owner);
     if (!slot.ok) {
       if (slot.reason === "cap" && clock() - lastCapWarning >= 60_000) {
@@ -511,12 +525,16 @@ export async function startHttpServer(
 
   /**
    * A client's own platform token (per-client bearer mode): checked with the platform, once in a
-   * while, before any session or platform request is made for it. False once answered (401, 429,
-   * 503); the answer never repeats the token.
+   * while, before any session or platform request is made for it: whose it is, or undefined once
+   * answered (401, 429, 503); the answer never repeats the token.
    */
-  async function admitClientToken(req: Request, res: Response, token: string): Promise<boolean> {
+  async function admitClientToken(
+    req: Request,
+    res: Response,
+    token: string,
+  ): Promise<SignInIdentity | undefined> {
     const check = await clientTokens.check(token, clientAddress(req));
-    if (check.ok) return true;
+    if (check.ok) return check.identity;
     if (check.reason === "refused") {
       res.setHeader(
         "WWW-Authenticate",
@@ -544,7 +562,7 @@ export async function startHttpServer(
         `Could not check your platform token with the platform: ${check.message}. Try again shortly.`,
       );
     }
-    return false;
+    return undefined;
   }
 
   const server = await listen(app, config.port, config.host);

@@ -31,10 +31,9 @@ export async function serveStdio(config: Config, logger: Logger, version: string
     }),
     // With the team's Redis, the platform's events its HTTP server receives (list_changes reads them).
     events: store
-      ? (await import("../state/webhook-events.js")).createWebhookEventStore(store, {
-          maxEvents: config.webhookMaxEvents,
-          maxAgeMs: config.webhookRetentionDays * 24 * 60 * 60 * 1000,
-        })
+      ? await import("../state/webhook-events.js").then((m) =>
+          m.createWebhookEventStore(store, m.eventBoundsOf(config)),
+        )
       : undefined,
   };
   // The SDK's entry calls this for the connection (and once more for a discarded probe): both

@@ -1,9 +1,11 @@
 // The platform's webhooks, received at /webhooks/platform (HTTP mode only). The platform signs the
 // raw body with HMAC-SHA256 and the shared secret (lowercase hex, `Signature` header) and nothing
 // else: no timestamp, so no protection against replay from the platform. Hence each event is kept
-// under the SHA-256 of its body, once however often it arrives, and only for a bounded time and
-// number. The platform retries anything but a 2xx (5 attempts, 60 s time-out), so the answer comes
-// as soon as the event is stored; whatever is done with it happens later.
+// under the SHA-256 of its company and body, once however often it arrives, and only for a
+// bounded time and size. Each secret is one company's (a company's admin can read it through the
+// API), so an event belongs to the company whose secret signed it: a payload naming another
+// company is refused. The platform retries anything but a 2xx (5 attempts, 60 s time-out), so the
+// answer comes as soon as the event is stored; whatever is done with it happens later.
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import express, {
   type NextFunction,
@@ -14,8 +16,14 @@ import express, {
 import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
 import type { StateStore } from "../state/store.js";
-import { createWebhookEventStore, type WebhookEventStore } from "../state/webhook-events.js";
 import {
+  companyIdOf,
+  createWebhookEventStore,
+  eventBoundsOf,
+  type WebhookEventStore,
+} from "../state/webhook-events.js";
+import {
+  type CompanySecret,
   createWebhookSecretStore,
   WEBHOOK_PATH,
   type WebhookSecretStore,
@@ -24,8 +32,12 @@ import {
 /** Where the platform delivers; give `<public address>/webhooks/platform` to the platform. */
 export { WEBHOOK_PATH };
 
-/** The largest body read; the platform's payloads are deliberately minimal. */
-const MAX_BODY_BYTES = 256 * 1024;
+/**
+ * The largest body read. The platform's payloads are deliberately minimal (ids, a status, the
+ * worker's contact and a few custom field values; PLATFORM-INTERFACE.md 2.6 and 6.1), far below
+ * this; a larger body is no delivery of the platform's.
+ */
+const MAX_WEBHOOK_BODY_BYTES = 16 * 1024;
 /** Refusals are logged at most this often, each line counting those since the last. */
 const REFUSAL_LOG_INTERVAL_MS = 10_000;
 
@@ -39,7 +51,14 @@ export interface WebhookReceiver {
 }
 
 export interface WebhookReceiverOptions {
-  config: Pick<Config, "webhookSecrets" | "webhookRetentionDays" | "webhookMaxEvents">;
+  config: Pick<
+    Config,
+    | "webhookSecrets"
+    | "webhookRetentionDays"
+    | "webhookMaxEvents"
+    | "webhookMaxBytes"
+    | "webhookCompanyMaxBytes"
+  >;
   logger: Logger;
   store: StateStore;
   /**
@@ -49,7 +68,7 @@ export interface WebhookReceiverOptions {
    */
   sealingKey?: Buffer;
   now?: () => number;
-  /** The largest body read (default 256 KB). */
+  /** The largest body read (default MAX_WEBHOOK_BODY_BYTES). */
   maxBodyBytes?: number;
 }
 
@@ -67,36 +86,40 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     router.all("/", (_req, res) => sendError(res, 404, "The webhook receiver is off."));
     return { handler: router, events: undefined, registeredSecrets: registered };
   }
-  const keys = config.webhookSecrets.map((secret) => {
+  const keys = config.webhookSecrets.map(({ companyId, secret }) => {
     logger.addSecret(secret);
-    return Buffer.from(secret, "utf8");
+    return { companyId, key: Buffer.from(secret, "utf8") };
   });
-  const events = createWebhookEventStore(options.store, {
-    maxEvents: config.webhookMaxEvents,
-    maxAgeMs: config.webhookRetentionDays * 24 * 60 * 60 * 1000,
-    now,
-  });
-  const kept = `events kept ${config.webhookRetentionDays} days, at most ${config.webhookMaxEvents}`;
+  const events = createWebhookEventStore(options.store, { ...eventBoundsOf(config), now });
+  const kept = `events kept ${config.webhookRetentionDays} days, at most ${config.webhookMaxEvents} and ${config.webhookCompanyMaxBytes} bytes per company, ${config.webhookMaxBytes} bytes in all`;
   logger.info(
     keys.length === 0
       ? `Webhook receiver off: ${WEBHOOK_PATH} answers 404 until a webhook is registered with manage_webhooks (or WORKFORCE_WEBHOOK_SECRETS is set); ${kept}.`
       : `Webhook receiver on at ${WEBHOOK_PATH}: ${keys.length} secret${keys.length === 1 ? "" : "s"}${registered ? ", and those of webhooks registered with manage_webhooks" : ""}; ${kept}.`,
   );
 
-  /** Whether the body is signed with any known secret; undefined while none is known at all. */
-  const signedWithKnownSecret = async (body: Buffer, signature: Buffer, fresh: boolean) => {
+  /**
+   * The companies whose secret signed the body (none: no known secret did); undefined while no
+   * secret at all is known.
+   */
+  const signersOf = async (body: Buffer, signature: Buffer, fresh: boolean) => {
     const all = [
       ...keys,
-      ...((await registered?.secrets({ fresh })) ?? []).map((s) => Buffer.from(s, "utf8")),
+      ...((await registered?.secrets({ fresh })) ?? []).map(
+        ({ companyId, secret }: CompanySecret) => ({
+          companyId,
+          key: Buffer.from(secret, "utf8"),
+        }),
+      ),
     ];
     if (all.length === 0) return undefined;
     // Every secret is tried, so that the time taken does not tell which one matched.
-    let valid = false;
-    for (const key of all) {
+    const signers = new Set<string>();
+    for (const { companyId, key } of all) {
       const expected = createHmac("sha256", key).update(body).digest();
-      if (timingSafeEqual(expected, signature)) valid = true;
+      if (timingSafeEqual(expected, signature)) signers.add(companyId);
     }
-    return valid;
+    return signers;
   };
 
   let refusedUnlogged = 0;
@@ -115,7 +138,7 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
 
   router.post(
     "/",
-    express.raw({ type: () => true, limit: options.maxBodyBytes ?? MAX_BODY_BYTES }),
+    express.raw({ type: () => true, limit: options.maxBodyBytes ?? MAX_WEBHOOK_BODY_BYTES }),
     async (req: Request, res: Response) => {
       const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
       const signature = signatureOf(req.header("signature"));
@@ -123,12 +146,11 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
         logRefusal(req, "no Signature header, or not 64 hex digits");
         return sendError(res, 401, "The Signature header is missing or malformed.");
       }
-      let valid: boolean | undefined;
+      let signers: Set<string> | undefined;
       try {
-        valid = await signedWithKnownSecret(body, signature, false);
+        signers = await signersOf(body, signature, false);
         // A webhook registered a moment ago, perhaps by another replica: read the secrets again.
-        if (valid !== true && registered)
-          valid = await signedWithKnownSecret(body, signature, true);
+        if (signers?.size !== 1 && registered) signers = await signersOf(body, signature, true);
       } catch (error) {
         logger.warning(
           "Could not read the registered webhooks' secrets; the platform will deliver again.",
@@ -138,8 +160,8 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
         );
         return sendError(res, 503, "The signature could not be checked; deliver it again later.");
       }
-      if (valid === undefined) return sendError(res, 404, "The webhook receiver is off.");
-      if (!valid) {
+      if (signers === undefined) return sendError(res, 404, "The webhook receiver is off.");
+      if (signers.size === 0) {
         logRefusal(req, "its Signature matches none of the configured secrets");
         return sendError(res, 401, "The signature does not match.");
       }
@@ -148,9 +170,37 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
         logger.warning(`Refused a signed webhook delivery: ${payload}. Nothing was stored.`);
         return sendError(res, 400, `${payload}.`);
       }
-      const id = createHash("sha256").update(body).digest("hex");
+      // The configuration refuses one secret for two companies; registered ones are random.
+      const [signer] = [...signers] as [string];
+      const named = companyIdOf(payload);
+      if (signers.size > 1 || (named !== undefined && named !== signer)) {
+        // OWASP API1 (BOLA): a company's secret speaks for that company only.
+        logger.warning(
+          "Refused a webhook delivery signed with one company's secret that names another company. Nothing was stored.",
+          { signer, named },
+        );
+        return sendError(
+          res,
+          403,
+          "The event names a company other than the one whose webhook secret signed it.",
+        );
+      }
+      const id = createHash("sha256").update(`${signer}\n`).update(body).digest("hex");
       try {
-        const outcome = await events.add({ id, event: payload.event, payload });
+        const outcome = await events.add({
+          id,
+          event: payload.event,
+          companyId: signer,
+          payload,
+        });
+        if (outcome === "full") {
+          logger.warning(
+            "Refused a webhook event: the events kept take the whole byte budget (WORKFORCE_WEBHOOK_MAX_BYTES); the platform will deliver it again.",
+            { event: payload.event, company: signer },
+          );
+          res.setHeader("retry-after", "3600");
+          return sendError(res, 503, "The event store is full; deliver it again later.");
+        }
         logger.debug(
           outcome === "stored"
             ? "Received a webhook event."

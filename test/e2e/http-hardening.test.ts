@@ -222,7 +222,7 @@ describe("MCP security best practices (session DoS): HTTP session cap and idle e
     expect(lines.join("")).toMatch(/ended the least recently used idle MCP session/);
   });
 
-  it("never ends a session with an open SSE stream; when every session is busy, 503 with a short Retry-After", async () => {
+  it("never ends a session whose SSE stream opened a moment ago; when every session is busy, 503 with a short Retry-After", async () => {
     now = 1_000_000;
     const busy = await Promise.all([1, 2, 3].map(() => openSession(server.url)));
     const streams = await Promise.all(busy.map((headers) => openSseStream(server.url, headers)));

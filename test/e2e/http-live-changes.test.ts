@@ -9,7 +9,14 @@ import { ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/typ
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { type HttpServerHandle, startHttpServer } from "../../src/transports/http.js";
-import { contractAccepted, deliver, SECRET } from "../helpers/webhooks.js";
+import {
+  contractAccepted,
+  deliver,
+  HARBOR_SECRET,
+  SECRET,
+  sign,
+  TWO_SECRETS_SETTING,
+} from "../helpers/webhooks.js";
 import { httpConfig, quietLogger } from "./http-helpers.js";
 
 const CHANGES = "workforce://changes";
@@ -30,7 +37,7 @@ beforeAll(async () => {
       {
         WORKFORCE_API_URL: sandbox.url,
         WORKFORCE_TOKEN_PASSTHROUGH: "1",
-        WORKFORCE_WEBHOOK_SECRETS: SECRET,
+        WORKFORCE_WEBHOOK_SECRETS: TWO_SECRETS_SETTING,
         WORKFORCE_TOOLSETS: "default,live",
       },
     ),
@@ -187,9 +194,15 @@ describe("live changes over --http with WORKFORCE_WEBHOOK_SECRETS", () => {
       heard.push(n.params.uri);
       told?.();
     });
-    // A Harbor event, signed as the platform signs it.
+    // A Harbor event, signed as the platform signs it, with Harbor's webhook secret.
     const harbor = JSON.stringify(contractAccepted("hire_002", "cmp_harbor", "ctr_harbor"));
-    expect((await deliver(`${server.url}/webhooks/platform`, harbor)).status).toBe(200);
+    expect(
+      (
+        await deliver(`${server.url}/webhooks/platform`, harbor, {
+          signature: sign(harbor, HARBOR_SECRET),
+        })
+      ).status,
+    ).toBe(200);
     // Then a Nordlys one through the sandbox: the only one the limited person hears of.
     const firstHeard = new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error("no resource update within 1000 ms")), 1_000);

@@ -107,11 +107,20 @@ export interface TeamServerOptions {
   passthrough?: boolean;
   /** How Client ID Metadata Documents are fetched (a test's document server). */
   clientMetadata?: ClientMetadataOptions;
+  /** WORKFORCE_MAX_SESSIONS. */
+  maxSessions?: number;
 }
 
 export async function startTeamServer(
   sandbox: Sandbox,
-  { shared, replicaOf, stateless, passthrough, clientMetadata }: TeamServerOptions = {},
+  {
+    shared,
+    replicaOf,
+    stateless,
+    passthrough,
+    clientMetadata,
+    maxSessions,
+  }: TeamServerOptions = {},
 ): Promise<TeamServer> {
   const { logger, lines } = capturingLogger();
   logger.addSecret(KEY);
@@ -136,6 +145,7 @@ export async function startTeamServer(
         WORKFORCE_PUBLIC_URL: publicUrl,
         WORKFORCE_ENCRYPTION_KEY: KEY,
         ...(passthrough ? { WORKFORCE_TOKEN_PASSTHROUGH: "1" } : {}),
+        ...(maxSessions ? { WORKFORCE_MAX_SESSIONS: String(maxSessions) } : {}),
       }),
       retryBaseMs: 1,
     };

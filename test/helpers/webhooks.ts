@@ -13,6 +13,13 @@ import {
 } from "../../src/transports/webhook-receiver.js";
 
 export const SECRET = "whsec_test_secret_0123456789";
+/** The company of contractAccepted()'s default payload, whose webhook SECRET signs. */
+export const COMPANY = "cmp_nordlys";
+/** WORKFORCE_WEBHOOK_SECRETS binding SECRET to COMPANY. */
+export const SECRET_SETTING = `${COMPANY}:${SECRET}`;
+/** Another company's webhook secret, and both bound in WORKFORCE_WEBHOOK_SECRETS. */
+export const HARBOR_SECRET = "whsec_harbor_secret_0123456789";
+export const TWO_SECRETS_SETTING = `${SECRET_SETTING},cmp_harbor:${HARBOR_SECRET}`;
 
 export function sign(body: string, secret = SECRET): string {
   return createHmac("sha256", secret).update(body).digest("hex");
@@ -76,9 +83,12 @@ export interface RunningReceiver extends WebhookReceiver {
 export async function startReceiver(
   store: StateStore,
   options: {
-    secrets?: string[];
+    /** A bare secret is COMPANY's. */
+    secrets?: (string | { companyId: string; secret: string })[];
     now?: () => number;
     maxEvents?: number;
+    maxBytes?: number;
+    maxCompanyBytes?: number;
     retentionDays?: number;
     maxBodyBytes?: number;
     logger?: Logger;
@@ -90,9 +100,13 @@ export async function startReceiver(
   const logger = options.logger ?? createLogger("debug", (line) => lines.push(line));
   const receiver = createWebhookReceiver({
     config: {
-      webhookSecrets: options.secrets ?? [SECRET],
+      webhookSecrets: (options.secrets ?? [SECRET]).map((s) =>
+        typeof s === "string" ? { companyId: COMPANY, secret: s } : s,
+      ),
       webhookRetentionDays: options.retentionDays ?? 7,
       webhookMaxEvents: options.maxEvents ?? 10_000,
+      webhookMaxBytes: options.maxBytes ?? 64 * 1024 * 1024,
+      webhookCompanyMaxBytes: options.maxCompanyBytes ?? 4 * 1024 * 1024,
     },
     logger,
     store,

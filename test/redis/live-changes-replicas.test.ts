@@ -14,7 +14,13 @@ import { createLogger } from "../../src/logger.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { createRedisStore } from "../../src/state/redis-store.js";
 import { type HttpServerHandle, startHttpServer } from "../../src/transports/http.js";
-import { contractAccepted, deliver, SECRET, startReceiver } from "../helpers/webhooks.js";
+import {
+  contractAccepted,
+  deliver,
+  SECRET,
+  SECRET_SETTING,
+  startReceiver,
+} from "../helpers/webhooks.js";
 import { REDIS_MISSING, type RedisServer, startRedis } from "./helpers.js";
 
 const CHANGES = "workforce://changes";
@@ -37,7 +43,7 @@ beforeAll(async () => {
       WORKFORCE_TOKEN_PASSTHROUGH: "1",
       WORKFORCE_REDIS_URL: redis.url,
       WORKFORCE_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
-      WORKFORCE_WEBHOOK_SECRETS: SECRET,
+      WORKFORCE_WEBHOOK_SECRETS: SECRET_SETTING,
       WORKFORCE_TOOLSETS: "default,live",
     }),
     retryBaseMs: 1,

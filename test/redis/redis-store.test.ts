@@ -4,7 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger } from "../../src/logger.js";
 import { createMemoryStore } from "../../src/state/memory-store.js";
 import { createRedisStore, KEY_PREFIX } from "../../src/state/redis-store.js";
-import { SharedStateUnavailableError, type StateStore } from "../../src/state/store.js";
+import {
+  logEntryBytes,
+  SharedStateUnavailableError,
+  type StateStore,
+} from "../../src/state/store.js";
 import { until } from "../helpers/until.js";
 import { REDIS_MISSING, type RedisServer, startRedis } from "./helpers.js";
 
@@ -122,33 +126,44 @@ describe.each(kinds)("the %s state store", (_kind, open, needsRedis) => {
     expect(await store.claimWindowSlot(k, 1, 200)).toBe(0);
   });
 
+  const wide = {
+    maxAgeMs: 60_000,
+    maxBytes: 1 << 20,
+    maxGroupBytes: 1 << 20,
+    maxGroupEntries: 100,
+  };
+
   run(
     "appends to a log once per id, in one step across processes, and reads it newest first",
     async () => {
       const stores = await open();
       const k = key("log");
-      const bounds = { maxEntries: 100, maxAgeMs: 60_000 };
       const at = Date.now();
       const results = await Promise.all(
         Array.from({ length: 12 }, (_, i) =>
           (stores[i % stores.length] as StateStore).appendToLog(
             k,
+            "g",
             { id: "same", at, value: `v${i}` },
-            bounds,
+            wide,
           ),
         ),
       );
-      expect(results.filter(Boolean)).toHaveLength(1);
+      expect(results.filter((r) => r === "added")).toHaveLength(1);
       const [store] = stores as [StateStore];
-      await store.appendToLog(k, { id: "later", at: at + 5, value: "two" }, bounds);
-      await store.appendToLog(k, { id: "last", at: at + 9, value: "three" }, bounds);
-      expect((await store.readLog(k, 0, 0, 10)).map((e) => [e.id, e.at - at])).toEqual([
+      await store.appendToLog(k, "g", { id: "later", at: at + 5, value: "two" }, wide);
+      await store.appendToLog(k, "g", { id: "last", at: at + 9, value: "three" }, wide);
+      expect((await store.readLog(k, "g", 0, 0, 10)).map((e) => [e.id, e.at - at])).toEqual([
         ["last", 9],
         ["later", 5],
         ["same", 0],
       ]);
-      expect((await store.readLog(k, at + 5, 0, 10)).map((e) => e.id)).toEqual(["last", "later"]);
-      expect((await store.readLog(k, 0, 1, 1)).map((e) => e.value)).toEqual(["two"]);
+      expect((await store.readLog(k, "g", at + 5, 0, 10)).map((e) => e.id)).toEqual([
+        "last",
+        "later",
+      ]);
+      expect((await store.readLog(k, "g", 0, 1, 1)).map((e) => e.value)).toEqual(["two"]);
+      expect(await store.readLog(k, "other", 0, 0, 10)).toEqual([]);
     },
   );
 
@@ -156,30 +171,43 @@ describe.each(kinds)("the %s state store", (_kind, open, needsRedis) => {
     const [store] = (await open()) as [StateStore];
     const k = key("bounded");
     const at = Date.now();
+    const bounds = { ...wide, maxGroupEntries: 3 };
     for (let i = 0; i < 5; i++) {
-      await store.appendToLog(
-        k,
-        { id: `e${i}`, at: at + i, value: "x" },
-        { maxEntries: 3, maxAgeMs: 60_000 },
-      );
+      await store.appendToLog(k, "g", { id: `e${i}`, at: at + i, value: "x" }, bounds);
     }
-    expect((await store.readLog(k, 0, 0, 10)).map((e) => e.id)).toEqual(["e4", "e3", "e2"]);
+    expect((await store.readLog(k, "g", 0, 0, 10)).map((e) => e.id)).toEqual(["e4", "e3", "e2"]);
     // A write an hour later drops everything older than its age bound.
-    await store.appendToLog(
-      k,
-      { id: "new", at: at + 3_600_000, value: "y" },
-      { maxEntries: 3, maxAgeMs: 60_000 },
-    );
-    expect((await store.readLog(k, 0, 0, 10)).map((e) => e.id)).toEqual(["new"]);
+    await store.appendToLog(k, "g", { id: "new", at: at + 3_600_000, value: "y" }, bounds);
+    expect((await store.readLog(k, "g", 0, 0, 10)).map((e) => e.id)).toEqual(["new"]);
     // A dropped id may be added again.
     expect(
-      await store.appendToLog(
-        k,
-        { id: "e4", at: at + 3_600_001, value: "z" },
-        { maxEntries: 3, maxAgeMs: 60_000 },
-      ),
-    ).toBe(true);
+      await store.appendToLog(k, "g", { id: "e4", at: at + 3_600_001, value: "z" }, bounds),
+    ).toBe("added");
   });
+
+  run(
+    "CWE-770: keeps a log within its bytes: a group drops only its own oldest, and a full log refuses rather than drop another group's",
+    async () => {
+      const [store, other] = (await open()) as [StateStore, StateStore];
+      const k = key("bytes");
+      const at = Date.now();
+      const value = "v".repeat(1000);
+      const one = logEntryBytes({ id: "a0", at, value });
+      const bounds = { ...wide, maxGroupBytes: 3 * one, maxBytes: 5 * one };
+      for (let i = 0; i < 2; i++) {
+        expect(await store.appendToLog(k, "b", { id: `b${i}`, at, value }, bounds)).toBe("added");
+      }
+      for (let i = 0; i < 6; i++) {
+        await other.appendToLog(k, "a", { id: `a${i}`, at: at + i, value }, bounds);
+      }
+      expect((await store.readLog(k, "a", 0, 0, 10)).map((e) => e.id)).toEqual(["a5", "a4", "a3"]);
+      expect((await store.readLog(k, "b", 0, 0, 10)).map((e) => e.id)).toEqual(["b1", "b0"]);
+      expect(await store.logBytes(k)).toBe(5 * one);
+      // The log is full: c's first entry is refused, and nobody's is dropped for it.
+      expect(await store.appendToLog(k, "c", { id: "c0", at, value }, bounds)).toBe("full");
+      expect(await store.logBytes(k)).toBe(5 * one);
+    },
+  );
 
   run("publishes a message to every subscriber, in every process, until it stops", async () => {
     const [one, two] = (await open()) as [StateStore, StateStore];

@@ -43,28 +43,30 @@ describe.skipIf(REDIS_MISSING)("webhook receivers of two replicas sharing Redis"
     const heardByA: ReceivedWebhookEvent[] = [];
     const stopB = await (b.events?.listen((e) => heardByB.push(e)) as Promise<() => Promise<void>>);
     const stopA = await (a.events?.listen((e) => heardByA.push(e)) as Promise<() => Promise<void>>);
-    const body = JSON.stringify(contractAccepted("hire_007", "cmp_harbor"));
+    const body = JSON.stringify(contractAccepted("hire_007", "cmp_nordlys"));
     expect((await deliver(a.url, body)).status).toBe(200);
     await until(() => heardByB.length === 1, "replica B's listener heard of the event");
     expect(heardByB[0]).toMatchObject({
       event: "contractAccepted",
-      payload: contractAccepted("hire_007", "cmp_harbor"),
+      payload: contractAccepted("hire_007", "cmp_nordlys"),
     });
     // A's own listener heard it once, directly, not a second time through Redis.
     expect(heardByA).toHaveLength(1);
-    const readByB = await b.events?.list({ hireId: "hire_007" });
+    const readByB = await b.events?.list({ hireId: "hire_007", companies: ["cmp_nordlys"] });
     expect(readByB?.map((e) => e.id)).toEqual([heardByB[0]?.id]);
     // The platform retries the same body; the proxy sends it to B this time.
     const again = await deliver(b.url, body);
     expect(again).toMatchObject({ status: 200, body: { duplicate: true } });
-    expect(await a.events?.list({ hireId: "hire_007" })).toHaveLength(1);
+    expect(await a.events?.list({ hireId: "hire_007", companies: ["cmp_nordlys"] })).toHaveLength(
+      1,
+    );
     // Messages through Redis arrive in order: once B hears of a later event, it heard all before.
-    const later = JSON.stringify(contractAccepted("hire_008", "cmp_harbor"));
+    const later = JSON.stringify(contractAccepted("hire_008", "cmp_nordlys"));
     expect((await deliver(a.url, later)).status).toBe(200);
     await until(() => heardByB.length === 2, "replica B heard of the later event");
     expect(heardByB.map((e) => e.payload)).toEqual([
-      contractAccepted("hire_007", "cmp_harbor"),
-      contractAccepted("hire_008", "cmp_harbor"),
+      contractAccepted("hire_007", "cmp_nordlys"),
+      contractAccepted("hire_008", "cmp_nordlys"),
     ]);
     expect(heardByA).toHaveLength(2);
     await stopA();
@@ -74,7 +76,13 @@ describe.skipIf(REDIS_MISSING)("webhook receivers of two replicas sharing Redis"
   it("keeps the events under wfmcp: keys with an expiry, and never the secret", async () => {
     const dump = await dumpAll((redis as RedisServer).inspect());
     const keys = dump.keys.filter((k) => k.includes("webhook-events"));
-    expect(keys.sort()).toEqual(["wfmcp:webhook-events:ids", "wfmcp:webhook-events:values"]);
+    expect(keys.sort()).toEqual([
+      "wfmcp:webhook-events:bytes",
+      "wfmcp:webhook-events:group:cmp_nordlys",
+      "wfmcp:webhook-events:groups",
+      "wfmcp:webhook-events:ids",
+      "wfmcp:webhook-events:values",
+    ]);
     const inspect = (redis as RedisServer).inspect();
     for (const k of keys) expect(await inspect.pttl(k)).toBeGreaterThan(0);
     expect(dump.text).not.toContain("whsec_test_secret");

@@ -5,7 +5,11 @@ import { createHash } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import { DEFAULT_TOOLSETS } from "../../src/config/defaults.js";
 import { createMemoryStore } from "../../src/state/memory-store.js";
-import { createWebhookEventStore, type WebhookEventStore } from "../../src/state/webhook-events.js";
+import {
+  companyIdOf,
+  createWebhookEventStore,
+  type WebhookEventStore,
+} from "../../src/state/webhook-events.js";
 import { type Harness, type HarnessOptions, startHarness } from "../helpers/mcp-harness.js";
 import { until } from "../helpers/until.js";
 import { contractAccepted } from "../helpers/webhooks.js";
@@ -57,18 +61,36 @@ function eventStore(): WebhookEventStore {
   return createWebhookEventStore(createMemoryStore(), {
     maxEvents: 1000,
     maxAgeMs: 7 * 24 * 60 * 60 * 1000,
+    maxBytes: 1 << 24,
+    maxCompanyBytes: 1 << 22,
     now: () => now,
   });
 }
 
-async function add(events: WebhookEventStore, payload: { event: string }, at: number) {
+/** Stores the event as the receiver does once `company`'s secret signed it (by default the named one). */
+async function add(
+  events: WebhookEventStore,
+  payload: { event: string },
+  at: number,
+  company = companyIdOf(payload) ?? "cmp_harbor",
+) {
   now = at;
   const body = JSON.stringify(payload);
   await events.add({
-    id: createHash("sha256").update(body).digest("hex"),
+    id: createHash("sha256").update(`${company}\n${body}`).digest("hex"),
     event: payload.event,
+    companyId: company,
     payload,
   });
+}
+
+/** The company the sandbox's hire belongs to. */
+function companyOfHire(h: Harness, hireId: string): string {
+  let company = "";
+  h.sandbox.edit((d) => {
+    company = d.hires.get(hireId)?.companyId ?? "";
+  });
+  return company;
 }
 
 async function harness(options: HarnessOptions = {}) {
@@ -175,19 +197,21 @@ describe("list_changes", () => {
     expect(((await call(limited)).structuredContent as unknown as Out).total).toBe(1);
   });
 
-  it("reads at most 10 hires per list to tell whose an event is, and says how many it left out", async () => {
+  it("reads at most 10 hires' details per list; the others show as their events say until the next list", async () => {
     const events = eventStore();
     const hires = Array.from({ length: 12 }, (_, i) => `hire_${String(i + 1).padStart(3, "0")}`);
-    for (const [i, hire] of hires.entries()) await add(events, hireTerminated(hire), T0 + i);
     const h = await harness({ events });
+    for (const [i, hire] of hires.entries()) {
+      await add(events, hireTerminated(hire), T0 + i, companyOfHire(h, hire));
+    }
     const first = await call(h, { first: 50 });
     const out = first.structuredContent as unknown as Out;
     expect(h.sandbox.countRequests("HireForChange")).toBe(10);
-    expect(out.total).toBe(10);
-    expect(out.notes.join("\n")).toContain("2 events left out for now");
+    expect(out.total).toBe(12);
+    expect(out.changes.filter((c) => c.detailsFrom === "event")).toHaveLength(2);
     // The next list reads the two left, and keeps the ten it read before.
     const second = (await call(h, { first: 50 })).structuredContent as unknown as Out;
-    expect(second.total).toBe(12);
+    expect(second.changes.filter((c) => c.detailsFrom === "event")).toHaveLength(0);
     expect(h.sandbox.countRequests("HireForChange")).toBe(12);
   });
 

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createMemoryStore } from "../../src/state/memory-store.js";
 import type { StateStore } from "../../src/state/store.js";
 import {
+  COMPANY,
   contractAccepted,
   deliver,
   type RunningReceiver,
@@ -25,15 +26,16 @@ async function start(options: Parameters<typeof startReceiver>[1] = {}, store?: 
   return receiver;
 }
 
-const stored = async (r: RunningReceiver) => (await r.events?.list({ limit: 500 })) ?? [];
+const stored = async (r: RunningReceiver) =>
+  (await r.events?.list({ limit: 500, companies: [COMPANY] })) ?? [];
 
 describe("the webhook receiver", () => {
-  it("stores a signed event under the SHA-256 of its raw body, and answers 200", async () => {
+  it("stores a signed event under the SHA-256 of its company and raw body, and answers 200", async () => {
     const r = await start();
     const body = JSON.stringify(contractAccepted());
     const res = await deliver(r.url, body);
     expect(res.status).toBe(200);
-    const id = createHash("sha256").update(body).digest("hex");
+    const id = createHash("sha256").update(`${COMPANY}\n`).update(body).digest("hex");
     expect(res.body).toEqual({ received: true, id, duplicate: false });
     const [event, ...rest] = await stored(r);
     expect(rest).toEqual([]);

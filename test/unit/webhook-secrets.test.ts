@@ -31,7 +31,7 @@ describe("registered webhook secrets (AES-256-GCM, NIST SP 800-38D)", () => {
     await secrets.put(record());
     expect(JSON.stringify(await store.readFields("webhook-secrets"))).not.toContain(SECRET);
     expect(await secrets.get("cmp_nordlys")).toEqual(record());
-    expect(await secrets.secrets()).toEqual([SECRET]);
+    expect(await secrets.secrets()).toEqual([{ companyId: "cmp_nordlys", secret: SECRET }]);
     const foreign = createWebhookSecretStore({ ...store }, randomBytes(32));
     expect(await foreign.get("cmp_nordlys")).toBeUndefined();
     expect(await foreign.secrets()).toEqual([]);

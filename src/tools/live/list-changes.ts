@@ -2,7 +2,6 @@ import * as z from "zod";
 import {
   CHANGES_SCAN_LIMIT,
   changeLine,
-  LOOKUPS_PER_LIST,
   NO_RECEIVER,
   visibleChanges,
 } from "../../client/changes-feed.js";
@@ -131,11 +130,6 @@ export const listChangesTool = defineTool({
     if (found.capped) {
       notes.push(
         `Only the newest ${CHANGES_SCAN_LIMIT} matching events were looked at; give a later since for older ones.`,
-      );
-    }
-    if (found.unchecked > 0) {
-      notes.push(
-        `${found.unchecked} event${found.unchecked === 1 ? "" : "s"} left out for now: whose company ${found.unchecked === 1 ? "it is" : "they are"} is looked up at most ${LOOKUPS_PER_LIST} hires per call; call again to see more.`,
       );
     }
     const lines: string[] = [];
