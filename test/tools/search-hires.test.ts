@@ -215,6 +215,21 @@ describe("search_hires", () => {
     expect(r.isError).toBe(true);
   });
 
+  it("refuses a misspelled filter, naming the right one, instead of answering every hire", async () => {
+    const before = h.sandbox.requests.length;
+    const r = await call({ status: ["ACTIVE"] });
+    expect(r.isError).toBe(true);
+    expect(text(r)).toContain(
+      "`status` is not an argument of search_hires; did you mean `activeStatus`?",
+    );
+    const nested = await call({ startDateRange: { begin: "2026-01-01" } });
+    expect(nested.isError).toBe(true);
+    expect(text(nested)).toContain(
+      "`startDateRange.begin` is not a field of `startDateRange` of search_hires; did you mean `startDateRange.from`?",
+    );
+    expect(h.sandbox.requests.length).toBe(before);
+  });
+
   it("turns a platform failure into an error with retry advice", async () => {
     h.sandbox.faults.inject("internal-error", { count: 10, operationName: "SearchHires" });
     try {
