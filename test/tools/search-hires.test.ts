@@ -1,6 +1,7 @@
 // search_hires through a real MCP client against the sandbox.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Harness, startHarness } from "../helpers/mcp-harness.js";
+import { gql } from "../sandbox/helpers.js";
 
 interface Terms {
   id: string;
@@ -144,6 +145,24 @@ describe("search_hires", () => {
 
     const bad = await call({ contractStatus: ["SIGNED"] });
     expect(bad.isError).toBe(true);
+  });
+
+  it("filters by owner: a person's own hires, with the user id list_accounts gives", async () => {
+    const me = (await h.client.callTool({ name: "list_accounts", arguments: {} }))
+      .structuredContent as { viewer: { id: string } };
+    const truth = await gql<{ hires: { data: { id: string; owners: { id: string }[] }[] } }>(
+      h.sandbox,
+      "{ hires(first: 100) { data { id owners { id } } } }",
+    );
+    const all = truth.data?.hires.data ?? [];
+    const owned = all.filter((x) => x.owners.some((o) => o.id === me.viewer.id)).map((x) => x.id);
+    expect(owned).toContain("hire_001");
+    expect(owned.length).toBeLessThan(all.length);
+    const r = await call({ owners: [me.viewer.id], first: 100 });
+    expect(r.isError, text(r)).toBeFalsy();
+    expect((r.structuredContent as unknown as Out).hires.map((x) => x.id).sort()).toEqual(
+      owned.sort(),
+    );
   });
 
   it("filters by status in any letter case and by company", async () => {
