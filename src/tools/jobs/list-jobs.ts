@@ -129,7 +129,7 @@ export const listJobsTool = defineTool({
   title: "List jobs",
   toolset: "jobs",
   instruction:
-    "list_jobs lists jobs with their candidate and bid counts; with a jobId it shows that job's candidates and bids, whose ids the other job tools take; with a person (name or worker id), every job they are a candidate or bidder on.",
+    "list_jobs lists jobs with their candidate and bid counts; with a jobId (or when one job matches) it shows that job's candidates and bids, whose ids the other job tools take; with a person (name or worker id), every job they are a candidate or bidder on.",
   readme: {
     does: "Jobs with candidate and bid counts; one job's candidates and bids; every job where a named person is a candidate or bidder",
   },
