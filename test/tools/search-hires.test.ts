@@ -246,6 +246,9 @@ describe("search_hires", () => {
     expect(text(nested)).toContain(
       "`startDateRange.begin` is not a field of `startDateRange` of search_hires; did you mean `startDateRange.from`?",
     );
+    const many = await call(Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`x${i}`, 1])));
+    expect(text(many).match(/is not an argument of search_hires/g)).toHaveLength(10);
+    expect(text(many)).toContain("… and 2 more names it does not have.");
     expect(h.sandbox.requests.length).toBe(before);
   });
 
