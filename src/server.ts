@@ -38,6 +38,7 @@ import {
   type ToolContext,
 } from "./tools/define-tool.js";
 import { API_CANNOT } from "./tools/platform/mutation-tools.js";
+import type { UnknownArgument } from "./tools/unknown-arguments.js";
 
 export interface SandboxInfo {
   /** One line per sandbox token: who it acts as, for the instructions. */
@@ -300,21 +301,25 @@ function validatorsOf(tool: AnyTool) {
  * The arguments with every `null` given for an optional property removed, at any depth: clients
  * with strict function calling (OpenAI's) send `null` for each optional argument they leave out,
  * and for them `null` means absent. A property that accepts null itself, or a required one (its
- * `null` gets the normal error), is left as it was.
+ * `null` gets the normal error), is left as it was. A property the schema does not have is kept,
+ * and noted in `unknown` (unless it is `null`: absent) where the object takes no other properties.
  */
 function withoutNullOptionals(
   shape: z.ZodRawShape,
   input: Record<string, unknown>,
+  unknown: UnknownArgument[],
+  at = "",
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(input)) {
-    const schema = shape[key] as z.ZodType | undefined;
+    const schema = Object.hasOwn(shape, key) ? (shape[key] as z.ZodType) : undefined;
     if (!schema) {
       out[key] = value;
+      if (value !== null) unknown.push({ at, name: key, known: Object.keys(shape) });
     } else if (value === null) {
       if (!schema.safeParse(undefined).success || schema.safeParse(null).success) out[key] = null;
     } else {
-      out[key] = withoutNullsBelow(schema, value);
+      out[key] = withoutNullsBelow(schema, value, unknown, `${at}${key}`);
     }
   }
   return out;
@@ -333,13 +338,22 @@ function innerOf(schema: z.ZodType): z.ZodType {
   return inner;
 }
 
-function withoutNullsBelow(schema: z.ZodType, value: unknown): unknown {
+function withoutNullsBelow(
+  schema: z.ZodType,
+  value: unknown,
+  unknown: UnknownArgument[],
+  at: string,
+): unknown {
   const inner = innerOf(schema);
   if (inner instanceof z.ZodObject && value && typeof value === "object" && !Array.isArray(value)) {
-    return withoutNullOptionals(inner.shape, value as Record<string, unknown>);
+    // An object that keeps other properties (a query's variables) has no unknown ones.
+    const found = inner.def.catchall instanceof z.ZodNever || !inner.def.catchall ? unknown : [];
+    return withoutNullOptionals(inner.shape, value as Record<string, unknown>, found, `${at}.`);
   }
   if (inner instanceof z.ZodArray && Array.isArray(value)) {
-    return value.map((item) => withoutNullsBelow(inner.element as z.ZodType, item));
+    return value.map((item, i) =>
+      withoutNullsBelow(inner.element as z.ZodType, item, unknown, `${at}[${i}]`),
+    );
   }
   return value;
 }
@@ -376,7 +390,14 @@ function toolRunner(
     input: Record<string, unknown>,
     extra: Extra,
   ): Promise<CallToolResult | InputRequiredResult> => {
-    const parsed = inputValidator.safeParse(withoutNullOptionals(tool.inputSchema, input));
+    const unknown: UnknownArgument[] = [];
+    const given = withoutNullOptionals(tool.inputSchema, input, unknown);
+    if (unknown.length > 0) {
+      // Loaded on the first one: a start and a well-formed call do not need it.
+      const { unknownArgumentsText } = await import("./tools/unknown-arguments.js");
+      return toolError(logger.redact(unknownArgumentsText(tool.name, unknown)));
+    }
+    const parsed = inputValidator.safeParse(given);
     if (!parsed.success) {
       return toolError(
         `Input validation error: Invalid arguments for tool ${tool.name}: ${issuesText(parsed.error)}`,

@@ -574,6 +574,7 @@ export type SearchHiresQueryVariables = Exact<{
   workers?: Array<string> | null | undefined;
   contractStatus?: Array<ContractStatus> | null | undefined;
   externalIdentifiers?: Array<string> | null | undefined;
+  owners?: Array<string> | null | undefined;
   missingPaymentRequestDateRange?: DateRangeInput | null | undefined;
   orderBy?: Array<HiresOrderByClauseInput> | null | undefined;
   first: number;

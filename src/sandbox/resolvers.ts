@@ -7,6 +7,7 @@ import {
   checkHireCustomFieldValues,
   recordNewHireDetails,
 } from "./domains/hire-details/custom-field-input.js";
+import { hireDetailsOf } from "./domains/hire-details/seed.js";
 import { SANDBOX_DOMAINS } from "./domains/index.js";
 import { paymentRequestDates } from "./domains/payments/store.js";
 import { type TrustedContactRecord, talentOf } from "./domains/talent/seed.js";
@@ -56,6 +57,8 @@ function filterHires(ctx: RequestContext, args: Args, field: string, base?: Hire
   const workers = listFilter(args, "workers");
   const externalIds = listFilter(args, "externalIdentifiers");
   const contractStatus = listFilter(args, "contractStatus");
+  const owners = listFilter(args, "owners");
+  const ownersOf = (h: HireRecord) => hireDetailsOf(ctx.data).owners.get(h.id) ?? [];
   const search = searchText(args);
   const hires = (base ?? [...ctx.data.hires.values()]).filter((h) => {
     if (!visibleHire(ctx, h)) return false;
@@ -66,6 +69,7 @@ function filterHires(ctx: RequestContext, args: Args, field: string, base?: Hire
     if (workers && !workers.has(h.workerId)) return false;
     if (externalIds && !externalIds.has(h.externalIdentifier)) return false;
     if (contractStatus && !contractStatus.has(latestContract(ctx, h).status)) return false;
+    if (owners && !ownersOf(h).some((id) => owners.has(id))) return false;
     if (startRange && !inRange(h.startDate, startRange)) return false;
     if (endRange && !inRange(h.endDate, endRange)) return false;
     if (missing && paymentRequestDates(ctx.data, h.id).some((d) => inRange(d, missing))) {

@@ -396,6 +396,8 @@ type Query {
     externalIdentifiers: [String!]
     contractStatus: [ContractStatus!]
     activeStatus: [HireActiveStatus!]
+    "Filter hires by owner."
+    owners: [ID!]
     "Only hires with no payment request submitted within the range, including those that never submitted one."
     missingPaymentRequestDateRange: DateRangeInput
     first: Int! = 10

@@ -43,6 +43,20 @@ describe("null for an optional argument", () => {
     expect(nulls.structuredContent).toEqual(plain.structuredContent);
   });
 
+  it("is read as absent for a name the tool does not have, which is refused when it has a value", async () => {
+    const absent = await h.client.callTool({
+      name: "search_hires",
+      arguments: { search: "Ana Costa", status: null, startDateRange: { until: null } },
+    });
+    expect(absent.isError, text(absent)).toBeFalsy();
+    const given = await h.client.callTool({
+      name: "search_hires",
+      arguments: { search: "Ana Costa", startDateRange: { until: "2026-12-31" } },
+    });
+    expect(given.isError).toBe(true);
+    expect(text(given)).toContain("did you mean `startDateRange.to`?");
+  });
+
   it("still refuses null for a required argument, naming it", async () => {
     const r = await h.client.callTool({ name: "get_hire", arguments: { hireId: null } });
     expect(r.isError).toBe(true);

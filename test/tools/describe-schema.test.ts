@@ -1,6 +1,13 @@
+import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
 import { buildSchema } from "graphql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rootFieldsReturning, searchSchema, whereToRead } from "../../src/client/schema/index.js";
+import type { PlatformClient } from "../../src/client/types.js";
+import { parseConfig } from "../../src/config.js";
+import { createLogger } from "../../src/logger.js";
+import { createServer } from "../../src/server.js";
+import { loadCatalog } from "../../src/tools/catalog.js";
+import { SEARCH_TEXT_BYTES } from "../../src/tools/platform/describe-schema.js";
 import { type Harness, startHarness } from "../helpers/mcp-harness.js";
 import { readReference } from "../helpers/reference.js";
 
@@ -122,13 +129,13 @@ describe("describe_schema against the sandbox", () => {
   });
 
   it("always gives the root fields, with their arguments, that return the types a topic matched", async () => {
-    // No root field's name holds these words; the types and fields that match are read and
-    // changed through jobs, customFields and trustedContacts.
+    // No root field's name holds every word; the types and fields that do are read and changed
+    // through jobs and trustedContacts.
     const r = await call({ search: "custom field value" });
     expect(r.isError).toBeFalsy();
     const t = text(r);
     expect(t).toMatch(
-      /Queries \(0, and \d+ returning what matched\), to call with query_platform:/,
+      /Queries \(1, and \d+ returning what matched\), to call with query_platform:\n- customFields\(/,
     );
     expect(t).toMatch(/^- job\(id: ID!\): Job$/m);
     expect(t).toMatch(
@@ -142,8 +149,11 @@ describe("describe_schema against the sandbox", () => {
       expect.arrayContaining(["job", "jobs", "trustedContact", "trustedContacts"]),
     );
     // A topic whose own queries matched brings no others.
-    const payments = out(await call({ search: "payment request" })).queries.map((q) => q.name);
-    expect(payments).toEqual(["paymentRequest", "paymentRequests", "updatePaymentRequest"]);
+    const payments = await call({ search: "payment request" });
+    expect(out(payments).queries.map((q) => q.name)).toEqual(
+      expect.arrayContaining(["paymentRequest", "paymentRequests", "updatePaymentRequest"]),
+    );
+    expect(text(payments)).not.toContain("returning what matched");
   });
 
   it("shows one type's fields with types, arguments and descriptions", async () => {
@@ -251,5 +261,71 @@ describe("schema search over the real schema", () => {
   it("names the queries that return a type, directly or as a page", () => {
     expect(whereToRead(real, "Webhook")).toEqual(["webhook", "webhooks"]);
     expect(whereToRead(real, "Project")).toEqual(expect.arrayContaining(["project", "projects"]));
+  });
+});
+
+describe("describe_schema's search over the real schema, through an MCP client", () => {
+  let client: Client;
+  let close: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    const real = buildSchema(readReference("worksome.graphql"));
+    const workforce = createServer(
+      { ...parseConfig([], { WORKFORCE_API_URL: "http://127.0.0.1:9", WORKFORCE_TOKEN: "t" }) },
+      {
+        client: {} as PlatformClient, // the schema comes from the source below: nothing is sent
+        logger: createLogger("error", () => {}),
+        catalog: await loadCatalog(),
+        schemaSource: { get: async () => real },
+      },
+    );
+    client = new Client({ name: "describe-schema-test", version: "0" });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await workforce.server.connect(serverSide);
+    await client.connect(clientSide);
+    close = async () => {
+      await client.close();
+      await workforce.close();
+    };
+  });
+  afterAll(async () => {
+    await close?.();
+  });
+  const search = (words: string) =>
+    client.callTool({ name: "describe_schema", arguments: { search: words } });
+
+  it("shows what matched every word first, then the partial matches, best first", async () => {
+    const r = await search("hire compliances completed");
+    const t = text(r);
+    expect(t).toContain(
+      "1 matched every word: in each list they come first, then what matched some of the words.",
+    );
+    const o = out(r);
+    const mutations = o.queries.filter((q) => q.type === "Mutation").map((q) => q.name);
+    expect(mutations[0]).toBe("createDraftHire");
+    const fields = o.fields.map((f) => `${f.type}.${f.name}`);
+    expect(fields).toEqual(
+      expect.arrayContaining(["Hire.compliances", "Compliance.completed", "Gate.completed"]),
+    );
+    // Fields holding two of the words come before those holding one.
+    expect(fields.indexOf("Hire.compliances")).toBeLessThan(fields.indexOf("Job.hires"));
+    expect(o.types.map((x) => x.name)).toEqual(expect.arrayContaining(["Hire", "Compliance"]));
+  });
+
+  it(`answers every search within ${SEARCH_TEXT_BYTES / 1024} KB, saying when more matched`, async () => {
+    for (const words of [
+      "timesheet approval",
+      "hire owner manager",
+      "project milestone budget",
+      "hire",
+    ]) {
+      const r = await search(words);
+      const t = text(r);
+      expect(Buffer.byteLength(t), words).toBeLessThanOrEqual(SEARCH_TEXT_BYTES);
+      expect(out(r).more, words).toBe(true);
+      expect(t).toContain("More matched than shown (the best first, within 6 KB)");
+      if (words.includes(" ")) {
+        expect(t).toContain("Nothing matched every word; these match some of them, best first.");
+      }
+    }
   });
 });

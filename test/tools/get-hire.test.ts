@@ -167,7 +167,7 @@ describe("get_hire", () => {
     );
     const t = textOf(r);
     expect(t).toContain(
-      'Owners: "Maja Lindqvist" ("maja.lindqvist@nordlys.example"), "Freya Dahl" ("freya.dahl@nordlys.example")',
+      'Owners: "Maja Lindqvist" (user usr_001, "maja.lindqvist@nordlys.example"), "Freya Dahl" (user usr_003, "freya.dahl@nordlys.example")',
     );
     expect(t).toContain(
       'Compliance gaps (apply, not completed): "Bank account" (BANK_ACCOUNT; for the worker), "Danish business entity"',

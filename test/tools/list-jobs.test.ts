@@ -116,6 +116,24 @@ describe("list_jobs", () => {
     expect(t).toContain('via "Brightpath Staffing" (rec_brightpath), DKK 610.00 hourly');
   });
 
+  it("shows the candidates and bids of the only job a search matches, not counts only", async () => {
+    const r = await call({ search: "React" });
+    expect(r.isError).toBeFalsy();
+    const out = r.structuredContent as unknown as Out;
+    expect(out.jobs.map((j) => j.id)).toEqual(["job_002"]);
+    expect(out.job?.candidates.map((c) => c.worker.name)).toEqual([
+      "Mikkel Andersen",
+      "Camilla Vestergaard",
+      "Elsa Bergström",
+      "Nikolaj Brandt",
+    ]);
+    expect(out.job?.bids).toHaveLength(2);
+    const t = text(r);
+    expect(t).toContain('One job matches:\nJob job_002 #1002 "React Frontend Developer"');
+    expect(t).toMatch(/bid_\d+ OPEN: "Elsa Bergström" \(wrk_\d+\), DKK 690\.00 hourly/);
+    expect(t).not.toContain("4 candidates, 2 bids");
+  });
+
   it("links a finished job's hired candidate to the hire", async () => {
     const job = ((await call({ jobId: "job_001" })).structuredContent as unknown as Out)
       .job as Detail;

@@ -89,7 +89,9 @@ describe("list_payment_requests", () => {
     expect(t).toContain(`${LAST_WEEK.from} – ${LAST_WEEK.to}`);
     expect(t).toContain("Daily hours:");
     for (const d of days) expect(t).toContain(`${d.date} ${d.duration} h`);
-    expect(t).toContain(`Hours logged within ${LAST_WEEK.from} – ${LAST_WEEK.to}: ${logged}.`);
+    expect(t).toContain(
+      `Hours logged within ${LAST_WEEK.from} – ${LAST_WEEK.to}: ${logged}, from the daily hours of the request shown.`,
+    );
   });
 
   it("keeps daily hours to the period when a request covers more", async () => {
@@ -103,7 +105,39 @@ describe("list_payment_requests", () => {
     expect(out.paymentRequests).toHaveLength(1);
     const dates = out.paymentRequests[0]?.registrations?.map((d) => d.date) ?? [];
     expect(dates.every((d) => d === "2026-11-10" || d === "2026-11-11")).toBe(true);
-    expect(text(r)).toMatch(/\d+ logged days outside the period are left out\./);
+    expect(text(r)).toMatch(
+      /Daily hours within 2026-11-10 – 2026-11-11: .*; \d+ days logged outside it, left out\./,
+    );
+  });
+
+  it("says what is logged when a request only overlaps the period, the hours within it first", async () => {
+    // Ana's week of 2026-11-09 – 2026-11-15 has hours on weekdays only; the weekend holds none.
+    const r = await list({
+      hires: ["hire_001"],
+      period: { from: "2026-11-14", to: "2026-11-15" },
+      includeHours: true,
+    });
+    const out = r.structuredContent as unknown as Out;
+    const week = out.paymentRequests[0] as RequestOut;
+    expect(week.startDate).toBe("2026-11-09");
+    expect(out.hoursInPeriod).toBe(0);
+    const lines = text(r).split("\n");
+    expect(lines).toContain(
+      "  Daily hours: none within 2026-11-14 – 2026-11-15; 4 days logged outside it.",
+    );
+    expect(text(r)).not.toContain("none logged on a timesheet");
+    const within = lines.findIndex((l) =>
+      l.startsWith(
+        "Hours logged within 2026-11-14 – 2026-11-15: 0, from the daily hours of the request shown.",
+      ),
+    );
+    const payable = lines.findIndex((l) =>
+      l.includes(
+        `Payable hours on hourly requests, over their whole billing periods: ${week.hours}.`,
+      ),
+    );
+    expect(within).toBeGreaterThanOrEqual(0);
+    expect(payable).toBeGreaterThan(within);
   });
 
   it("lists the unapproved payment requests in one call", async () => {
@@ -189,7 +223,11 @@ describe("list_payment_requests", () => {
     expect(lines[0]).toMatch(/^Totals over all \d+ requests: /);
     expect(lines).toContain(`${withRows.page.total} requests match; rows left out (first: 0).`);
     expect(lines.some((l) => l.startsWith("- "))).toBe(false);
-    expect(Buffer.byteLength(text(r))).toBeLessThan(600);
+    // The payable hours say they cover the requests' whole billing periods, not only the period.
+    expect(lines.join("\n")).toContain(
+      `Payable hours on hourly requests, over their whole billing periods: ${withRows.totalHours}.`,
+    );
+    expect(Buffer.byteLength(text(r))).toBeLessThan(700);
   });
 
   it("says what the totals cover when more than 1,000 requests match", async () => {

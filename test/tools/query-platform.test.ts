@@ -294,6 +294,47 @@ describe("query_platform's variables", () => {
     expect(h.sandbox.countRequests()).toBe(0);
   });
 
+  /** A value `levels` objects (or lists) deep around one number. */
+  const nested = (levels: number, list = false): unknown => {
+    let value: unknown = 1;
+    for (let i = 0; i < levels; i++) value = list ? [value] : { a: value };
+    return value;
+  };
+
+  it("refuses a 10,000-level variable, naming the limits, before anything walks or sends it", async () => {
+    const h = await harness();
+    for (const variables of [
+      { deep: nested(10_000) },
+      { ids: nested(10_000, true) },
+      { first: 5, filter: nested(5_000) },
+    ]) {
+      const r = await h.client.callTool({
+        name: "query_platform",
+        arguments: { query, variables },
+      });
+      expect(r.isError).toBe(true);
+      expect(text(r)).toContain(
+        "argument `variables`: the variables nest more than 10 levels of objects and lists (at most 10 levels of objects and lists and 64 KB of JSON).",
+      );
+      expect(text(r)).toContain("Nothing was sent.");
+      expect(text(r)).not.toContain("unexpected problem");
+    }
+    expect(h.stderr.join("")).not.toContain("error:");
+    expect(h.sandbox.countRequests()).toBe(0);
+  });
+
+  it("takes variables nested as deep as the limit, and checks them against the query", async () => {
+    const h = await harness();
+    // The variables object is the first level: nine more fit.
+    const r = await h.client.callTool({
+      name: "query_platform",
+      arguments: { query, variables: { ids: nested(9, true) } },
+    });
+    expect(r.isError).toBe(true);
+    expect(text(r)).toContain("the variables do not fit the query");
+    expect(h.sandbox.countRequests(OPERATION_NAME)).toBe(0);
+  });
+
   it("sends a list of a thousand ids", async () => {
     const h = await harness();
     const ids = Array.from({ length: 1000 }, (_, i) => `cmp_${String(i).padStart(6, "0")}`);

@@ -1,6 +1,7 @@
 // search_hires through a real MCP client against the sandbox.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Harness, startHarness } from "../helpers/mcp-harness.js";
+import { gql } from "../sandbox/helpers.js";
 
 interface Terms {
   id: string;
@@ -146,6 +147,24 @@ describe("search_hires", () => {
     expect(bad.isError).toBe(true);
   });
 
+  it("filters by owner: a person's own hires, with the user id list_accounts gives", async () => {
+    const me = (await h.client.callTool({ name: "list_accounts", arguments: {} }))
+      .structuredContent as { viewer: { id: string } };
+    const truth = await gql<{ hires: { data: { id: string; owners: { id: string }[] }[] } }>(
+      h.sandbox,
+      "{ hires(first: 100) { data { id owners { id } } } }",
+    );
+    const all = truth.data?.hires.data ?? [];
+    const owned = all.filter((x) => x.owners.some((o) => o.id === me.viewer.id)).map((x) => x.id);
+    expect(owned).toContain("hire_001");
+    expect(owned.length).toBeLessThan(all.length);
+    const r = await call({ owners: [me.viewer.id], first: 100 });
+    expect(r.isError, text(r)).toBeFalsy();
+    expect((r.structuredContent as unknown as Out).hires.map((x) => x.id).sort()).toEqual(
+      owned.sort(),
+    );
+  });
+
   it("filters by status in any letter case and by company", async () => {
     const r = await call({ activeStatus: ["active"], accounts: ["cmp_nordlys"], first: 100 });
     expect(r.isError).toBeFalsy();
@@ -213,6 +232,24 @@ describe("search_hires", () => {
   it("refuses an unknown status", async () => {
     const r = await call({ activeStatus: ["WORKING"] });
     expect(r.isError).toBe(true);
+  });
+
+  it("refuses a misspelled filter, naming the right one, instead of answering every hire", async () => {
+    const before = h.sandbox.requests.length;
+    const r = await call({ status: ["ACTIVE"] });
+    expect(r.isError).toBe(true);
+    expect(text(r)).toContain(
+      "`status` is not an argument of search_hires; did you mean `activeStatus`?",
+    );
+    const nested = await call({ startDateRange: { begin: "2026-01-01" } });
+    expect(nested.isError).toBe(true);
+    expect(text(nested)).toContain(
+      "`startDateRange.begin` is not a field of `startDateRange` of search_hires; did you mean `startDateRange.from`?",
+    );
+    const many = await call(Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`x${i}`, 1])));
+    expect(text(many).match(/is not an argument of search_hires/g)).toHaveLength(10);
+    expect(text(many)).toContain("… and 2 more names it does not have.");
+    expect(h.sandbox.requests.length).toBe(before);
   });
 
   it("turns a platform failure into an error with retry advice", async () => {

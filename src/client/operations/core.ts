@@ -89,6 +89,7 @@ export const searchHiresQuery = query<SearchHiresQuery, SearchHiresQueryVariable
       $workers: [ID!]
       $contractStatus: [ContractStatus!]
       $externalIdentifiers: [String!]
+      $owners: [ID!]
       $missingPaymentRequestDateRange: DateRangeInput
       $orderBy: [HiresOrderByClauseInput!]
       $first: Int!
@@ -103,6 +104,7 @@ export const searchHiresQuery = query<SearchHiresQuery, SearchHiresQueryVariable
         workers: $workers
         contractStatus: $contractStatus
         externalIdentifiers: $externalIdentifiers
+        owners: $owners
         missingPaymentRequestDateRange: $missingPaymentRequestDateRange
         orderBy: $orderBy
         first: $first

@@ -9,4 +9,9 @@ export {
   renderSchemaIndex,
   renderType,
 } from "./render.js";
-export { rootFieldsReturning, searchSchema, whereToRead } from "./search.js";
+export {
+  rootFieldsReturning,
+  type SchemaMatches,
+  searchSchema,
+  whereToRead,
+} from "./search.js";

@@ -19,8 +19,10 @@ interface FieldMatch {
 export interface SchemaMatches {
   /** The words searched for, as matched (lower case, plural endings dropped). */
   words: string[];
-  /** False when nothing matched every word and the matches are of any word. */
+  /** Whether something matched every word. */
   allWords: boolean;
+  /** How many matches of each kind hold every word: in each list, they come first. */
+  matchingEvery: { queries: number; mutations: number; types: number; fields: number };
   queries: GraphQLField<unknown, unknown>[];
   /** Root mutations, which query_platform refuses; describe_schema says which tool makes each. */
   mutations: GraphQLField<unknown, unknown>[];
@@ -29,16 +31,13 @@ export interface SchemaMatches {
 }
 
 /**
- * Root queries, types and fields whose names or descriptions hold the words, best first: names
- * count more than descriptions. Types and fields are only what a query can reach (no mutation
- * inputs); root mutations are matched on their own.
+ * Root queries, types and fields whose names or descriptions hold any of the words, best first:
+ * those holding every word, then the others by how many they hold, names counting more than
+ * descriptions. Types and fields are only what
+ * a query can reach (no mutation inputs); root mutations are matched on their own.
  */
 export function searchSchema(schema: GraphQLSchema, text: string): SchemaMatches {
-  const words = searchWords(text);
-  const every = collect(schema, words, true);
-  const found =
-    every.queries.length + every.mutations.length + every.types.length + every.fields.length > 0;
-  return found || words.length < 2 ? every : collect(schema, words, false);
+  return collect(schema, searchWords(text));
 }
 
 // Words of a question that say nothing about the schema ("what are the custom fields of a hire").
@@ -62,8 +61,9 @@ function searchWords(text: string): string[] {
   return [...new Set(words)];
 }
 
-function collect(schema: GraphQLSchema, words: string[], all: boolean): SchemaMatches {
-  const score = (name: string, description: string | null | undefined): number => {
+function collect(schema: GraphQLSchema, words: string[]): SchemaMatches {
+  /** How many of the words the name or description holds, and how well. */
+  const score = (name: string, description: string | null | undefined) => {
     const n = name.toLowerCase();
     const d = (description ?? "").toLowerCase();
     let total = 0;
@@ -75,54 +75,70 @@ function collect(schema: GraphQLSchema, words: string[], all: boolean): SchemaMa
       // A word in the name tells more than the same word in a description.
       total += inName ? 3 : inDescription ? 1 : 0;
     }
-    if (words.length === 0 || hits === 0 || (all && hits < words.length)) return 0;
-    // An exact name is the best match there is; a name that starts with the first word is next.
-    const exact = words.length === 1 && n === words[0] ? 10 : 0;
-    return total + exact + (n.startsWith(words[0] as string) ? 2 : 0);
+    if (hits === 0) return { hits, score: 0 };
+    if (words.length > 1) return { hits, score: total };
+    // For one word, an exact name is the best match there is; a name that starts with it is next.
+    const w = words[0] as string;
+    return { hits, score: total + (n === w ? 10 : 0) + (n.startsWith(w) ? 2 : 0) };
   };
-  const ranked = <T>(items: { item: T; name: string; score: number }[]): T[] =>
-    items
-      .filter((i) => i.score > 0)
+  const every = (i: { hits: number }) => (i.hits === words.length ? 1 : 0);
+  const matchingEvery = { queries: 0, mutations: 0, types: 0, fields: 0 };
+  const ranked = <T>(
+    kind: keyof typeof matchingEvery,
+    items: { item: T; name: string; hits: number; score: number }[],
+  ): T[] => {
+    const matched = items.filter((i) => i.hits > 0);
+    matchingEvery[kind] = matched.filter(every).length;
+    return matched
       .sort(
         (a, b) =>
-          b.score - a.score || a.name.length - b.name.length || a.name.localeCompare(b.name),
+          every(b) - every(a) ||
+          b.score - a.score ||
+          a.name.length - b.name.length ||
+          a.name.localeCompare(b.name),
       )
       .map((i) => i.item);
+  };
 
   const query = schema.getQueryType();
   const readable = typesReadable(schema);
   const queries = ranked(
+    "queries",
     Object.values(query?.getFields() ?? {}).map((f) => ({
       item: f,
       name: f.name,
-      score: score(f.name, f.description),
+      ...score(f.name, f.description),
     })),
   );
   const mutations = ranked(
+    "mutations",
     Object.values(schema.getMutationType()?.getFields() ?? {}).map((f) => ({
       item: f,
       name: f.name,
-      score: score(f.name, f.description),
+      ...score(f.name, f.description),
     })),
   );
   const named = [...readable]
     .map((name) => schema.getType(name))
     .filter((t): t is GraphQLNamedType => t !== undefined && t !== query);
   const types = ranked(
-    named.map((t) => ({ item: t, name: t.name, score: score(t.name, t.description) })),
+    "types",
+    named.map((t) => ({ item: t, name: t.name, ...score(t.name, t.description) })),
   );
-  const fields: { item: FieldMatch; name: string; score: number }[] = [];
+  const fields: { item: FieldMatch; name: string; hits: number; score: number }[] = [];
   for (const type of named) {
     if (!isObjectType(type) && !isInterfaceType(type) && !isInputObjectType(type)) continue;
     for (const field of Object.values(type.getFields())) {
       fields.push({
         item: { typeName: type.name, field },
         name: `${type.name}.${field.name}`,
-        score: score(field.name, field.description),
+        ...score(field.name, field.description),
       });
     }
   }
-  return { words, allWords: all, queries, mutations, types, fields: ranked(fields) };
+  const fieldMatches = ranked("fields", fields);
+  const allWords = Object.values(matchingEvery).some((n) => n > 0);
+  return { words, allWords, matchingEvery, queries, mutations, types, fields: fieldMatches };
 }
 
 const readableCache = new WeakMap<GraphQLSchema, Set<string>>();

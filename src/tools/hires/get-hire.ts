@@ -366,7 +366,7 @@ function render(h: Structured, raw: HireDetails, inTalentPool: boolean): string 
   }
   lines.push(
     h.owners.length > 0
-      ? `Owners: ${h.owners.map((o) => `${quoted(o.name)} (${quoted(o.email)})`).join(", ")}`
+      ? `Owners: ${h.owners.map((o) => `${quoted(o.name)} (user ${oneLine(o.id)}, ${quoted(o.email)})`).join(", ")}`
       : "Owners: none",
   );
   lines.push(

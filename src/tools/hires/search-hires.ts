@@ -79,41 +79,35 @@ export const searchHiresTool = defineTool({
   title: "Search hires",
   toolset: "hires",
   instruction:
-    "search_hires finds hires (a worker engaged by a company) by name, status, company, worker or dates. Start here: it returns the hire, worker and contract ids the other tools take. The active contract holds the terms in force; a draft is not signed yet.",
+    "search_hires finds hires (a worker engaged by a company) by name, status, company, worker, owner or dates. Start here: it returns the hire, worker and contract ids the other tools take. The active contract holds the terms in force; a draft is not signed yet.",
   readme: {
-    does: '"Who is active at Nordlys?", "hires starting next month", "who has not logged hours this month?"; the terms in force and any unsigned change',
+    does: '"Who is active at Nordlys?", "my hires", "hires starting next month", "who has not logged hours this month?"; the terms in force and any unsigned change',
   },
   description: [
-    "Find hires (a worker engaged by a company) by name, status, company, worker, dates or missing hours.",
-    "Use when: who is active at Nordlys, Ana's rate, who starts next month, who has not logged hours.",
+    "Find hires (a worker engaged by a company) by name, status, company, worker, owner, dates or missing hours.",
+    "Use when: who is active at Nordlys, Ana's rate, my hires, who starts next month, who has not logged hours.",
     "Do not use for: one hire in full (use get_hire); documents (use get_contract).",
-    "Returns: hires with ids, dates and the terms in force (an unsigned draft apart; rates may be hidden). Paged.",
+    "Returns: hires with ids, dates and terms in force (unsigned drafts apart; rates may be hidden). Paged.",
     'Example: {"activeStatus": ["ACTIVE"], "accounts": ["214"]}',
   ].join("\n"),
   inputSchema: {
-    search: z
-      .string()
-      .min(1)
-      .optional()
-      .describe("Matches worker name, email, job or hire number."),
-    activeStatus: z
-      .array(upperCaseEnum(HIRE_STATUSES))
-      .optional()
-      .describe('Statuses, e.g. ["ACTIVE"].'),
+    search: z.string().min(1).optional().describe("Worker name, email, job or hire number."),
+    activeStatus: z.array(upperCaseEnum(HIRE_STATUSES)).optional().describe('e.g. ["ACTIVE"].'),
     accounts: z.array(z.string().min(1)).optional().describe("Company ids."),
     workers: z.array(z.string().min(1)).optional().describe("Worker ids."),
+    owners: z
+      .array(z.string().min(1))
+      .optional()
+      .describe("Owners' user ids (yours: list_accounts)."),
     contractStatus: z
       .array(upperCaseEnum(CONTRACT_STATUSES))
       .optional()
-      .describe('["DRAFT"]: a contract not signed yet.'),
-    externalIdentifiers: z
-      .array(z.string().min(1))
-      .optional()
-      .describe("Ids from your own systems."),
+      .describe('["DRAFT"]: not signed yet.'),
+    externalIdentifiers: z.array(z.string().min(1)).optional().describe("Your own systems' ids."),
     startDateRange: dateRangeSchema("start date").optional(),
     endDateRange: dateRangeSchema("end date").optional(),
     missingHoursBetween: dateRangeSchema("day")
-      .describe("No payment request in this range: who has not logged hours.")
+      .describe("No payment request in range: who logged no hours.")
       .optional(),
     orderBy: z
       .array(
@@ -164,6 +158,7 @@ export const searchHiresTool = defineTool({
         workers: workers.ids,
         contractStatus: args.contractStatus,
         externalIdentifiers: args.externalIdentifiers,
+        owners: args.owners,
         missingPaymentRequestDateRange: args.missingHoursBetween,
         orderBy: args.orderBy,
         first: clampPageSize(args.first),

@@ -129,7 +129,7 @@ export const listJobsTool = defineTool({
   title: "List jobs",
   toolset: "jobs",
   instruction:
-    "list_jobs lists jobs with their candidate and bid counts; with a jobId it shows that job's candidates and bids, whose ids the other job tools take; with a person (name or worker id), every job they are a candidate or bidder on.",
+    "list_jobs lists jobs with their candidate and bid counts; with a jobId (or when one job matches) it shows that job's candidates and bids, whose ids the other job tools take; with a person (name or worker id), every job they are a candidate or bidder on.",
   readme: {
     does: "Jobs with candidate and bid counts; one job's candidates and bids; every job where a named person is a candidate or bidder",
   },
@@ -179,23 +179,19 @@ export const listJobsTool = defineTool({
           "Leave them out with jobId, or leave out jobId to list jobs.",
         );
       }
-      const { data, restricted } = await ctx.client.run(
-        jobDetailsQuery,
-        { id: args.jobId, first, page },
-        options,
-      );
-      if (!data.job) {
+      const detail = await readDetail(ctx, args.jobId, first, page);
+      if (!detail) {
         throw new ToolInputError(
           `job ${args.jobId} is unknown or not visible to you`,
           "jobId",
           "Call list_jobs without jobId to find the job's id.",
         );
       }
-      const job = toDetail(data.job);
-      const hidden = hiddenFields(restricted);
       return {
-        structured: { jobs: [], page: null, job, hiddenFields: hidden },
-        text: [renderDetail(job, hidden), hiddenLine(hidden)].filter(Boolean).join("\n"),
+        structured: { jobs: [], page: null, job: detail.job, hiddenFields: detail.hidden },
+        text: [renderDetail(detail.job, detail.hidden), hiddenLine(detail.hidden)]
+          .filter(Boolean)
+          .join("\n"),
       };
     }
 
@@ -207,6 +203,23 @@ export const listJobsTool = defineTool({
     );
     const info = pageOf(data.jobs.paginatorInfo);
     const jobs = data.jobs.data.map(toSummary);
+    const only = info.total === 1 ? jobs[0] : undefined;
+    // The one job that matches is the one asked about: its candidates and bids, not counts only.
+    const detail = only && (await readDetail(ctx, only.id, clampPageSize(undefined), 1));
+    if (detail) {
+      const hidden = [...new Set([...hiddenFields(restricted), ...detail.hidden])];
+      return {
+        structured: { jobs, page: info, job: detail.job, hiddenFields: hidden },
+        text: [
+          ...accounts.notes,
+          "One job matches:",
+          renderDetail(detail.job, hidden),
+          hiddenLine(hidden),
+        ]
+          .filter(Boolean)
+          .join("\n"),
+      };
+    }
     const hidden = hiddenFields(restricted);
     const idle = jobs.filter((j) => j.status === "ACTIVE" && j.candidates === 0);
     const idleLine =
@@ -230,6 +243,16 @@ export const listJobsTool = defineTool({
     };
   },
 });
+
+/** One job with a page of its candidates and bids, or undefined when it is not visible. */
+async function readDetail(ctx: ToolContext, id: string, first: number, page: number) {
+  const { data, restricted } = await ctx.client.run(
+    jobDetailsQuery,
+    { id, first, page },
+    requestOptions(ctx),
+  );
+  return data.job ? { job: toDetail(data.job), hidden: hiddenFields(restricted) } : undefined;
+}
 
 /** Every job where one person is a candidate or bidder, found by name or worker id. */
 async function byPerson(

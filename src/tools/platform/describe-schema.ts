@@ -17,6 +17,7 @@ import {
   completeTypeName,
   fieldSignature,
   rootFieldsReturning,
+  type SchemaMatches,
   searchSchema,
   whereToRead,
 } from "../../client/schema/index.js";
@@ -24,8 +25,15 @@ import { defineTool, ToolInputError } from "../define-tool.js";
 import { API_CANNOT, toolForMutation, whoMakes } from "./mutation-tools.js";
 import { sensitiveField } from "./sensitive-fields.js";
 
-// How many matches of each kind a search shows; the rest are counted.
+// How many matches of each kind a search shows at most; the rest are counted.
 const SHOWN = { queries: 15, mutations: 10, types: 10, fields: 20, added: 6 } as const;
+type Shown = { -readonly [K in keyof typeof SHOWN]: number };
+/**
+ * Most bytes of text a search answers with: the kinds that show the most lose their last matches
+ * until it fits (the best ones are first). A search of a few common words matches hundreds of
+ * names; the assistant needs the best of them, and can narrow or show one type.
+ */
+export const SEARCH_TEXT_BYTES = 6 * 1024;
 // How many of the types shown that a root field returns (or, when none is, of the fields' types)
 // bring those root fields.
 const ANCHOR_TYPES = 3;
@@ -135,16 +143,35 @@ function describeSearch(schema: GraphQLSchema, text: string, sandbox: boolean) {
   if (found.words.length === 0) {
     throw new ToolInputError("give at least one word (letters or digits)", "search");
   }
+  const shown: Shown = { ...SHOWN };
+  for (;;) {
+    const answer = searchAnswer(schema, found, text, sandbox, shown);
+    const largest = (Object.keys(shown) as (keyof Shown)[]).reduce((a, b) =>
+      shown[b] > shown[a] ? b : a,
+    );
+    if (Buffer.byteLength(answer.text) <= SEARCH_TEXT_BYTES || shown[largest] <= 1) return answer;
+    shown[largest] -= 1;
+  }
+}
+
+/** The answer to a search, showing at most `limits` of each kind. */
+function searchAnswer(
+  schema: GraphQLSchema,
+  found: SchemaMatches,
+  text: string,
+  sandbox: boolean,
+  limits: Shown,
+) {
   const queryName = schema.getQueryType()?.name ?? "Query";
   const mutationName = schema.getMutationType()?.name ?? "Mutation";
-  const types = found.types.slice(0, SHOWN.types).map((t) => ({
+  const types = found.types.slice(0, limits.types).map((t) => ({
     name: t.name,
     kind: kindOf(t),
     description: t.description ?? null,
     readBy: whereToRead(schema, t.name),
   }));
   const fields = found.fields
-    .slice(0, SHOWN.fields)
+    .slice(0, limits.fields)
     .map((m) => entryOf(m.typeName, m.field, schema));
   const totals = {
     queries: found.queries.length,
@@ -154,8 +181,8 @@ function describeSearch(schema: GraphQLSchema, text: string, sandbox: boolean) {
   };
 
   // Where a query about what matched starts: the root fields that return the first types shown
-  // (or the types of the first fields shown), with their arguments, even when their names do not
-  // hold the words.
+  // (or the types of the first fields shown), those that matched every word first, with their
+  // arguments, even when their names do not hold the words.
   const rooted = (names: string[]) =>
     [...new Set(names)]
       .filter(
@@ -165,14 +192,22 @@ function describeSearch(schema: GraphQLSchema, text: string, sandbox: boolean) {
           0,
       )
       .slice(0, ANCHOR_TYPES);
-  const fromTypes = rooted(types.map((t) => t.name));
-  const anchors = fromTypes.length > 0 ? fromTypes : rooted(fields.map((f) => f.type));
+  const every = found.matchingEvery;
+  const anchors =
+    [
+      types.slice(0, every.types).map((t) => t.name),
+      fields.slice(0, every.fields).map((f) => f.type),
+      types.map((t) => t.name),
+      fields.map((f) => f.type),
+    ]
+      .map(rooted)
+      .find((names) => names.length > 0) ?? [];
   const rootsOf = (root: "query" | "mutation", matched: GraphQLField<unknown, unknown>[]) => {
-    const shown = matched.slice(0, root === "query" ? SHOWN.queries : SHOWN.mutations);
+    const shown = matched.slice(0, root === "query" ? limits.queries : limits.mutations);
     const added = anchors
       .flatMap((name) => rootFieldsReturning(schema, root, name))
       .filter((f) => !shown.includes(f));
-    return { shown, added: [...new Set(added)].slice(0, SHOWN.added) };
+    return { shown, added: [...new Set(added)].slice(0, limits.added) };
   };
   const q = rootsOf("query", found.queries);
   const m = rootsOf("mutation", found.mutations);
@@ -182,7 +217,15 @@ function describeSearch(schema: GraphQLSchema, text: string, sandbox: boolean) {
   const words = found.words.map((w) => oneLine(w, 60)).join(", ");
   const lines = [`Schema search for ${quoted(text, 200)} (words: ${words}).`];
   const none = totals.queries + totals.mutations + totals.types + totals.fields === 0;
-  if (!found.allWords && !none) lines.push("Nothing matched every word; these match some of them.");
+  const full = every.queries + every.mutations + every.types + every.fields;
+  const partly = totals.queries + totals.mutations + totals.types + totals.fields - full;
+  if (full === 0 && partly > 0) {
+    lines.push("Nothing matched every word; these match some of them, best first.");
+  } else if (full > 0 && partly > 0) {
+    lines.push(
+      `${full} matched every word: in each list they come first, then what matched some of the words.`,
+    );
+  }
   if (asksForMissingChange(found.words)) lines.push(API_CANNOT);
   if (none) {
     lines.push(
@@ -230,7 +273,12 @@ function describeSearch(schema: GraphQLSchema, text: string, sandbox: boolean) {
     totals.mutations > m.shown.length ||
     totals.types > types.length ||
     totals.fields > fields.length;
-  if (more) lines.push("", "More matched than shown: add words to narrow the search.");
+  if (more) {
+    lines.push(
+      "",
+      `More matched than shown (the best first, within ${SEARCH_TEXT_BYTES / 1024} KB): add words to narrow the search.`,
+    );
+  }
   const example = types[0]?.name ?? (queries[0] ? namedReturn(queries[0].signature) : undefined);
   if (example) lines.push(`Show one type's fields with {"typeName": "${example}"}.`);
   return {

@@ -31,6 +31,7 @@ import {
 import { formatBytes } from "../../client/format-bytes.js";
 import { oneLine } from "../../client/platform-text.js";
 import { ToolInputError } from "../define-tool.js";
+import { deeperThan } from "../nesting.js";
 import { whoMakes } from "./mutation-tools.js";
 import { sensitiveField } from "./sensitive-fields.js";
 
@@ -54,6 +55,12 @@ export const QUERY_LIMITS = {
    * 64 KB holds thousands of ids and refuses lists of 100,000 (a 1.2 MB request to the platform).
    */
   maxVariablesBytes: 64 * 1024,
+  /**
+   * Levels of objects and lists in `variables`, itself the first. The platform's deepest query
+   * argument takes 4 (`companyRecruiters(customFields:)`); a value nested far deeper overflows the
+   * stack of JSON.stringify and of the schema's checks.
+   */
+  maxVariablesDepth: 10,
   /** Page size: the platform documents "typically at most 100". */
   maxFirst: 100,
   /** Nested fields, the root field being 1: `hires { data { id } }` is 3 deep. */
@@ -253,11 +260,23 @@ function checkVariables(
 }
 
 /**
- * Refuses `variables` over QUERY_LIMITS.maxVariablesBytes of JSON. Called before the schema is
- * fetched, so an oversize value reaches nothing.
+ * Refuses `variables` nested deeper than QUERY_LIMITS.maxVariablesDepth, or over
+ * QUERY_LIMITS.maxVariablesBytes of JSON. Called before the schema is fetched and before anything
+ * walks them recursively, so an oversize value reaches nothing.
  */
 export function checkVariablesSize(variables: Record<string, unknown>): void {
   const max = QUERY_LIMITS.maxVariablesBytes;
+  const deepest = QUERY_LIMITS.maxVariablesDepth;
+  const limits = `at most ${deepest} levels of objects and lists and ${formatBytes(max)} of JSON`;
+  const advice =
+    "Send less per call: split a long list of ids over several calls, or filter in the query instead (describe_schema lists a query's arguments).";
+  if (deeperThan(variables, deepest)) {
+    throw new ToolInputError(
+      `the variables nest more than ${deepest} levels of objects and lists (${limits})`,
+      "variables",
+      `Nothing was sent. A query's arguments need far fewer levels. ${advice}`,
+    );
+  }
   const bytes = jsonBytes(variables);
   if (bytes <= max) return;
   const sizes = Object.entries(variables).map(([name, value]) => ({
@@ -276,7 +295,7 @@ export function checkVariablesSize(variables: Record<string, unknown>): void {
   throw new ToolInputError(
     `the variables are ${sizeText(bytes, max)} of JSON (at most ${sizeText(max, bytes)})${what}`,
     "variables",
-    "Send less per call: split a long list of ids over several calls, or filter in the query instead (describe_schema lists a query's arguments).",
+    `Nothing was sent. ${advice}`,
   );
 }
 

@@ -28,27 +28,23 @@ export const queryPlatformTool = defineTool({
     does: "Any other read (projects, custom fields, webhooks, …), checked before it is sent: no mutations, bounded cost, no secret fields",
   },
   description: [
-    "Run one read-only GraphQL query for data no other tool covers (projects, custom fields, milestones, webhooks, staffing agencies).",
-    "Use when: describe_schema showed the query and fields you need.",
-    "Do not use for: hires, contracts or invoices (use search_hires, get_contract, list_invoices).",
-    "Checked first: known names, a query (no mutation), first at most 100, depth 8, 20 aliases, no secret, identity or bank fields. Errors come beside partial data; cut at 24 KB.",
+    "One read-only GraphQL query for what other tools do not read: projects, custom fields, milestones, webhooks, agencies, or a filter or field they lack.",
+    "Use when: describe_schema showed the query and fields.",
+    "Do not use for: what search_hires, get_hire, get_contract or list_invoices answer.",
+    "Checked first: known names, no mutation, first at most 100, depth 8, 20 aliases, no secret, identity or bank fields. Errors beside partial data; cut at 24 KB.",
     'Example: {"query": "{ projects(first: 5) { data { id name } } }"}',
   ].join("\n"),
   inputSchema: {
-    query: z
-      .string()
-      .min(1)
-      .max(20_000)
-      .describe("One GraphQL query; fragments allowed, no mutations."),
+    query: z.string().min(1).max(20_000).describe("GraphQL query; fragments allowed."),
     variables: z
       .object({
-        first: z.number().int().optional().describe("e.g. for $first: page size, 1 to 100."),
-        page: z.number().int().optional().describe("e.g. for $page: page number, from 1."),
-        id: z.string().optional().describe("e.g. for $id."),
+        first: z.number().int().optional().describe("$first: page size, 1 to 100."),
+        page: z.number().int().optional().describe("$page: from 1."),
+        id: z.string().optional().describe("$id."),
       })
       .catchall(z.unknown())
       .optional()
-      .describe("Values of the query's declared $variables, by name."),
+      .describe("The query's $variables, by name."),
   },
   outputSchema: {
     data: z.record(z.string(), z.unknown()).nullable(),

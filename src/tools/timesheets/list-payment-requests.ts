@@ -187,12 +187,13 @@ export const listPaymentRequestsTool = defineTool({
         };
     const requests: RequestOut[] = [];
     let cutRegistrations = false;
-    let leftOutDays = 0;
+    /** Per request shown, the days logged outside the period (left out of its registrations). */
+    const outside = new Map<RequestOut, number>();
     for (const r of rowsWanted ? data.paymentRequests.data : []) {
       const out = toOutput(r, includeHours);
       if (out.registrations) {
         const kept = out.registrations.filter((g) => inPeriod(g.date));
-        leftOutDays += out.registrations.length - kept.length;
+        outside.set(out, out.registrations.length - kept.length);
         out.registrations = kept;
       }
       if (r.timesheet?.registrations?.paginatorInfo.hasMorePages) cutRegistrations = true;
@@ -222,18 +223,30 @@ export const listPaymentRequestsTool = defineTool({
     const hidden = hiddenFields(restricted);
     const cover = { requests: counted.length, of: info.total };
 
-    // The totals first: the answer to "what did we spend" before the rows.
+    // The hours within the period, then the totals: the answers before the rows. A request's
+    // billing period may reach outside the period asked for; its payable hours cover all of it.
+    const within = period(from ?? null, to ?? null);
     const lines = [...hires.notes, ...accounts.notes];
-    if (totals.length > 0) lines.push(totalsLine(totals, cover, totalHours));
+    if (hoursInPeriod !== null && requests.length > 0) {
+      const withoutDays = requests.filter(
+        (r) => r.registrations?.length === 0 && outside.get(r) === 0,
+      ).length;
+      const shown = `${requests.length === 1 ? "the request" : `the ${requests.length} requests`} ${info.hasMore || info.page > 1 ? "on this page" : "shown"}`;
+      lines.push(
+        `Hours logged within ${within}: ${hoursInPeriod}, from the daily hours of ${shown}${withoutDays > 0 ? ` (${withoutDays} of them without daily hours)` : ""}.`,
+      );
+    }
+    if (totals.length > 0) {
+      const hoursScope = from || to ? ", over their whole billing periods" : "";
+      lines.push(
+        totalsLine(totals, cover, `Payable hours on hourly requests${hoursScope}: ${totalHours}.`),
+      );
+    }
     lines.push(info.summary);
     for (const r of requests) {
       lines.push(renderRequest(r));
-      if (r.registrations) lines.push(renderDays(r.registrations));
+      if (r.registrations) lines.push(renderDays(r.registrations, outside.get(r) ?? 0, within));
     }
-    if (hoursInPeriod !== null && requests.length > 0) {
-      lines.push(`Hours logged within ${period(from ?? null, to ?? null)}: ${hoursInPeriod}.`);
-    }
-    if (leftOutDays > 0) lines.push(`${leftOutDays} logged days outside the period are left out.`);
     if (cutRegistrations)
       lines.push("Some timesheets have more than 100 days; only the first 100 are shown.");
     const hiddenText = hiddenLine(hidden);
@@ -332,7 +345,7 @@ function totalsOf(rows: TotalRow[]): Totals[] {
     .sort((a, b) => a.currency.localeCompare(b.currency));
 }
 
-function totalsLine(totals: Totals[], cover: { requests: number; of: number }, hours: number) {
+function totalsLine(totals: Totals[], cover: { requests: number; of: number }, hours: string) {
   const scope =
     cover.requests < cover.of
       ? `Totals over the newest ${cover.requests} of ${cover.of} requests (the most read)`
@@ -348,7 +361,7 @@ function totalsLine(totals: Totals[], cover: { requests: number; of: number }, h
     ].filter(Boolean);
     return `${oneLine(t.currency)} ${money(t.payable)} payable${payable.length > 0 ? ` (${payable.join(", ")})` : ""}${not.length > 0 ? `, not counted: ${not.join(", ")}` : ""}`;
   });
-  return `${scope}: ${parts.join("; ")}. Payable hours on hourly requests: ${hours}.`;
+  return `${scope}: ${parts.join("; ")}. ${hours}`;
 }
 
 function round2(n: number): number {
@@ -421,11 +434,23 @@ function renderRequest(r: RequestOut): string {
   return `- ${oneLine(r.id)} (${oneLine(r.number)})${hire} ${quoted(r.worker.name)} at ${quoted(r.company.name)}: ${period(r.startDate, r.endDate)}, ${quantity}, ${oneLine(r.currency)} ${money(r.amount)} (${rate}) — ${statusText(r)}, submitted ${oneLine(r.submittedOn)}${note}`;
 }
 
-function renderDays(days: z.infer<typeof registrationOutput>[]): string {
-  if (days.length === 0) return "  Daily hours: none logged on a timesheet.";
+/** A request's daily hours within the period, and how many logged days lie outside it. */
+function renderDays(
+  days: z.infer<typeof registrationOutput>[],
+  outside: number,
+  within: string,
+): string {
+  const elsewhere = `${outside} ${outside === 1 ? "day" : "days"} logged outside it`;
+  if (days.length === 0) {
+    return outside === 0
+      ? "  Daily hours: none logged on a timesheet."
+      : `  Daily hours: none within ${within}; ${elsewhere}.`;
+  }
   const parts = days.map((d) => {
     const unit = d.unit === "DAYS" ? (d.duration === 1 ? "day" : "days") : "h";
     return `${oneLine(d.date)} ${d.duration} ${unit}${d.billable ? "" : " (not billable)"}`;
   });
-  return `  Daily hours: ${parts.join(", ")}`;
+  return outside === 0
+    ? `  Daily hours: ${parts.join(", ")}`
+    : `  Daily hours within ${within}: ${parts.join(", ")}; ${elsewhere}, left out.`;
 }

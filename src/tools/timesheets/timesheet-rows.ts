@@ -7,6 +7,7 @@ import { TIMESHEET_PAYLOAD_SCHEMA_URI } from "../../client/schema/uris.js";
 import { timesheetPayloadSchema } from "../../client/timesheet-payload-schema.js";
 import { ToolInputError } from "../define-tool.js";
 import { isRealDate } from "../format.js";
+import { deeperThan } from "../nesting.js";
 import { hiddenCharacters, holdsHidden, REMOVE_HIDDEN } from "../sent-text.js";
 
 /** A row that cannot be submitted as it is, and what to change. */
@@ -92,19 +93,6 @@ export function checkMetaLimits(raw: unknown[]): void {
     `registrations[${first.index}].meta`,
     `Keep meta to at most ${MAX_META_DEPTH} levels and ${MAX_META_BYTES} bytes as JSON per row, or leave it out. Nothing was sent.`,
   );
-}
-
-/** Iterative, so a meta thousands of levels deep cannot overflow the stack while being measured. */
-function deeperThan(root: object, limit: number): boolean {
-  const stack: [unknown, number][] = [[root, 1]];
-  while (stack.length > 0) {
-    const [value, depth] = stack.pop() as [unknown, number];
-    if (depth > limit) return true;
-    for (const child of Object.values(value as object)) {
-      if (typeof child === "object" && child !== null) stack.push([child, depth + 1]);
-    }
-  }
-  return false;
 }
 
 export function validateRows(raw: unknown[]): InvalidRow[] {
