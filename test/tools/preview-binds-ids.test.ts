@@ -41,6 +41,53 @@ describe("names are bound as the ids the preview showed", () => {
     expect(confirmed.out.changedSincePreview).toContain("company id");
     expect(h.sandbox.countRequests("CreateTrustedContact")).toBe(0);
   });
+
+  it("update_talent_contact: two fields swapping titles after the preview send nothing", async () => {
+    const h = await harness({ config: { toolsets: [...DEFAULT_TOOLSETS, "records"] } });
+    h.sandbox.edit((data) => {
+      const details = hireDetailsOf(data);
+      const tier = details.customFields.find(
+        (f) => f.companyId === "cmp_nordlys" && f.title === "Talent tier",
+      );
+      const current = details.customFieldValues.find(
+        (v) => v.fieldId === tier?.id && v.targetId === "tc_001",
+      );
+      if (!tier || !current) throw new Error("seed changed");
+      // A second field like it, whose options read the same and where Ana has the same value.
+      const twin = {
+        ...tier,
+        id: "cf_900",
+        title: "Talent tier (old)",
+        slug: "talent-tier-old",
+        options: tier.options.map((o) => ({ ...o, id: `${o.id}_old`, fieldId: "cf_900" })),
+      };
+      details.customFields.push(twin);
+      details.customFieldValues.push({
+        ...current,
+        id: "cfv_900",
+        fieldId: "cf_900",
+        optionId: `${current.optionId}_old`,
+      });
+    });
+    const args = { contact: "tc_001", values: [{ field: "Talent tier", value: "Trial" }] };
+    const preview = await callTool<Out>(h, "update_talent_contact", args);
+    expect(preview.out.status, preview.text).toBe("preview");
+    h.sandbox.edit((data) => {
+      const fields = hireDetailsOf(data).customFields;
+      const [a, b] = ["Talent tier", "Talent tier (old)"].map((t) =>
+        fields.find((f) => f.companyId === "cmp_nordlys" && f.title === t),
+      );
+      if (!a || !b) throw new Error("seed changed");
+      [a.title, b.title] = [b.title, a.title];
+    });
+    const confirmed = await callTool<Out>(h, "update_talent_contact", {
+      ...args,
+      confirmationToken: preview.out.confirmationToken,
+    });
+    expect(confirmed.out.status, confirmed.text).toBe("changed");
+    expect(confirmed.out.changedSincePreview).toContain("field Talent tier");
+    expect(h.sandbox.countRequests("UpdateTrustedContact")).toBe(0);
+  });
 });
 
 describe("an id wins over a name or value equal to it", () => {
