@@ -40,6 +40,14 @@ describe("names are bound as the ids the preview showed", () => {
     expect(confirmed.out.status, confirmed.text).toBe("changed");
     expect(confirmed.out.changedSincePreview).toContain("company id");
     expect(h.sandbox.countRequests("CreateTrustedContact")).toBe(0);
+    // The fresh preview names the company the name now reads as; confirmed, it is the one used.
+    expect(confirmed.text).toContain("(cmp_harbor)");
+    const fresh = await callTool<Out>(h, "invite_to_talent_pool", {
+      ...args,
+      confirmationToken: confirmed.out.confirmationToken,
+    });
+    expect(fresh.out.status, fresh.text).toBe("invited");
+    expect(h.sandbox.countRequests("CreateTrustedContact")).toBe(1);
   });
 
   it("update_talent_contact: two fields swapping titles after the preview send nothing", async () => {
@@ -87,6 +95,14 @@ describe("names are bound as the ids the preview showed", () => {
     expect(confirmed.out.status, confirmed.text).toBe("changed");
     expect(confirmed.out.changedSincePreview).toContain("field Talent tier");
     expect(h.sandbox.countRequests("UpdateTrustedContact")).toBe(0);
+    // Confirmed afresh, the field the new preview shows (by its id) is the one set, once.
+    expect(confirmed.text).toContain("(cf_900)");
+    const fresh = await callTool<Out>(h, "update_talent_contact", {
+      ...args,
+      confirmationToken: confirmed.out.confirmationToken,
+    });
+    expect(fresh.out.status, fresh.text).toBe("updated");
+    expect(h.sandbox.countRequests("UpdateTrustedContact")).toBe(1);
   });
 });
 
