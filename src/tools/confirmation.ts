@@ -19,6 +19,7 @@ import { sealRequestState } from "../state/sealing.js";
 import { SharedStateUnavailableError } from "../state/store.js";
 import type { ElicitResult, FormReply, ToolContext } from "./define-tool.js";
 import { FormRequired, ToolInputError } from "./define-tool.js";
+import { callOf } from "./reach.js";
 
 /** How long a preview's confirmation token stays valid. */
 const CONFIRMATION_TTL_MS = 5 * 60_000;
@@ -170,7 +171,7 @@ async function redeem<P>(
   token: string,
 ): Promise<Decision<P>> {
   const { tool } = request;
-  const again = `Nothing was changed. Call ${tool} again without confirmationToken for a fresh preview, and show it to the person.`;
+  const again = `Nothing was changed. Call ${callOf(ctx, tool)} again without confirmationToken for a fresh preview, and show it to the person.`;
   if (ctx.config.confirm === "elicitation") {
     throw new ToolInputError(
       "this server takes confirmations only from the person's form, not as tokens",
@@ -227,7 +228,7 @@ async function issuePreview<P>(
   const expiresAt = Date.now() + CONFIRMATION_TTL_MS;
   const text = [
     ...proposal.lines,
-    `Nothing has been changed yet. Show this preview to the person and wait for their answer. Only if they clearly confirm, call ${request.tool} again with exactly the same arguments and confirmationToken: ${token} (single use, valid 5 minutes).`,
+    `Nothing has been changed yet. Show this preview to the person and wait for their answer. Only if they clearly confirm, call ${callOf(ctx, request.tool)} again with exactly the same arguments and confirmationToken: ${token} (single use, valid 5 minutes).`,
     proposal.consequence,
   ].join("\n");
   refuseTooLong(ctx, text);
@@ -311,7 +312,7 @@ async function answered<P>(
   reply: FormReply,
 ): Promise<Decision<P>> {
   const { tool } = request;
-  const again = `Nothing was changed. Call ${tool} again with the arguments the person is to confirm, and no earlier form's answer, for a fresh form.`;
+  const again = `Nothing was changed. Call ${callOf(ctx, tool)} again with the arguments the person is to confirm, and no earlier form's answer, for a fresh form.`;
   const state = reply.state as FormState;
   if (state?.tool !== tool || state.identity !== ctx.identity) {
     throw new ToolInputError(

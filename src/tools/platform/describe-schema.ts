@@ -21,6 +21,7 @@ import {
   whereToRead,
 } from "../../client/schema/index.js";
 import { defineTool, ToolInputError } from "../define-tool.js";
+import { type Reach, reachOf, TURNED_OFF } from "../reach.js";
 import { API_CANNOT, toolForMutation, whoMakes } from "./mutation-tools.js";
 import { sensitiveField } from "./sensitive-fields.js";
 
@@ -109,8 +110,8 @@ export const describeSchemaTool = defineTool({
     }
     const schema = await ctx.schema();
     return args.search !== undefined
-      ? describeSearch(schema, args.search, ctx.sandbox)
-      : describeType(schema, args.typeName as string, ctx.sandbox);
+      ? describeSearch(schema, args.search, ctx.sandbox, ctx.reach)
+      : describeType(schema, args.typeName as string, ctx.sandbox, ctx.reach);
   },
 });
 
@@ -130,7 +131,7 @@ function asksForMissingChange(words: readonly string[]): boolean {
   return has(extend) || (has(change) && has(terms)) || (has(decide) && has(payments));
 }
 
-function describeSearch(schema: GraphQLSchema, text: string, sandbox: boolean) {
+function describeSearch(schema: GraphQLSchema, text: string, sandbox: boolean, reach?: Reach) {
   const found = searchSchema(schema, text);
   if (found.words.length === 0) {
     throw new ToolInputError("give at least one word (letters or digits)", "search");
@@ -177,7 +178,7 @@ function describeSearch(schema: GraphQLSchema, text: string, sandbox: boolean) {
   const q = rootsOf("query", found.queries);
   const m = rootsOf("mutation", found.mutations);
   const queries = [...q.shown, ...q.added].map((f) => entryOf(queryName, f));
-  const mutations = [...m.shown, ...m.added].map((f) => mutationEntry(mutationName, f));
+  const mutations = [...m.shown, ...m.added].map((f) => mutationEntry(mutationName, f, reach));
 
   const words = found.words.map((w) => oneLine(w, 60)).join(", ");
   const lines = [`Schema search for ${quoted(text, 200)} (words: ${words}).`];
@@ -242,10 +243,14 @@ function describeSearch(schema: GraphQLSchema, text: string, sandbox: boolean) {
 }
 
 /** A root mutation: query_platform refuses it; say which tool makes the change, if one does. */
-function mutationEntry(typeName: string, field: GraphQLField<unknown, unknown>): FieldEntry {
+function mutationEntry(
+  typeName: string,
+  field: GraphQLField<unknown, unknown>,
+  reach: Reach | undefined,
+): FieldEntry {
   return {
     ...entryOf(typeName, field),
-    refused: `a change: ${whoMakes(field.name)}`,
+    refused: `a change: ${whoMakes(field.name, reach)}`,
   };
 }
 
@@ -253,13 +258,13 @@ function addedOf(added: number): string {
   return added > 0 ? `, and ${added} returning what matched` : "";
 }
 
-function describeType(schema: GraphQLSchema, asked: string, sandbox: boolean) {
+function describeType(schema: GraphQLSchema, asked: string, sandbox: boolean, reach?: Reach) {
   const type = findType(schema, asked, sandbox);
   const fields: FieldEntry[] =
     isObjectType(type) || isInterfaceType(type) || isInputObjectType(type)
       ? Object.values(type.getFields()).map((f) =>
           type === schema.getMutationType() && "args" in f
-            ? mutationEntry(type.name, f)
+            ? mutationEntry(type.name, f, reach)
             : entryOf(type.name, f, schema),
         )
       : [];
@@ -294,7 +299,8 @@ function describeType(schema: GraphQLSchema, asked: string, sandbox: boolean) {
   if (changedBy.length > 0) {
     const made = changedBy.slice(0, SHOWN.mutations).map((f) => {
       const tool = toolForMutation(f.name);
-      return `${f.name} (${tool ? `by ${tool}` : "no tool of this server: the platform's web app"})`;
+      const how = tool ? reachOf(reach, tool) : undefined;
+      return `${f.name} (${tool && how !== undefined ? `by ${tool}${how}` : tool ? TURNED_OFF : "no tool of this server: the platform's web app"})`;
     });
     const more =
       changedBy.length > made.length ? `, and ${changedBy.length - made.length} more` : "";
