@@ -116,10 +116,13 @@ function rank(entries: readonly CatalogEntry[], query: string | undefined): Cata
     const text = `${entry.listEntry.description ?? ""} ${entry.instruction}`.toLowerCase();
     let score = 0;
     for (const word of words) {
-      const stem = word.replace(/(es|s)$/, "");
-      if (name.some((part) => part.startsWith(stem))) score += 3;
-      if (entry.toolset.startsWith(stem)) score += 2;
-      if (text.includes(stem)) score += 1;
+      // A short word ("po", "id") counts only whole: as a prefix it matches too much ("pool").
+      const stem = word.length > 3 ? word.replace(/(es|s)$/, "") : word;
+      const prefix = stem.length > 3;
+      const inText = prefix ? text.includes(stem) : new RegExp(`\\b${stem}\\b`).test(text);
+      if (name.some((part) => (prefix ? part.startsWith(stem) : part === stem))) score += 3;
+      if (prefix ? entry.toolset.startsWith(stem) : entry.toolset === stem) score += 2;
+      if (inText) score += 1;
     }
     return { entry, score };
   });
