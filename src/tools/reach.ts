@@ -133,8 +133,8 @@ const patterns = new WeakMap<readonly string[], RegExp>();
 
 /**
  * `text` naming only what this server reaches, and the line that says how to reach the tools it
- * names that are not listed (undefined when there are none, or when the text itself says how, as
- * find_tools and whoMakes do). A tool turned off is not named but said to be off. A name in quotes
+ * names that are not listed (undefined when there are none, or when the text itself names the way,
+ * as find_tools, the proxies' refusals and whoMakes do). A tool turned off is not named but said to be off. A name in quotes
  * is a value, not a mention.
  */
 export function reachNote(
@@ -156,7 +156,8 @@ export function reachNote(
     if (standing === "unlisted" && !calledDirectly) unlisted.add(name);
     return name;
   });
-  if (unlisted.size === 0 || named.includes(FIND_TOOLS)) return { text: named };
+  const saysHow = [FIND_TOOLS, RUN_READ_TOOL, RUN_WRITE_TOOL].some((how) => named.includes(how));
+  if (unlisted.size === 0 || saysHow) return { text: named };
   const how = [...unlisted].map(
     (name) => `${name} through ${reach.readOnly(name) ? RUN_READ_TOOL : RUN_WRITE_TOOL}`,
   );

@@ -24,6 +24,8 @@ describe("find_tools", () => {
       'run_write_tool {"name": "update_payment_request", "arguments": {…}}',
     );
     expect(text).toContain("run_write_tool");
+    // The answer says how to call what it found once, not again in a note of the server's.
+    expect(text).not.toContain("(Not in your tool list, so call");
   });
 
   it("answers within 4 KB, even asked for every tool not listed", async () => {
