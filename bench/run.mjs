@@ -349,7 +349,7 @@ try {
       `${cold[key].toFixed(0)} ms vs ${cold.peer.toFixed(0)} ms = ${ratio(cold[key], cold.peer)} (bare node ${cold.bare.toFixed(0)} ms)`,
       `≤ 1.2× ${PEER_NAME}`,
       cold[key] <= 1.2 * cold.peer,
-      `spawn → tools/list answer (${how}; the peer: its initialize, initialized, tools/list), median of ${COLD_RUNS}, every default tool`,
+      `spawn → tools/list answer (${how}; the peer: its initialize, initialized, tools/list), median of ${COLD_RUNS}, the tools listed at first`,
     );
   }
   row(
