@@ -156,7 +156,7 @@ export function parseConfig(
 
 const isTrue = (v: string | undefined) => /^(1|true|yes|on)$/i.test(v?.trim() ?? "");
 
-/** "all" is every toolset; unset (or "default" in a list) the default ones, without the opt-in. */
+/** "all" is every toolset; unset (or "default" in a list) the default ones, which are all of them. */
 function parseToolsets(list: string | undefined): string[] {
   const names = (list ?? "default")
     .split(",")

@@ -27,7 +27,7 @@ import type { KeyValueStore, StateStore } from "./state/store.js";
 import type { WebhookEventStore } from "./state/webhook-events.js";
 import type { WebhookSecretStore } from "./state/webhook-secrets.js";
 import type * as AnswerBudget from "./tools/answer-budget.js";
-import { type CatalogEntry, embeddedCatalog, selectEntries } from "./tools/catalog.js";
+import { type CatalogEntry, embeddedCatalog } from "./tools/catalog.js";
 import {
   type AnyTool,
   type Clock,
@@ -38,6 +38,18 @@ import {
   type ToolContext,
 } from "./tools/define-tool.js";
 import { API_CANNOT } from "./tools/platform/mutation-tools.js";
+import {
+  FIND_TOOLS,
+  type ProxyTool,
+  type Reach,
+  RUN_READ_TOOL,
+  RUN_WRITE_TOOL,
+  reachNote,
+  type Surface,
+  surfaceOf,
+  wholeSurface,
+  withReachableNames,
+} from "./tools/reach.js";
 import type { UnknownArgument } from "./tools/unknown-arguments.js";
 
 export interface SandboxInfo {
@@ -123,16 +135,24 @@ export function createServer(config: Config, deps: ServerDeps): WorkforceServer 
   const { client, logger } = deps;
   const catalog = deps.catalog ?? embeddedCatalog();
   if (!catalog) throw new Error("createServer needs a tool catalog (see loadCatalog).");
-  const entries = deps.tools ? catalog : selectEntries(catalog, config);
+  const surface = deps.tools ? wholeSurface(catalog) : surfaceOf(catalog, config);
+  const names = catalog.map((entry) => entry.name);
   const clock = deps.clock ?? systemClock;
   const sealingKey = deps.sealingKey ?? sealingKeyFor(config.encryptionKey);
   const server = new Server(
     { name: "workforce-mcp", title: "Workforce platform", version: deps.version ?? "0.0.0" },
     {
-      capabilities: { logging: {}, tools: {}, resources: { subscribe: true }, completions: {} },
-      instructions: buildInstructions(entries, config, deps.sandbox),
+      capabilities: {
+        logging: {},
+        // find_tools adds the tools it finds to a 2025-11-25 session's list.
+        tools: { listChanged: true },
+        resources: { subscribe: true },
+        completions: {},
+      },
+      instructions: buildInstructions(surface, names, config, deps.sandbox),
       // On 2026-07-28 lists may be cached: they change only when the server restarts with other
-      // settings, and are the same for every caller (what a caller may do is checked per call).
+      // settings, and are the same for every caller (what a caller may do is checked per call;
+      // find_tools changes only a 2025-11-25 session's list, never a 2026-07-28 one).
       cacheHints: {
         "server/discover": LIST_CACHE_HINT,
         "tools/list": LIST_CACHE_HINT,
@@ -164,9 +184,9 @@ export function createServer(config: Config, deps: ServerDeps): WorkforceServer 
 
   const options = {
     ...{ config, deps, store, confirmations, identity },
-    ...{ notice, schemaSource, clock, sealingKey },
+    ...{ notice, schemaSource, clock, sealingKey, names },
   };
-  registerTools(server, entries, loaderFor(deps.tools), options);
+  registerTools(server, surface, loaderFor(deps.tools), options);
   const stopResources = registerResources(server, {
     logger,
     schemaSource,
@@ -226,6 +246,8 @@ interface RegisterOptions {
   schemaSource: SchemaSource;
   clock: Clock;
   sealingKey: Buffer;
+  /** Every tool's name, for the texts that name them (withReachableNames). */
+  names: readonly string[];
 }
 
 type Extra = ServerContext;
@@ -249,12 +271,42 @@ function loaderFor(tools: readonly AnyTool[] | undefined) {
  */
 function registerTools(
   server: Server,
-  entries: readonly CatalogEntry[],
+  surface: Surface,
   load: (name: string) => Promise<AnyTool | undefined>,
   options: RegisterOptions,
 ): void {
-  const listed = { tools: entries.map((entry) => entry.listEntry) };
-  const offered = new Set(entries.map((entry) => entry.name));
+  const { names } = options;
+  const byName = new Map(surface.reachable.map((entry) => [entry.name, entry]));
+  for (const entry of surface.listed) byName.set(entry.name, entry);
+  const listedFirst = new Set(surface.listed.map((entry) => entry.name));
+  const unlisted = surface.reachable.filter((entry) => !listedFirst.has(entry.name));
+  const standing = surface.standing;
+  const readOnly = (tool: string) => byName.get(tool)?.readOnly;
+  const named = { standing, readOnly, unlisted, show: async () => false };
+  // This session's list: the core, and what find_tools added on a 2025-11-25 session.
+  const listed = surface.listed.map((entry) => listEntryNaming(entry, named, names));
+  const reachFor = (extra: Extra, tool: string, via?: ProxyTool): Reach => ({
+    ...named,
+    tool,
+    via,
+    show: async (found) => {
+      // A list can change only for a session that said initialize: never on 2026-07-28 (its lists
+      // are the same for every caller), nor on stateless HTTP (a server per request).
+      const session = extra.mcpReq.envelope === undefined && server.getClientCapabilities();
+      if (!session) return false;
+      const shown = new Set(listed.map((tool) => tool.name));
+      const added = found.flatMap((name) => {
+        const entry = byName.get(name);
+        return entry && !shown.has(name) ? [listEntryNaming(entry, named, names)] : [];
+      });
+      if (added.length === 0) return true;
+      listed.push(...added);
+      await server.sendToolListChanged().catch(() => {
+        // The client went away: its list no longer matters.
+      });
+      return true;
+    },
+  });
   const runners = new Map<string, Promise<ToolRunner | undefined>>();
   const runnerFor = (name: string) => {
     let runner = runners.get(name);
@@ -262,19 +314,61 @@ function registerTools(
       // The answer budget loads with the first tool, like the tool itself: nothing at start uses it.
       runner = Promise.all([load(name), import("./tools/answer-budget.js")]).then(
         ([tool, answerBudget]) =>
-          tool ? toolRunner(server, tool, options, answerBudget) : undefined,
+          tool ? toolRunner(server, tool, { ...options, reachFor }, answerBudget) : undefined,
       );
       runners.set(name, runner);
     }
     return runner;
   };
-  server.setRequestHandler("tools/list", () => listed);
+  server.setRequestHandler("tools/list", () => ({ tools: listed }));
   server.setRequestHandler("tools/call", async (request, ctx) => {
     const { name } = request.params;
-    const run = offered.has(name) ? await runnerFor(name) : undefined;
-    if (!run) return toolError(`Tool ${name} not found`);
-    return run(request.params.arguments ?? {}, ctx);
+    const args = request.params.arguments ?? {};
+    if (name === RUN_READ_TOOL || name === RUN_WRITE_TOOL) {
+      if (!listedFirst.has(name)) return notReached(name, standing, names);
+      const { proxyCall } = await import("./tools/discovery/proxy-call.js");
+      const call = proxyCall(name, args, named);
+      if ("refusal" in call) return toolError(withReachableNames(call.refusal, named, names));
+      const run = await runnerFor(call.tool);
+      if (!run) return toolError(`Tool ${call.tool} not found`);
+      return run(call.args, ctx, name);
+    }
+    const run = byName.has(name) ? await runnerFor(name) : undefined;
+    if (!run) return notReached(name, standing, names);
+    return run(args, ctx);
   });
+}
+
+/** The answer to a call of a tool this server does not reach: unknown, or turned off. */
+function notReached(
+  name: string,
+  standing: Reach["standing"],
+  names: readonly string[],
+): CallToolResult {
+  if (!names.includes(name)) {
+    const find =
+      standing(FIND_TOOLS) === "listed" ? `; ${FIND_TOOLS} finds the tools not in your list` : "";
+    return toolError(`Tool ${name} not found${find}`);
+  }
+  return toolError(
+    "That tool is turned off by whoever runs this server (its toolset, or --read-only): nothing here can reach it. Say so, and what the person could do instead.",
+  );
+}
+
+/** A tool's list entry with its description and arguments naming only what this server reaches. */
+function listEntryNaming(entry: CatalogEntry, reach: Reach, names: readonly string[]) {
+  const tool = entry.listEntry;
+  const schemaText = JSON.stringify(tool.inputSchema);
+  const description = reachNote(tool.description ?? "", reach, names);
+  const input = reachNote(schemaText, reach, names);
+  const { note } = reachNote(`${tool.description ?? ""}\n${schemaText}`, reach, names);
+  const described = note ? `${description.text}\n${note}` : description.text;
+  if (described === tool.description && input.text === schemaText) return tool;
+  return {
+    ...tool,
+    description: described,
+    inputSchema: JSON.parse(input.text) as typeof tool.inputSchema,
+  };
 }
 
 // One pair per tool definition for the process: stateless HTTP builds a server per request.
@@ -361,6 +455,8 @@ function withoutNullsBelow(
 type ToolRunner = (
   args: Record<string, unknown>,
   extra: Extra,
+  /** The proxy the call came through, if any. */
+  via?: ProxyTool,
 ) => Promise<CallToolResult | InputRequiredResult>;
 
 function toolError(text: string): CallToolResult {
@@ -379,7 +475,7 @@ function issuesText(error: z.ZodError): string {
 function toolRunner(
   server: Server,
   tool: AnyTool,
-  options: RegisterOptions,
+  options: RegisterOptions & { reachFor(extra: Extra, tool: string, via?: ProxyTool): Reach },
   answerBudget: typeof AnswerBudget,
 ): ToolRunner {
   const { config, deps, store, confirmations, identity, notice, schemaSource, clock, sealingKey } =
@@ -389,18 +485,24 @@ function toolRunner(
   const callback = async (
     input: Record<string, unknown>,
     extra: Extra,
+    via?: ProxyTool,
   ): Promise<CallToolResult | InputRequiredResult> => {
+    const reach = options.reachFor(extra, tool.name, via);
+    // Every text names only tools this server reaches, and says how to reach one not listed.
+    const naming = (text: string) => withReachableNames(text, reach, options.names);
     const unknown: UnknownArgument[] = [];
     const given = withoutNullOptionals(tool.inputSchema, input, unknown);
     if (unknown.length > 0) {
       // Loaded on the first one: a start and a well-formed call do not need it.
       const { unknownArgumentsText } = await import("./tools/unknown-arguments.js");
-      return toolError(logger.redact(unknownArgumentsText(tool.name, unknown)));
+      return toolError(naming(logger.redact(unknownArgumentsText(tool.name, unknown))));
     }
     const parsed = inputValidator.safeParse(given);
     if (!parsed.success) {
       return toolError(
-        `Input validation error: Invalid arguments for tool ${tool.name}: ${issuesText(parsed.error)}`,
+        naming(
+          `Input validation error: Invalid arguments for tool ${tool.name}: ${issuesText(parsed.error)}`,
+        ),
       );
     }
     const args = parsed.data;
@@ -423,6 +525,7 @@ function toolRunner(
       sealingKey,
       events: deps.events,
       registeredSecrets: deps.registeredSecrets,
+      reach,
     };
     const removeRequestSink = requestLogSink(extra, logger);
     try {
@@ -433,7 +536,8 @@ function toolRunner(
       }
       logger.debug(`${tool.name} answered`, { ms: Date.now() - started });
       // Nothing a tool returns may carry the token: text and structured content are redacted.
-      const text = logger.redact(notice ? `${notice}\n${output.text}` : output.text);
+      const said = naming(output.text);
+      const text = logger.redact(notice ? `${notice}\n${said}` : said);
       const room = config.maxAnswerBytes - Buffer.byteLength(text);
       const clean = (value: string) => logger.redact(value) === value;
       // Most answers are small with nothing to redact: sent as they are, never serialized here.
@@ -472,7 +576,13 @@ function toolRunner(
       });
       // Loaded on the first failure: error wording is not needed to start or to answer.
       const { toToolErrorResult } = await import("./tools/tool-error.js");
-      return fitError(toToolErrorResult(error, tool.name, { logger, prefix: notice }));
+      const failed = toToolErrorResult(error, tool.name, { logger, prefix: notice });
+      return fitError({
+        ...failed,
+        content: failed.content.map((part) =>
+          part.type === "text" ? { ...part, text: naming(part.text) } : part,
+        ),
+      });
     } finally {
       removeRequestSink?.();
     }
@@ -639,13 +749,29 @@ function forwardLogs(server: Server, logger: Logger): () => void {
 }
 
 function buildInstructions(
-  tools: readonly { instruction: string }[],
+  surface: Surface,
+  names: readonly string[],
   config: Pick<Config, "readOnly">,
   sandbox: SandboxInfo | undefined,
 ): string {
+  const reach = {
+    standing: surface.standing,
+    readOnly: (tool: string) => surface.reachable.find((entry) => entry.name === tool)?.readOnly,
+    unlisted: [],
+    show: async () => false,
+  };
+  const listed = new Set(surface.listed.map((entry) => entry.name));
+  const unlisted = surface.reachable.filter((entry) => !listed.has(entry.name));
   const lines = [
     "This server works with a workforce-management platform through its API: hires and contracts, invoices, hours and payment requests, the talent pool and jobs.",
-    ...tools.map((tool) => `- ${tool.instruction}`),
+    // The line below says how to reach the tools not listed: here only a tool turned off goes.
+    ...surface.listed.map((tool) => `- ${reachNote(tool.instruction, reach, names).text}`),
+    // Said once here, in the words find_tools and the proxies use: what else the assistant reaches.
+    ...(unlisted.length > 0
+      ? [
+          `- Also reachable, though not in your tool list (not listed, to keep the list short; ${FIND_TOOLS} shows their arguments): ${unlisted.map((entry) => entry.name).join(", ")}.`,
+        ]
+      : []),
     ...(config.readOnly
       ? []
       : [

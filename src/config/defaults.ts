@@ -36,13 +36,11 @@ export const TOOLSETS = [
 ] as const;
 export type Toolset = (typeof TOOLSETS)[number];
 
-/** Toolsets exposed only when named: their tools cost every assistant tokens on every turn. */
-export const OPT_IN_TOOLSETS: readonly Toolset[] = ["live", "records"];
-
-/** What an unset --toolsets exposes ("default" in a list names these). */
-export const DEFAULT_TOOLSETS: readonly Toolset[] = TOOLSETS.filter(
-  (toolset) => !OPT_IN_TOOLSETS.includes(toolset),
-);
+/**
+ * What an unset --toolsets makes reachable ("default" in a list names these): every toolset. Only a
+ * core is listed at first; the assistant finds the rest itself (src/tools/reach.ts).
+ */
+export const DEFAULT_TOOLSETS: readonly Toolset[] = [...TOOLSETS];
 
 /**
  * How a change that needs confirmation is confirmed: `token` (the default) asks the person with a

@@ -1,6 +1,6 @@
 // The text of `workforce-mcp --help`.
 import { LOG_LEVELS } from "../logger.js";
-import { DEFAULTS, OPT_IN_TOOLSETS, TOOLSETS } from "./defaults.js";
+import { DEFAULTS, TOOLSETS } from "./defaults.js";
 
 export const USAGE = `Usage:
   workforce-mcp [options]               serve MCP over stdio (default)
@@ -29,8 +29,9 @@ Options:
                           per-address limits: loopback, addresses or subnets, or a number of hops
   --confirm <mode>        token (default) | elicitation: changes that need confirmation only by a
                           form the person answers (refused when the client cannot show one)
-  --toolsets <list>       comma-separated toolsets to expose: ${TOOLSETS.join(", ")}; "default" is
-                          all but ${OPT_IN_TOOLSETS.join(", ")} (the default), "all" is all
+  --toolsets <list>       comma-separated toolsets the assistant may reach: ${TOOLSETS.join(", ")};
+                          "all" (or "default", the default) is all. A core is listed at first, the
+                          rest found with find_tools
   --stateless             HTTP: no sessions, so any request may reach any replica (on with WORKFORCE_REDIS_URL)
   --log-level <level>     ${LOG_LEVELS.join(" | ")} (default info)
   --rate-limit <n>        sandbox only: its requests a minute per token (0 = off; default 60)

@@ -6,7 +6,7 @@ import type { Config, Toolset } from "../config.js";
 
 export interface CatalogEntry {
   name: string;
-  toolset: Toolset;
+  toolset: Toolset | "discovery";
   readOnly: boolean;
   /** The tool's line of the server instructions. */
   instruction: string;
@@ -44,15 +44,8 @@ export async function loadCatalog(): Promise<CatalogEntry[]> {
 /** Whether this configuration exposes a tool: one of the chosen toolsets, and a read with --read-only. */
 export function exposes(
   config: Pick<Config, "readOnly" | "toolsets">,
-  tool: { toolset: Toolset; readOnly: boolean },
+  tool: { toolset: Toolset | "discovery"; readOnly: boolean },
 ): boolean {
-  return config.toolsets.includes(tool.toolset) && (!config.readOnly || tool.readOnly);
-}
-
-/** The entries this configuration exposes. */
-export function selectEntries(
-  entries: readonly CatalogEntry[],
-  config: Pick<Config, "readOnly" | "toolsets">,
-): CatalogEntry[] {
-  return entries.filter((entry) => exposes(config, entry));
+  const inForce = (config.toolsets as readonly string[]).includes(tool.toolset);
+  return inForce && (!config.readOnly || tool.readOnly);
 }

@@ -25,6 +25,7 @@ import type {
   ToolOutput,
 } from "./define-tool.js";
 import { ToolInputError } from "./define-tool.js";
+import { callOf } from "./reach.js";
 
 /** How long a preview's confirmation token stays valid. */
 const CONFIRMATION_TTL_MS = 5 * 60_000;
@@ -184,7 +185,7 @@ async function redeem<P>(
   token: string,
 ): Promise<Decision<P>> {
   const { tool } = request;
-  const again = `Nothing was changed. Call ${tool} again without confirmationToken for a fresh preview, and show it to the person.`;
+  const again = `Nothing was changed. Call ${callOf(ctx, tool)} again without confirmationToken for a fresh preview, and show it to the person.`;
   if (ctx.config.confirm === "elicitation") {
     throw new ToolInputError(
       "this server takes confirmations only from the person's form, not as tokens",
@@ -241,7 +242,7 @@ async function issuePreview<P>(
   const expiresAt = Date.now() + CONFIRMATION_TTL_MS;
   const text = [
     ...proposal.lines,
-    `Nothing has been changed yet. Show this preview to the person and wait for their answer. Only if they clearly confirm, call ${request.tool} again with exactly the same arguments and confirmationToken: ${token} (single use, valid 5 minutes).`,
+    `Nothing has been changed yet. Show this preview to the person and wait for their answer. Only if they clearly confirm, call ${callOf(ctx, request.tool)} again with exactly the same arguments and confirmationToken: ${token} (single use, valid 5 minutes).`,
     proposal.consequence,
   ].join("\n");
   refuseTooLong(ctx, text);
@@ -326,7 +327,7 @@ async function answered<P>(
   reply: FormReply,
 ): Promise<Decision<P>> {
   const { tool } = request;
-  const again = `Nothing was changed. Call ${tool} again with the arguments the person is to confirm, and no earlier form's answer, for a fresh form.`;
+  const again = `Nothing was changed. Call ${callOf(ctx, tool)} again with the arguments the person is to confirm, and no earlier form's answer, for a fresh form.`;
   const state = reply.state as FormState;
   if (state?.tool !== tool || state.identity !== (await ctx.identity())) {
     throw new ToolInputError(
@@ -352,7 +353,7 @@ async function answered<P>(
     throw new ToolInputError(
       "this form's answer was already used (a form confirms one change, once)",
       undefined,
-      `Nothing was sent this time. Check with ${request.check ?? "the read tool"} whether the change was made before calling ${tool} again.`,
+      `Nothing was sent this time. Check with ${request.check ?? "the read tool"} whether the change was made before calling ${callOf(ctx, tool)} again.`,
     );
   }
   const refusal = refusalIn(ctx, reply.answer);
@@ -368,7 +369,7 @@ async function answered<P>(
       kind: "changed",
       proposal: now,
       changed,
-      text: `${note} Call ${tool} again to see the change as it is now.`,
+      text: `${note} Call ${callOf(ctx, tool)} again to see the change as it is now.`,
     };
   }
   return askInForm(ctx, request, now, state.round + 1, note);

@@ -6,6 +6,7 @@ import type { Logger } from "../logger.js";
 import type { KeyValueStore, StateStore } from "../state/store.js";
 import type { WebhookEventStore } from "../state/webhook-events.js";
 import type { WebhookSecretStore } from "../state/webhook-secrets.js";
+import type { Reach } from "./reach.js";
 
 interface ToolAnnotations {
   readOnlyHint: boolean;
@@ -112,6 +113,12 @@ export interface ToolContext {
   events?: WebhookEventStore;
   /** Where the receiver reads registered webhooks' secrets; else they are kept in `store`. */
   registeredSecrets?: WebhookSecretStore;
+  /**
+   * Which tools this server reaches and lists, and how this call reached its tool (directly or
+   * through run_read_tool / run_write_tool): texts that tell the model to call a tool say it with
+   * callOf (src/tools/reach.ts). Absent in tests that build a context by hand: every tool listed.
+   */
+  reach?: Reach;
 }
 
 export interface ToolOutput<TStructured> {
@@ -132,8 +139,8 @@ interface ToolInfo {
   /** Summary, "Use when", "Do not use for" (naming the other tool), what it returns, examples. */
   description: string;
   annotations: ToolAnnotations;
-  /** Which toolset it belongs to, for filtering. */
-  toolset: Toolset;
+  /** Which toolset it belongs to, for filtering; "discovery" for the tools that reach the others. */
+  toolset: Toolset | "discovery";
   /** Its line in the server instructions: what it is for and how it fits with the others. */
   instruction: string;
   /** Its row in the README's tool table (npm run generate:tools writes it); never sent to clients. */

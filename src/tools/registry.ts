@@ -3,6 +3,8 @@ import { listAccountsTool } from "./accounts/list-accounts.js";
 import { exposes } from "./catalog.js";
 import { getContractTool } from "./contracts/get-contract.js";
 import type { AnyTool } from "./define-tool.js";
+import { findToolsTool } from "./discovery/find-tools.js";
+import { runReadToolTool, runWriteToolTool } from "./discovery/run-tool.js";
 import { cancelHireTool } from "./hires/cancel-hire.js";
 import { createDraftHireTool } from "./hires/create-draft-hire.js";
 import { getHireTool } from "./hires/get-hire.js";
@@ -28,7 +30,8 @@ import { submitTimesheetsTool } from "./timesheets/submit-timesheets.js";
 export type AnyToolDefinition = AnyTool;
 
 /**
- * Every tool, in the order `tools/list` gives them: the one list of tools. The catalog the bundle
+ * Every tool, in the order `tools/list` gives them (those listed at first: src/tools/reach.ts): the
+ * one list of tools. The catalog the bundle
  * embeds is built from it, and `npm run generate:tools` writes the README's tool table and
  * manifest.json's tools from it (docs/adding-tools.md).
  */
@@ -55,6 +58,9 @@ export const tools = [
   manageWebhooksTool,
   updatePaymentRequestTool,
   updateTalentContactTool,
+  findToolsTool,
+  runReadToolTool,
+  runWriteToolTool,
 ] satisfies readonly AnyTool[];
 
 /**

@@ -59,6 +59,33 @@ describe("stateless HTTP (--stateless)", () => {
     expect(replay.content[0]?.text).toMatch(/unknown, expired or already used/);
   });
 
+  it("finds a tool not listed, changes no list (there is none to change), and runs it through run_write_tool", async () => {
+    const server = await start();
+    const url = `${server.url}/mcp`;
+    await raw(url, { body: initialize });
+    const found = resultOf(
+      messages(await raw(url, { body: call(2, "find_tools", { query: "PO number" }) })),
+    );
+    expect(found.structuredContent?.addedToList).toBe(false);
+    const tools = found.structuredContent?.tools as { name: string }[];
+    expect(tools[0]?.name).toBe("update_payment_request");
+    const args = { paymentRequestId: "pr_0016", purchaseOrderNumber: "PO-STATELESS" };
+    const proxied = (id: number, extra: Record<string, unknown> = {}) =>
+      call(id, "run_write_tool", {
+        name: "update_payment_request",
+        arguments: { ...args, ...extra },
+      });
+    const preview = resultOf(messages(await raw(url, { body: proxied(3) })));
+    const token = preview.structuredContent?.confirmationToken as string;
+    expect(preview.content[0]?.text).toContain(
+      'call run_write_tool {"name": "update_payment_request"',
+    );
+    const done = resultOf(
+      messages(await raw(url, { body: proxied(4, { confirmationToken: token }) })),
+    );
+    expect(done.isError, done.content[0]?.text).toBeFalsy();
+  });
+
   it("answers GET and DELETE with 405: there is no stream or session to open or end", async () => {
     const server = await start();
     for (const method of ["GET", "DELETE"]) {

@@ -1,7 +1,7 @@
 // Examples in what the model reads show the shape of the platform's ids, never the sandbox's: an
 // assistant that saw `hire_001` in a description offers ids of that shape on a real account.
 import { describe, expect, it } from "vitest";
-import { listToolsAsClientSees } from "./tool-surface.js";
+import { everyToolAsListed } from "./tool-surface.js";
 
 /** The sandbox's id shapes (cmp_nordlys, hire_001, tc_012, …). */
 const SANDBOX_ID = /\b(cmp|hire|tc|job|jc|bid|apr|inv|pr|ctr|wrk|usr|org)_[a-z0-9]+/g;
@@ -15,7 +15,7 @@ function* strings(value: unknown): Generator<string> {
 }
 
 describe("what the model reads of the tool list", async () => {
-  const listed = await listToolsAsClientSees("all");
+  const listed = await everyToolAsListed();
 
   it.each(listed.map((tool) => [tool.name, tool] as const))(
     "%s shows no sandbox-looking id",

@@ -5,9 +5,9 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { describe, expect, it } from "vitest";
-import { OPT_IN_TOOLSETS } from "../../src/config/defaults.js";
 import { TOOLSETS } from "../../src/config.js";
 import type { AnyTool } from "../../src/tools/define-tool.js";
+import { LISTED_FIRST } from "../../src/tools/reach.js";
 import { tools } from "../../src/tools/registry.js";
 
 const README = join(process.cwd(), "README.md");
@@ -19,7 +19,8 @@ const HOW = "Files written from the tool registry are stale: run `npm run genera
 
 /**
  * The README's tool table: by toolset, as `--toolsets` lists them; in each, the tools that change
- * nothing first, otherwise in the registry's order. An opt-in toolset's tools say so.
+ * nothing first, otherwise in the registry's order; then the discovery tools. A tool listed at
+ * first says so; every other one is reached through discovery.
  */
 function readmeTable(all: readonly AnyTool[]): string {
   const cell = (text: string) => text.replaceAll("|", "\\|");
@@ -27,7 +28,7 @@ function readmeTable(all: readonly AnyTool[]): string {
     all
       .filter((tool) => tool.toolset === toolset)
       .sort((a, b) => Number(b.annotations.readOnlyHint) - Number(a.annotations.readOnlyHint));
-  const rows = TOOLSETS.flatMap(inToolset).map((tool) => {
+  const rows = [...TOOLSETS, "discovery"].flatMap(inToolset).map((tool) => {
     const { readOnlyHint } = tool.annotations;
     if (readOnlyHint && tool.readme.changes !== undefined) {
       throw new Error(
@@ -35,9 +36,7 @@ function readmeTable(all: readonly AnyTool[]): string {
       );
     }
     const changes = readOnlyHint ? "no" : (tool.readme.changes ?? "yes");
-    const toolset = OPT_IN_TOOLSETS.includes(tool.toolset)
-      ? `${tool.toolset} (opt-in)`
-      : tool.toolset;
+    const toolset = LISTED_FIRST.includes(tool.name) ? `${tool.toolset} (listed)` : tool.toolset;
     return `| \`${tool.name}\` | ${toolset} | ${cell(tool.readme.does)} | ${cell(changes)} |`;
   });
   return [

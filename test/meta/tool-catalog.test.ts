@@ -8,7 +8,7 @@ import type { Tool } from "@modelcontextprotocol/client";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { OPT_IN_TOOLSETS } from "../../src/config/defaults.js";
+import { LISTED_FIRST } from "../../src/tools/reach.js";
 import { tools } from "../../src/tools/registry.js";
 import { listToolsAsClientSees } from "./tool-surface.js";
 
@@ -20,7 +20,7 @@ beforeAll(async () => {
   const dir = mkdtempSync(path.join(tmpdir(), "workforce-catalog-"));
   const transport = new StdioClientTransport({
     command: process.execPath,
-    // A default start, as listToolsAsClientSees() lists it: no opt-in toolset.
+    // A default start, as listToolsAsClientSees() lists it.
     args: [cli, "--sandbox"],
     env: { PATH: process.env.PATH ?? "", WORKFORCE_CONFIG_DIR: dir },
     cwd: dir,
@@ -40,14 +40,16 @@ describe("the built server (run `npm run build` after changing a tool)", () => {
     expect(listed).toEqual(await listToolsAsClientSees());
   });
 
-  it("tells the assistant what each tool is for", () => {
+  it("tells the assistant what each listed tool is for, and names the others", () => {
     const instructions = client.getInstructions() ?? "";
-    // A default start: the opt-in toolsets' tools (live) are neither listed nor described.
+    const discovery = ["find_tools", "run_read_tool", "run_write_tool"];
     for (const tool of tools) {
-      const line = `- ${tool.instruction}`;
-      if (OPT_IN_TOOLSETS.includes(tool.toolset))
-        expect(instructions, tool.name).not.toContain(line);
-      else expect(instructions, tool.name).toContain(line);
+      if (LISTED_FIRST.includes(tool.name) || discovery.includes(tool.name)) {
+        expect(instructions, tool.name).toContain(`- ${tool.instruction}`);
+      } else {
+        expect(instructions, tool.name).not.toContain(`- ${tool.instruction}`);
+        expect(instructions, tool.name).toMatch(new RegExp(`Also reachable.*\\b${tool.name}\\b`));
+      }
     }
   });
 });

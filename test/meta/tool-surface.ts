@@ -16,12 +16,19 @@ const unusedPlatform: PlatformClient = {
 } as unknown as PlatformClient;
 
 /**
- * The tools a default start lists (not read-only), in the order `tools/list` returns them; with
- * `all`, those of the opt-in toolsets too (every registered tool).
+ * Every tool's entry as a client sees it once the tool is in its list (the core at first, the rest
+ * after find_tools adds them), in the registry's order.
  */
-export async function listToolsAsClientSees(which: "default" | "all" = "default"): Promise<Tool[]> {
-  const args = which === "all" ? ["--sandbox", "--toolsets", "all"] : ["--sandbox"];
-  const config = { ...parseConfig(args, {}), readOnly: false };
+export async function everyToolAsListed(): Promise<Tool[]> {
+  return (await loadCatalog()).map((entry) => entry.listEntry as Tool);
+}
+
+/**
+ * The tools a start lists at first (not read-only, unless `args` say so), in the order `tools/list`
+ * returns them.
+ */
+export async function listToolsAsClientSees(args: string[] = []): Promise<Tool[]> {
+  const config = parseConfig(["--sandbox", ...args], {});
   const workforce = createServer(config, {
     client: unusedPlatform,
     logger: createLogger("error", () => {}),

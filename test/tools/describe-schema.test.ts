@@ -80,20 +80,20 @@ describe("describe_schema against the sandbox", () => {
     const t = text(r);
     expect(t).toContain("Mutations (3), changes query_platform refuses:");
     expect(t).toMatch(
-      /- createTrustedContact\(input: CreateTrustedContactInput!\): TrustedContact! ".*" \[a change: this server's invite_to_talent_pool tool makes createTrustedContact, with its checks, and the person's confirmation where the change needs one\]/,
+      /- createTrustedContact\(input: CreateTrustedContactInput!\): TrustedContact! ".*" \[a change: this server's invite_to_talent_pool tool makes createTrustedContact, with its checks, and the person's confirmation where the change needs one \(not in your tool list: call it through run_write_tool; find_tools shows its arguments\)\]/,
     );
-    // The opt-in records toolset's tool is named too.
+    // A tool not listed is named with how to reach it.
     expect(t).toContain(
-      "[a change: this server's update_talent_contact tool makes updateTrustedContact, with its checks, and the person's confirmation where the change needs one]",
+      "[a change: this server's update_talent_contact tool makes updateTrustedContact, with its checks, and the person's confirmation where the change needs one (not in your tool list: call it through run_write_tool; find_tools shows its arguments)]",
     );
     const created = out(r).queries.find((q) => q.name === "createTrustedContact");
     expect(created).toMatchObject({
       type: "Mutation",
       refused:
-        "a change: this server's invite_to_talent_pool tool makes createTrustedContact, with its checks, and the person's confirmation where the change needs one",
+        "a change: this server's invite_to_talent_pool tool makes createTrustedContact, with its checks, and the person's confirmation where the change needs one (not in your tool list: call it through run_write_tool; find_tools shows its arguments)",
     });
     expect(text(await call({ typeName: "Hire" }))).toContain(
-      "Returned by the mutations: terminateHire (by terminate_hire), createDraftHire (by create_draft_hire), cancelHire (by cancel_hire), acceptBid (by manage_candidate); query_platform refuses them.",
+      "Returned by the mutations: terminateHire (by terminate_hire), createDraftHire (by create_draft_hire (not in your tool list: call it through run_write_tool; find_tools shows its arguments)), cancelHire (by cancel_hire), acceptBid (by manage_candidate (not in your tool list: call it through run_write_tool; find_tools shows its arguments)); query_platform refuses them.",
     );
     const mutation = await call({ typeName: "Mutation" });
     expect(out(mutation).fields.find((f) => f.name === "cancelHire")?.refused).toBe(

@@ -712,11 +712,14 @@ describe("invite_to_talent_pool shows every value whole", () => {
 });
 
 describe("invite_to_talent_pool and the rest of the server", () => {
-  it("is hidden by --read-only", async () => {
+  it("is neither listed nor found by --read-only, while search_talent_pool is", async () => {
     const h = await harness({ readOnly: true });
     const { tools } = await h.client.listTools();
     expect(tools.map((t) => t.name)).not.toContain(TOOL);
-    expect(tools.map((t) => t.name)).toContain("search_talent_pool");
+    const found = await callTool<{ tools: { name: string }[] }>(h, "find_tools", {
+      toolset: "talent",
+    });
+    expect(found.out.tools.map((t) => t.name)).toEqual(["search_talent_pool"]);
   });
 
   it("keeps hostile text quoted on one line, the consequence last", async () => {

@@ -77,4 +77,21 @@ describe("which tool makes which change", () => {
       "this server's cancel_hire tool makes cancelHire, with its checks, and the person's confirmation where the change needs one",
     );
   });
+
+  it("says how to reach a tool not listed, and that one turned off is off, without naming it", () => {
+    const reach = (standing: "listed" | "unlisted" | "off") => ({
+      standing: () => standing,
+      readOnly: () => false,
+      unlisted: [],
+      show: async () => false,
+    });
+    expect(whoMakes("updatePaymentRequest", reach("unlisted"))).toBe(
+      "this server's update_payment_request tool makes updatePaymentRequest, with its checks, and the person's confirmation where the change needs one (not in your tool list: call it through run_write_tool; find_tools shows its arguments)",
+    );
+    const off = whoMakes("updatePaymentRequest", reach("off"));
+    expect(off).toBe(
+      "whoever runs this server turned off its tool that makes updatePaymentRequest; a person can make that change in the platform's web app",
+    );
+    expect(off).not.toContain("update_payment_request");
+  });
 });

@@ -101,9 +101,9 @@ describe("query_platform against the sandbox", () => {
       /mutations are refused: query_platform only reads\.\nNo tool of this server makes updateWebhook; a person makes that change in the platform's web app\./,
     ],
     [
-      "a mutation an opt-in tool makes, naming it",
+      "a mutation a tool not listed makes, naming it and how to reach it",
       { query: 'mutation { updatePaymentRequest(input: { id: "pr_0016" }) { id } }' },
-      /mutations are refused: query_platform only reads\.\nThis server's update_payment_request tool makes updatePaymentRequest, with its checks, and the person's confirmation where the change needs one\./,
+      /mutations are refused: query_platform only reads\.\nThis server's update_payment_request tool makes updatePaymentRequest, with its checks, and the person's confirmation where the change needs one \(not in your tool list: call it through run_write_tool; find_tools shows its arguments\)\./,
     ],
     ["a subscription", { query: "subscription { viewer { id } }" }, /subscriptions are refused/],
     [

@@ -62,19 +62,20 @@ function requestWhere(h: Harness, pick: (r: ReturnType<typeof seeded>[number]) =
 }
 const seeded = (data: SandboxData) => paymentsState(data).seeded;
 
-describe("update_payment_request is opt-in", () => {
-  it("is not listed by default, and is listed with --toolsets default,records", async () => {
+describe("update_payment_request is reached through discovery", () => {
+  it("is not listed at first but found by default, and not at all without the records toolset", async () => {
     const plain = await harness();
     const names = (await plain.client.listTools()).tools.map((t) => t.name);
     expect(names).not.toContain(TOOL);
-    expect(names).not.toContain("update_talent_contact");
-    const { toolsets } = parseConfig(["--toolsets", "default,records"], {});
-    const named = await harness({ config: { toolsets } });
-    const listed = (await named.client.listTools()).tools.map((t) => t.name);
-    expect(listed).toContain(TOOL);
-    expect(listed).toContain("update_talent_contact");
-    expect(listed).toContain("search_hires");
-    expect(parseConfig(["--toolsets", "all"], {}).toolsets).toContain("records");
+    const found = await callTool<{ tools: { name: string }[] }>(plain, "find_tools", {
+      toolset: "records",
+    });
+    expect(found.out.tools.map((t) => t.name)).toContain(TOOL);
+    const { toolsets } = parseConfig(["--toolsets", "hires,timesheets"], {});
+    const without = await harness({ config: { toolsets } });
+    const r = await callTool(without, TOOL, ARGS);
+    expect(r.r.isError).toBe(true);
+    expect(r.text).toContain("turned off by whoever runs this server");
   });
 });
 

@@ -26,6 +26,7 @@ import {
   upperCaseEnum,
 } from "../format.js";
 import { refusedAsNotAllowed } from "../not-allowed.js";
+import { callOf } from "../reach.js";
 import { sentTextSchema, sentTextShown } from "../sent-text.js";
 
 const TOOL = "review_hire_approval";
@@ -173,7 +174,7 @@ async function propose(
     throw new ToolInputError(
       `there is no approval ${oneLine(id)} visible to you`,
       "approvalId",
-      `List the approvals awaiting you: call ${TOOL} without arguments.`,
+      `List the approvals awaiting you: call ${callOf(ctx, TOOL)} without arguments.`,
     );
   }
   const approval = toOutput(request);
@@ -247,7 +248,7 @@ async function list(ctx: ToolContext) {
     }
     if (mine.length > 0) {
       lines.push(
-        `To decide one, call ${TOOL} with approvalId and decision APPROVED or REJECTED (rejecting needs a reason and cancels the hire).`,
+        `To decide one, call ${callOf(ctx, TOOL)} with approvalId and decision APPROVED or REJECTED (rejecting needs a reason and cancels the hire).`,
       );
     }
   }

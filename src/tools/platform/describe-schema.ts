@@ -22,6 +22,7 @@ import {
   whereToRead,
 } from "../../client/schema/index.js";
 import { defineTool, ToolInputError } from "../define-tool.js";
+import { type Reach, reachOf, TURNED_OFF } from "../reach.js";
 import { API_CANNOT, toolForMutation, whoMakes } from "./mutation-tools.js";
 import { sensitiveField } from "./sensitive-fields.js";
 
@@ -117,8 +118,8 @@ export const describeSchemaTool = defineTool({
     }
     const schema = await ctx.schema();
     return args.search !== undefined
-      ? describeSearch(schema, args.search, ctx.sandbox)
-      : describeType(schema, args.typeName as string, ctx.sandbox);
+      ? describeSearch(schema, args.search, ctx.sandbox, ctx.reach)
+      : describeType(schema, args.typeName as string, ctx.sandbox, ctx.reach);
   },
 });
 
@@ -138,14 +139,14 @@ function asksForMissingChange(words: readonly string[]): boolean {
   return has(extend) || (has(change) && has(terms)) || (has(decide) && has(payments));
 }
 
-function describeSearch(schema: GraphQLSchema, text: string, sandbox: boolean) {
+function describeSearch(schema: GraphQLSchema, text: string, sandbox: boolean, reach?: Reach) {
   const found = searchSchema(schema, text);
   if (found.words.length === 0) {
     throw new ToolInputError("give at least one word (letters or digits)", "search");
   }
   const shown: Shown = { ...SHOWN };
   for (;;) {
-    const answer = searchAnswer(schema, found, text, sandbox, shown);
+    const answer = searchAnswer(schema, found, text, sandbox, shown, reach);
     const largest = (Object.keys(shown) as (keyof Shown)[]).reduce((a, b) =>
       shown[b] > shown[a] ? b : a,
     );
@@ -161,6 +162,7 @@ function searchAnswer(
   text: string,
   sandbox: boolean,
   limits: Shown,
+  reach: Reach | undefined,
 ) {
   const queryName = schema.getQueryType()?.name ?? "Query";
   const mutationName = schema.getMutationType()?.name ?? "Mutation";
@@ -212,7 +214,7 @@ function searchAnswer(
   const q = rootsOf("query", found.queries);
   const m = rootsOf("mutation", found.mutations);
   const queries = [...q.shown, ...q.added].map((f) => entryOf(queryName, f));
-  const mutations = [...m.shown, ...m.added].map((f) => mutationEntry(mutationName, f));
+  const mutations = [...m.shown, ...m.added].map((f) => mutationEntry(mutationName, f, reach));
 
   const words = found.words.map((w) => oneLine(w, 60)).join(", ");
   const lines = [`Schema search for ${quoted(text, 200)} (words: ${words}).`];
@@ -290,10 +292,14 @@ function searchAnswer(
 }
 
 /** A root mutation: query_platform refuses it; say which tool makes the change, if one does. */
-function mutationEntry(typeName: string, field: GraphQLField<unknown, unknown>): FieldEntry {
+function mutationEntry(
+  typeName: string,
+  field: GraphQLField<unknown, unknown>,
+  reach: Reach | undefined,
+): FieldEntry {
   return {
     ...entryOf(typeName, field),
-    refused: `a change: ${whoMakes(field.name)}`,
+    refused: `a change: ${whoMakes(field.name, reach)}`,
   };
 }
 
@@ -301,13 +307,13 @@ function addedOf(added: number): string {
   return added > 0 ? `, and ${added} returning what matched` : "";
 }
 
-function describeType(schema: GraphQLSchema, asked: string, sandbox: boolean) {
+function describeType(schema: GraphQLSchema, asked: string, sandbox: boolean, reach?: Reach) {
   const type = findType(schema, asked, sandbox);
   const fields: FieldEntry[] =
     isObjectType(type) || isInterfaceType(type) || isInputObjectType(type)
       ? Object.values(type.getFields()).map((f) =>
           type === schema.getMutationType() && "args" in f
-            ? mutationEntry(type.name, f)
+            ? mutationEntry(type.name, f, reach)
             : entryOf(type.name, f, schema),
         )
       : [];
@@ -342,7 +348,8 @@ function describeType(schema: GraphQLSchema, asked: string, sandbox: boolean) {
   if (changedBy.length > 0) {
     const made = changedBy.slice(0, SHOWN.mutations).map((f) => {
       const tool = toolForMutation(f.name);
-      return `${f.name} (${tool ? `by ${tool}` : "no tool of this server: the platform's web app"})`;
+      const how = tool ? reachOf(reach, tool) : undefined;
+      return `${f.name} (${tool && how !== undefined ? `by ${tool}${how}` : tool ? TURNED_OFF : "no tool of this server: the platform's web app"})`;
     });
     const more =
       changedBy.length > made.length ? `, and ${changedBy.length - made.length} more` : "";

@@ -1,6 +1,7 @@
 // Which tool of this server makes each change the platform's API offers as a mutation, so
 // describe_schema and query_platform can name it, or say plainly that none does.
 // test/tools/mutation-tools.test.ts fails when a mutation the client sends is missing here.
+import { type Reach, reachOf } from "../reach.js";
 
 /** Root mutation field → the tool that sends it (src/client/operations/*). */
 const MUTATION_TOOLS: Readonly<Record<string, string>> = {
@@ -41,10 +42,17 @@ export function mappedMutations(): string[] {
   return Object.keys(MUTATION_TOOLS);
 }
 
-/** One sentence: which tool makes the change, or that none does and where a person makes it. */
-export function whoMakes(field: string): string {
+/**
+ * One sentence: which tool makes the change (and how to reach it when it is not listed), that
+ * whoever runs this server turned that tool off, or that none does and where a person makes it.
+ */
+export function whoMakes(field: string, reach?: Reach): string {
   const tool = toolForMutation(field);
-  return tool
-    ? `this server's ${tool} tool makes ${field}, with its checks, and the person's confirmation where the change needs one`
-    : `no tool of this server makes ${field}; a person makes that change in the platform's web app`;
+  if (!tool) {
+    return `no tool of this server makes ${field}; a person makes that change in the platform's web app`;
+  }
+  const how = reachOf(reach, tool);
+  return how === undefined
+    ? `whoever runs this server turned off its tool that makes ${field}; a person can make that change in the platform's web app`
+    : `this server's ${tool} tool makes ${field}, with its checks, and the person's confirmation where the change needs one${how}`;
 }

@@ -32,6 +32,7 @@ import { formatBytes } from "../../client/format-bytes.js";
 import { oneLine } from "../../client/platform-text.js";
 import { ToolInputError } from "../define-tool.js";
 import { deeperThan } from "../nesting.js";
+import type { Reach } from "../reach.js";
 import { whoMakes } from "./mutation-tools.js";
 import { sensitiveField } from "./sensitive-fields.js";
 
@@ -95,10 +96,10 @@ export function checkQuery(
   schema: GraphQLSchema,
   source: string,
   variables: Record<string, unknown>,
-  options: { sandbox: boolean },
+  options: { sandbox: boolean; reach?: Reach },
 ): CheckedQuery {
   const document = parseQuery(source);
-  const operation = onlyQuery(document, { schema, sandbox: options.sandbox });
+  const operation = onlyQuery(document, { schema, ...options });
   refuseSensitive(schema, document);
   const errors = validate(schema, document, undefined, { maxErrors: 10 });
   if (errors.length > 0) throw invalid(errors, options.sandbox);
@@ -132,7 +133,7 @@ function parseQuery(source: string): DocumentNode {
  */
 function onlyQuery(
   document: DocumentNode,
-  known?: { schema: GraphQLSchema; sandbox: boolean },
+  known?: { schema: GraphQLSchema; sandbox: boolean; reach?: Reach },
 ): OperationDefinitionNode {
   const operations = document.definitions.filter(
     (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
@@ -158,7 +159,7 @@ function onlyQuery(
       .map((f) =>
         known && !known.sandbox && !Object.hasOwn(offered, f)
           ? `the platform's API has no mutation ${oneLine(f, 80)}; describe_schema lists the changes it offers`
-          : whoMakes(oneLine(f, 80)),
+          : whoMakes(oneLine(f, 80), known?.reach),
       );
     throw new ToolInputError(
       "mutations are refused: query_platform only reads",

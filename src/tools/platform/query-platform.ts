@@ -66,7 +66,10 @@ export const queryPlatformTool = defineTool({
     const variables = (args.variables ?? {}) as Record<string, unknown>;
     checkVariablesSize(variables);
     const schema = await ctx.schema();
-    const checked = checkQuery(schema, args.query, variables, { sandbox: ctx.sandbox });
+    const checked = checkQuery(schema, args.query, variables, {
+      sandbox: ctx.sandbox,
+      reach: ctx.reach,
+    });
     const result = await ctx.client.request(
       runtimeQuery(OPERATION_NAME, checked.document),
       checked.variables,

@@ -40,6 +40,7 @@ import {
 import { requestOptions } from "../format.js";
 import { accountsOf, contactByName, withCompanyId, withNotes } from "../known-ids.js";
 import { refusedAsNotAllowed } from "../not-allowed.js";
+import { callOf } from "../reach.js";
 import {
   hiddenCharacters,
   holdsHidden,
@@ -348,7 +349,7 @@ async function proposeInvite(
       "email",
       // The invitation this server sent went out then: do not point to a second email.
       !ours && existing.status === "INVITED"
-        ? `They have not answered yet; to send the invitation again, call ${TOOL} with {"contactId": "${oneLine(existing.id)}"}.`
+        ? `They have not answered yet; to send the invitation again, call ${callOf(ctx, TOOL)} with {"contactId": "${oneLine(existing.id)}"}.`
         : "Nothing was sent.",
     );
   }
