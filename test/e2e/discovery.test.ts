@@ -96,6 +96,8 @@ function makeClient(
         ? {
             listChanged: {
               tools: {
+                // The SDK waits 300 ms by default before reloading; until() counts turns, not time.
+                debounceMs: 0,
                 onChanged: (error: Error | null, tools: Tool[] | null) => {
                   if (!error && tools) assistant().listed = tools;
                 },
