@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
+import { setTimeout as wait } from "node:timers/promises";
 import type { Logger } from "../logger.js";
 import type { StateStore } from "../state/store.js";
 import { CancelledError } from "./errors.js";
@@ -239,17 +240,19 @@ export class SharedRateGovernor implements Governor {
       await untilAborted(turn, signal, operation);
       for (;;) {
         const id = randomUUID();
-        const wait = await this.store.claimWindowSlot(this.key, this.limit, this.windowMs, {
+        const waitMs = await this.store.claimWindowSlot(this.key, this.limit, this.windowMs, {
           id,
           maxMs: this.holdMs,
         });
-        if (wait === 0) {
+        if (waitMs === 0) {
           this.headReadyAt = 0;
           return this.releaser(id);
         }
-        this.headReadyAt = Date.now() + wait;
-        report(wait);
-        await untilAborted(sleep(Math.min(wait, SHARED_POLL_MS)), signal, operation);
+        this.headReadyAt = Date.now() + waitMs;
+        report(waitMs);
+        await wait(Math.min(waitMs, SHARED_POLL_MS), undefined, { signal }).catch((error) => {
+          throw signal?.aborted ? cancelledWhileQueued(operation) : error;
+        });
       }
     } catch (error) {
       this.headReadyAt = 0;
@@ -273,10 +276,6 @@ export class SharedRateGovernor implements Governor {
       });
     };
   }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /** Waits for `promise`, or rejects with CancelledError as soon as the signal aborts. */

@@ -11,14 +11,13 @@ import { governorKey } from "../client/governor.js";
 import type { SchemaCache } from "../client/schema/index.js";
 import type { TokenSource } from "../client/types.js";
 import type { Config } from "../config.js";
-import type { Logger } from "../logger.js";
+import { createChildLogger, type Logger } from "../logger.js";
 import { createServer, type WorkforceServer } from "../server.js";
 import type { StateStore } from "../state/store.js";
 import type { WebhookEventStore } from "../state/webhook-events.js";
 import type { WebhookSecretStore } from "../state/webhook-secrets.js";
 import type { CatalogEntry } from "../tools/catalog.js";
 import type { Platform } from "./platform.js";
-import { createSessionLogger } from "./session-logger.js";
 
 export interface StatelessContext {
   config: Config;
@@ -48,7 +47,7 @@ export interface StatelessCall {
 export function statelessServer(context: StatelessContext, call: StatelessCall): WorkforceServer {
   const { config, platform } = context;
   const identity = identityOf(platform.apiUrl, call.token);
-  const logger = createSessionLogger(context.logger, call.bearer);
+  const logger = createChildLogger(context.logger, call.bearer);
   const client = platform.createClient(call.token, logger);
   return createServer(config, {
     client,

@@ -22,7 +22,7 @@ import { PersonalTokens } from "../auth/remote/personal-tokens.js";
 import { createSchemaCache, createSchemaSource } from "../client/schema/introspection.js";
 import { CHANGES_URI } from "../client/schema/uris.js";
 import type { Config } from "../config.js";
-import type { Logger } from "../logger.js";
+import { createChildLogger, type Logger } from "../logger.js";
 import { createServer, type WorkforceServer } from "../server.js";
 import { createStateStore } from "../state/index.js";
 import { sealingKeyFor } from "../state/sealing-key.js";
@@ -38,7 +38,6 @@ import {
 import { refusalWarner, sendHumanPage, wantsHumanPage } from "./human-page.js";
 import { openPlatform } from "./platform.js";
 import { createRemoteAuth, type RemoteAuth, type RequestCredential } from "./remote-auth.js";
-import { createSessionLogger } from "./session-logger.js";
 import { sha256 } from "./sha256.js";
 import { createWebhookReceiver, WEBHOOK_PATH } from "./webhook-receiver.js";
 
@@ -391,7 +390,7 @@ export async function startHttpServer(
       );
     }
     const { reservation } = slot;
-    const sessionLogger = createSessionLogger(logger, bearer);
+    const sessionLogger = createChildLogger(logger, bearer);
     const workforce = createServer(config, {
       client: platform.createClient(
         credential ? credential.token(sessionLogger) : (token as NonNullable<typeof token>),
