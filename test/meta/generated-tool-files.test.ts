@@ -5,7 +5,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { describe, expect, it } from "vitest";
-import { OPT_IN_TOOLSETS } from "../../src/config/defaults.js";
+import { DEFAULT_TOOLSETS, OPT_IN_TOOLSETS } from "../../src/config/defaults.js";
 import { TOOLSETS } from "../../src/config.js";
 import type { AnyTool } from "../../src/tools/define-tool.js";
 import { tools } from "../../src/tools/registry.js";
@@ -59,12 +59,17 @@ function withTable(readme: string, table: string): string {
   return `${readme.slice(0, start + START.length)}\n${table}\n${readme.slice(end)}`;
 }
 
-/** manifest.json's tools: each name with the first line of its description (its summary). */
+/**
+ * manifest.json's tools: those a start with no settings serves (not the opt-in toolsets', which the
+ * manifest's `toolsets` setting adds), each with the first line of its description (its summary).
+ */
 function manifestTools(all: readonly AnyTool[]): { name: string; description: string }[] {
-  return all.map((tool) => ({
-    name: tool.name,
-    description: (tool.description.trim().split("\n")[0] ?? "").trim(),
-  }));
+  return all
+    .filter((tool) => DEFAULT_TOOLSETS.includes(tool.toolset))
+    .map((tool) => ({
+      name: tool.name,
+      description: (tool.description.trim().split("\n")[0] ?? "").trim(),
+    }));
 }
 
 describe("files written from the tool registry", () => {
