@@ -1,5 +1,7 @@
 // What the model reads of the tool list costs context on every turn, and some model APIs refuse
 // schemas that MCP allows. These checks keep the whole list affordable and portable.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { Tool } from "@modelcontextprotocol/server";
 import { describe, expect, it } from "vitest";
 import { OPT_IN_TOOLSETS } from "../../src/config/defaults.js";
@@ -68,6 +70,41 @@ describe("the tool list every assistant accepts, and can afford", async () => {
     console.log(`tool list: ${visible} bytes the model reads, ${whole} bytes in all`);
     expect(visible).toBeLessThanOrEqual(MODEL_VISIBLE_BUDGET);
     expect(whole).toBeLessThanOrEqual(TOOLS_LIST_BUDGET);
+  });
+
+  it("is described in the README with its real figures (count, bytes, budgets)", () => {
+    // The README's sentence, read back: a tool added, dropped or reworded changes these numbers.
+    const readme = readFileSync(join(process.cwd(), "README.md"), "utf8").replace(/\s+/g, " ");
+    const figure = (n: number) => n.toLocaleString("en-US");
+    const actual = {
+      tools: String(byDefault.length),
+      visible: figure(byDefault.reduce((sum, tool) => sum + modelVisibleBytes(tool), 0)),
+      visibleBudget: figure(MODEL_VISIBLE_BUDGET),
+      whole: figure(Buffer.byteLength(JSON.stringify({ tools: byDefault }))),
+      wholeBudget: figure(TOOLS_LIST_BUDGET),
+      outputSchemas: figure(
+        byDefault.reduce(
+          (sum, tool) => sum + Buffer.byteLength(JSON.stringify(tool.outputSchema ?? {})),
+          0,
+        ),
+      ),
+    };
+    const sentence = readme.match(
+      /All (\d+) default tools cost ([\d,]+) bytes of what the model reads \(names, descriptions, input schemas; budget ([\d,]+)\) and ([\d,]+) bytes as the whole `tools\/list` answer \(budget ([\d,]+)\)/,
+    );
+    const outputSchemas = readme.match(/Output schemas \(([\d,]+) of those bytes\)/);
+    const written = {
+      tools: sentence?.[1],
+      visible: sentence?.[2],
+      visibleBudget: sentence?.[3],
+      whole: sentence?.[4],
+      wholeBudget: sentence?.[5],
+      outputSchemas: outputSchemas?.[1],
+    };
+    expect(
+      written,
+      `README.md, section Tools: write "All ${actual.tools} default tools cost ${actual.visible} bytes of what the model reads (names, descriptions, input schemas; budget ${actual.visibleBudget}) and ${actual.whole} bytes as the whole \`tools/list\` answer (budget ${actual.wholeBudget})" and "Output schemas (${actual.outputSchemas} of those bytes)"`,
+    ).toEqual(actual);
   });
 
   it(`costs at most ${MODEL_VISIBLE_BUDGET_ALL / 1024} KB of what the model reads with every opt-in toolset`, () => {
