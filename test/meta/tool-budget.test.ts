@@ -11,16 +11,16 @@ import { listToolsAsClientSees } from "./tool-surface.js";
 /** Budgets for every default tool together (bytes of JSON). */
 const MODEL_VISIBLE_BUDGET = 20 * 1024;
 /**
- * 42 KB since output schemas list the fields of every list's items (issue 23): about 17 KB of the
- * whole are output schemas, which chat clients do not hand the model (code-mode clients turn them
- * into the types they read). It was 32 KB, which left room for the records of four tools only; the
- * 20 KB the model reads stays as it was.
+ * Raised when output schemas began to list the fields of every list's items (issue 23): output
+ * schemas, which chat clients do not hand the model (code-mode clients turn them into the types
+ * they read), are a large part of the whole (the README gives the figures, checked below); what
+ * the model reads stays within its own budget.
  */
 const TOOLS_LIST_BUDGET = 42 * 1024;
 /**
- * With every opt-in toolset named too (`--toolsets all`): what a person chose to pay for. 28 KB
- * since the records toolset (update_payment_request, update_talent_contact, about 2 KB): a person
- * who names it chose to pay for its two writes; the default list above stays at 20 KB.
+ * With every opt-in toolset named too (`--toolsets all`): what a person chose to pay for, raised
+ * with the records toolset (update_payment_request, update_talent_contact): a person who names it
+ * chose to pay for its two writes; the default list's budget above stays as it was.
  */
 const MODEL_VISIBLE_BUDGET_ALL = 28 * 1024;
 const MAX_DESCRIPTION = 1024;
