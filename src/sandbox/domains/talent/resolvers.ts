@@ -1,6 +1,6 @@
 // Skills and the talent pool, scoped like the core: a caller sees the contacts of its companies only.
 
-import { z } from "zod";
+import * as z from "zod";
 import type { AnyRecord, Args, RequestContext, ResolverMap } from "../../context.js";
 import { IDENTITIES } from "../../context.js";
 import { authorizationError, ValidationCollector } from "../../errors.js";
