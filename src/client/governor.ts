@@ -1,5 +1,4 @@
 import { createHash, randomUUID } from "node:crypto";
-import { setTimeout as wait } from "node:timers/promises";
 import type { Logger } from "../logger.js";
 import type { StateStore } from "../state/store.js";
 import { CancelledError } from "./errors.js";
@@ -240,19 +239,17 @@ export class SharedRateGovernor implements Governor {
       await untilAborted(turn, signal, operation);
       for (;;) {
         const id = randomUUID();
-        const waitMs = await this.store.claimWindowSlot(this.key, this.limit, this.windowMs, {
+        const wait = await this.store.claimWindowSlot(this.key, this.limit, this.windowMs, {
           id,
           maxMs: this.holdMs,
         });
-        if (waitMs === 0) {
+        if (wait === 0) {
           this.headReadyAt = 0;
           return this.releaser(id);
         }
-        this.headReadyAt = Date.now() + waitMs;
-        report(waitMs);
-        await wait(Math.min(waitMs, SHARED_POLL_MS), undefined, { signal }).catch((error) => {
-          throw signal?.aborted ? cancelledWhileQueued(operation) : error;
-        });
+        this.headReadyAt = Date.now() + wait;
+        report(wait);
+        await untilAborted(sleep(Math.min(wait, SHARED_POLL_MS)), signal, operation);
       }
     } catch (error) {
       this.headReadyAt = 0;
@@ -276,6 +273,10 @@ export class SharedRateGovernor implements Governor {
       });
     };
   }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /** Waits for `promise`, or rejects with CancelledError as soon as the signal aborts. */
