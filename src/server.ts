@@ -84,6 +84,11 @@ export interface ServerDeps {
    * user, read with `viewer` when a change first needs it.
    */
   identity?: string;
+  /**
+   * Who each credential's user is, as read before: a server made per request (stateless HTTP,
+   * 2026-07-28) spends no platform request on it after the first.
+   */
+  known?: KnownPeople;
   /** The tools' clock (tests pass one that does not sleep). */
   clock?: Clock;
   /**
@@ -176,7 +181,7 @@ export function createServer(config: Config, deps: ServerDeps): WorkforceServer 
   const identity =
     deps.identity !== undefined
       ? () => Promise.resolve(deps.identity as string)
-      : personOf(client, config);
+      : personOf(client, config, deps.known);
   const confirmations = deps.confirmations ?? store;
   const notice = deps.sandbox ? SANDBOX_NOTICE : undefined;
   // One introspection cache for the resources and the tools that read the schema.
@@ -608,28 +613,47 @@ function toolRunner(
   return callback;
 }
 
+/** The platform users of the credentials a process has seen, by a digest of the credential. */
+export interface KnownPeople {
+  /** A digest naming the credential of this server's calls. */
+  credential: string;
+  people: {
+    get(key: string): Promise<string> | undefined;
+    set(key: string, value: Promise<string>): unknown;
+    delete(key: string): unknown;
+  };
+}
+
 /**
  * Whose calls these are: a digest of the platform and its user, read with `viewer` once, when a
  * change first needs it, so every session and process of one person shares its confirmations.
  */
-function personOf(client: PlatformClient, config: Config): () => Promise<string> {
+function personOf(
+  client: PlatformClient,
+  config: Config,
+  known?: KnownPeople,
+): () => Promise<string> {
   let person: Promise<string> | undefined;
   return () => {
-    person ??= (async () => {
-      const [{ viewerQuery }, { createHash }] = await Promise.all([
-        import("./client/operations/core.js"),
-        import("node:crypto"),
-      ]);
-      const { data } = await client.run(viewerQuery, {});
-      const who = `${config.apiUrl ?? "embedded sandbox"}\n${data.viewer.id}`;
-      return `person:${createHash("sha256").update(who).digest("hex")}`;
-    })();
+    person ??= known?.people.get(known.credential) ?? readPerson(client, config);
+    known?.people.set(known.credential, person);
     // A failed read is tried again by the next change.
     person.catch(() => {
       person = undefined;
+      if (known) known.people.delete(known.credential);
     });
     return person;
   };
+}
+
+async function readPerson(client: PlatformClient, config: Config): Promise<string> {
+  const [{ viewerQuery }, { createHash }] = await Promise.all([
+    import("./client/operations/core.js"),
+    import("node:crypto"),
+  ]);
+  const { data } = await client.run(viewerQuery, {});
+  const who = `${config.apiUrl ?? "embedded sandbox"}\n${data.viewer.id}`;
+  return `person:${createHash("sha256").update(who).digest("hex")}`;
 }
 
 /** A form the person answers: input_required, with the form's state sealed for the next call. */

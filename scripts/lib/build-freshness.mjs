@@ -6,16 +6,24 @@ import { join } from "node:path";
 /** What the build reads, besides node_modules: a change to any of them makes dist/ stale. */
 const BUILD_INPUTS = [
   "src",
+  "scripts/build.mjs",
   "scripts/bundle.mjs",
-  "scripts/make-executable.mjs",
+  "assets",
   "package.json",
   "package-lock.json",
   "tsconfig.json",
   "tsconfig.build.json",
 ];
 
-/** The file the build writes last (bundle.mjs, then make-executable.mjs): its time is the build's. */
-export const BUILD_OUTPUT = "dist/cli.js";
+/**
+ * Written by the build's last step and removed by its first (scripts/build.mjs): its time is the
+ * build's. Not dist/cli.js: tsc writes that even when it fails, and a build that stopped halfway
+ * must count as no build.
+ */
+export const BUILD_MARK = "dist/.build-complete";
+
+/** The bundle's icon (manifest.json), copied in the same last step. */
+export const BUILD_ICON = "dist/icon.png";
 
 /** The newest modification time under `file` (folders count too: a deleted file changes its folder). */
 function newestMtime(file) {
@@ -29,9 +37,10 @@ function newestMtime(file) {
 
 /** Why dist/ must be built again, or undefined when it is newer than everything it is built from. */
 export function staleBecause(root) {
-  const output = join(root, BUILD_OUTPUT);
-  if (!existsSync(output)) return `${BUILD_OUTPUT} is missing`;
-  const built = statSync(output).mtimeMs;
+  const mark = join(root, BUILD_MARK);
+  if (!existsSync(mark))
+    return `${BUILD_MARK} is missing: no build finished since the last one began`;
+  const built = statSync(mark).mtimeMs;
   for (const input of BUILD_INPUTS) {
     if (newestMtime(join(root, input)) > built) return `${input} changed since the last build`;
   }

@@ -14,14 +14,7 @@ export function npxWithNode22(pkg, bin, args, { cwd, env, echo = true } = {}) {
   return new Promise((resolve, reject) => {
     const child = spawn("npx", ["-y", "-p", NODE22, "-p", pkg, bin, ...args], {
       cwd,
-      // npm run passes the project's json=true (.npmrc) on: npx would then report the tool's exit
-      // code as a JSON error object after its output.
-      env: {
-        ...process.env,
-        npm_config_update_notifier: "false",
-        npm_config_json: "false",
-        ...env,
-      },
+      env: { ...process.env, npm_config_update_notifier: "false", ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";

@@ -39,7 +39,7 @@ const agents = {
 
 /**
  * `fetch` on node:http/https. Why not the global fetch: on Node 20 its WHATWG streams made the
- * server's resident memory climb to ~160 MB over 2,000 tool calls; node:http holds it near 120 MB.
+ * server's resident memory climb far higher over a long run of tool calls (docs/performance.md).
  * Network errors keep node's codes (ECONNREFUSED, ECONNRESET) on the thrown error.
  */
 export function httpFetch(
@@ -132,8 +132,8 @@ function abortError(signal: AbortSignal | undefined): Error {
 
 /**
  * Reads the body in chunks and gives up as soon as it passes `max`: an oversized answer must not
- * be buffered (a 700 MB body took the process to 2.2 GB). Destroying the response closes the
- * socket, so the agent does not reuse it and nothing more arrives.
+ * be buffered (a huge body once took the process to several times its size). Destroying the
+ * response closes the socket, so the agent does not reuse it and nothing more arrives.
  */
 async function readBody(res: IncomingMessage, max: number | undefined): Promise<Buffer> {
   const status = res.statusCode ?? 502;

@@ -1,7 +1,7 @@
 import type { PlatformClient, PlatformClientOptions } from "./types.js";
 
 /**
- * A platform client whose module (graphql-request and graphql, ~0.5 MB) loads with its first
+ * A platform client whose module (graphql-request and graphql, large) loads with its first
  * request instead of when the server starts: listing tools needs neither.
  */
 export function createLazyPlatformClient(options: PlatformClientOptions): PlatformClient {

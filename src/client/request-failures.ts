@@ -23,8 +23,8 @@ import type { Operation, TraceContext } from "./types.js";
 
 // Connection errors that prove the request never left this machine, so nothing happened. Each
 // says what is wrong with the address rather than with the moment: sending again seconds later
-// meets the same refusal, so these are not retried with back-off (a wrong address failed after
-// ~8 s of retries and then advised waiting a minute).
+// meets the same refusal, so these are not retried with back-off (a wrong address used to fail
+// only after every retry, and then advised waiting a minute).
 const UNREACHABLE: Record<string, (host: string, code: string) => string> = {
   ECONNREFUSED: (host) =>
     `Nothing accepted the connection at ${host} (ECONNREFUSED). Check the address and port in WORKFORCE_API_URL, and that the platform runs there.`,

@@ -1,6 +1,7 @@
 // When a failed request is tried again: only reads and writes that are safe to repeat, only for
 // errors marked retryable, at most maxRetries times, after an exponential back-off with jitter
 // that a cancellation cuts short.
+import { setTimeout as wait } from "node:timers/promises";
 import { CancelledError, type PlatformError } from "./errors.js";
 import type { Operation } from "./types.js";
 
@@ -27,27 +28,19 @@ export function retryPolicy(options: { retryBaseMs: number; maxRetries: number }
 }
 
 /** Waits before trying again; rejects with CancelledError when the caller cancels meanwhile. */
-export function sleep(
+export async function sleep(
   ms: number,
   signal: AbortSignal | undefined,
   operation: string,
   attempts: number,
-) {
-  return new Promise<void>((resolve, reject) => {
-    const cancelled = () =>
-      new CancelledError(`${operation} was cancelled while waiting to try again.`, {
-        operation,
-        attempts,
-      });
-    if (signal?.aborted) return reject(cancelled());
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(cancelled());
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
+): Promise<void> {
+  try {
+    await wait(ms, undefined, { signal });
+  } catch (error) {
+    if (!signal?.aborted) throw error;
+    throw new CancelledError(`${operation} was cancelled while waiting to try again.`, {
+      operation,
+      attempts,
+    });
+  }
 }

@@ -30,7 +30,7 @@ export function createTransport(options: TransportOptions): Send {
     const unsafe = !op.safeToRepeat;
     // One signal for the time-out and the caller's cancellation (told apart by a.signal.aborted).
     // Not AbortSignal.any: its weak references kept every request's signals alive through young
-    // collections, ~2 KB a call that the server's heap carried until a full collection.
+    // collections, memory the server's heap carried until a full collection (docs/performance.md).
     const stop = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {

@@ -29,7 +29,7 @@ async function timesheetPayloadSchemaText(): Promise<string> {
 
 // JSON-RPC code the MCP specification gives to "resource not found".
 
-// Rendering needs graphql (~0.4 MB): loaded with the first schema read, not when the server starts.
+// Rendering needs graphql, which is large: loaded with the first schema read, not at start-up.
 const render = () => import("../client/schema/render.js");
 
 export interface ResourceDeps {

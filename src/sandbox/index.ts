@@ -12,6 +12,7 @@
 // three gateway codes above (parse, validation, bad variables) answer HTTP 200 with `data` absent.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
+import { setTimeout as wait } from "node:timers/promises";
 import {
   type DocumentNode,
   execute,
@@ -263,7 +264,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const windows = new Map<IdentityKey, number[]>();
   const requests: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
-  const timers = new Set<NodeJS.Timeout>();
   let baseUrl = "";
   const clock = createSandboxClock(options.now);
   const webhooks = createWebhookDelivery({ data, delivery: options.webhooks });
@@ -272,14 +272,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     redirectUri: options.oauthRedirectUri ?? DEFAULTS.redirectUri,
   });
 
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const t = setTimeout(() => {
-        timers.delete(t);
-        resolve();
-      }, ms);
-      timers.add(t);
-    });
+  /** Aborted on close: a slow answer still waiting ends with the sandbox. */
+  const closing = new AbortController();
 
   function consumeRateLimit(identity: IdentityKey): boolean {
     if (rateLimit <= 0) return true;
@@ -474,7 +468,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       };
 
       if (fault?.kind === "slow") {
-        await sleep(fault.delayMs);
+        await wait(fault.delayMs, undefined, { signal: closing.signal });
         if (res.destroyed) return;
         send(200, await run());
         return;
@@ -659,8 +653,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     close() {
       webhooks.cancelAll();
       closed ??= new Promise<void>((resolve) => {
-        for (const t of timers) clearTimeout(t);
-        timers.clear();
+        closing.abort();
         server.close(() => resolve());
         for (const socket of sockets) socket.destroy();
         server.closeAllConnections?.();

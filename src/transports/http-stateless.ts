@@ -11,15 +11,14 @@ import { governorKey } from "../client/governor.js";
 import type { SchemaCache } from "../client/schema/index.js";
 import type { TokenSource } from "../client/types.js";
 import type { Config } from "../config.js";
-import type { Logger } from "../logger.js";
-import { createServer, type WorkforceServer } from "../server.js";
+import { createChildLogger, type Logger } from "../logger.js";
+import { createServer, type KnownPeople, type WorkforceServer } from "../server.js";
 import type { KeyValueStore, StateStore } from "../state/store.js";
 import type { WebhookEventStore } from "../state/webhook-events.js";
 import type { WebhookSecretStore } from "../state/webhook-secrets.js";
 import type { CatalogEntry } from "../tools/catalog.js";
 import type { Clock } from "../tools/define-tool.js";
 import type { Platform } from "./platform.js";
-import { createSessionLogger } from "./session-logger.js";
 
 export interface StatelessContext {
   config: Config;
@@ -40,6 +39,8 @@ export interface StatelessContext {
   registeredSecrets?: WebhookSecretStore;
   /** The tools' clock (tests pass one whose waits end at once); the real one by default. */
   clock?: Clock;
+  /** Each credential's platform user, read once for the process (see KnownPeople). */
+  people: KnownPeople["people"];
 }
 
 export interface StatelessCall {
@@ -53,7 +54,7 @@ export interface StatelessCall {
 export function statelessServer(context: StatelessContext, call: StatelessCall): WorkforceServer {
   const { config, platform } = context;
   const identity = identityOf(platform.apiUrl, call.token);
-  const logger = createSessionLogger(context.logger, call.bearer);
+  const logger = createChildLogger(context.logger, call.bearer);
   const client = platform.createClient(call.token, logger);
   return createServer(config, {
     client,
@@ -68,6 +69,7 @@ export function statelessServer(context: StatelessContext, call: StatelessCall):
     events: context.events,
     registeredSecrets: context.registeredSecrets,
     clock: context.clock,
+    known: { credential: identity, people: context.people },
   });
 }
 

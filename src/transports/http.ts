@@ -14,6 +14,7 @@ import {
   isLegacyRequest,
 } from "@modelcontextprotocol/server";
 import express, { type NextFunction, type Request, type Response } from "express";
+import { LRUCache } from "lru-cache";
 
 import { clientAddress } from "../auth/remote/address-key.js";
 import type { ClientMetadataOptions } from "../auth/remote/client-metadata.js";
@@ -23,7 +24,7 @@ import type { SignInIdentity } from "../auth/store.js";
 import { createSchemaCache, createSchemaSource } from "../client/schema/introspection.js";
 import { CHANGES_URI } from "../client/schema/uris.js";
 import type { Config } from "../config.js";
-import type { Logger } from "../logger.js";
+import { createChildLogger, type Logger } from "../logger.js";
 import { createServer, type WorkforceServer } from "../server.js";
 import { createStateStore } from "../state/index.js";
 import { sealingKeyFor } from "../state/sealing-key.js";
@@ -41,7 +42,6 @@ import {
 import { refusalWarner, sendHumanPage, wantsHumanPage } from "./human-page.js";
 import { openPlatform } from "./platform.js";
 import { createRemoteAuth, type RemoteAuth, type RequestCredential } from "./remote-auth.js";
-import { createSessionLogger } from "./session-logger.js";
 import { sha256 } from "./sha256.js";
 import { createWebhookReceiver, WEBHOOK_PATH } from "./webhook-receiver.js";
 
@@ -130,6 +130,8 @@ export async function startHttpServer(
     store,
     confirmations,
     clock: options.toolClock,
+    // Bounded: a credential seen once costs one entry until newer ones push it out.
+    people: new LRUCache<string, Promise<string>>({ max: 1000 }),
     schemas: createSchemaCache({ store }),
     catalog,
     sealingKey,
@@ -415,7 +417,7 @@ export async function startHttpServer(
       );
     }
     const { reservation } = slot;
-    const sessionLogger = createSessionLogger(logger, bearer);
+    const sessionLogger = createChildLogger(logger, bearer);
     const workforce = createServer(config, {
       client: platform.createClient(
         credential ? credential.token(sessionLogger) : (token as NonNullable<typeof token>),

@@ -1,9 +1,9 @@
 import { Transform, type TransformCallback } from "node:stream";
 
 /**
- * Largest stdio message (one line, in bytes) the server accepts. The biggest legitimate one is a
- * submit_timesheets call with 1,000 rows, each with a 2 KB meta: about 2.3 MB. 4 MiB leaves room
- * and stays well under the SDK's ReadBuffer cap (10 MiB), which would close the session instead.
+ * Largest stdio message (one line, in bytes) the server accepts: room for the biggest legitimate
+ * one (a submit_timesheets call with its most rows, each with its largest meta), and under the
+ * SDK's ReadBuffer cap, which would close the session instead. The sums: docs/performance.md.
  */
 export const MAX_STDIO_MESSAGE_BYTES = 4 * 1024 * 1024;
 

@@ -74,13 +74,13 @@ describe("retries of operations that are safe to repeat", () => {
 
   it("a time-out is retried", async () => {
     // Fake timers: the first attempt times out when the test says so, the second never does, however
-    // slow the machine. The first request is held by the sandbox (its delay is a fake timer too).
+    // slow the machine. The first request is held by the sandbox until it closes.
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
     sandbox.faults.inject("slow", { count: 1, delayMs: 60_000, operationName: "Viewer" });
     const pending = fastClient(sandbox, { timeoutMs: 100 }).run(viewerQuery, {});
     await until(() => sandbox.countRequests("Viewer") === 1, "the first request arrived");
     vi.advanceTimersByTime(100);
-    // The back-off (2 to 4 ms), a millisecond at a time, until the second request arrives.
+    // Until the second request arrives (after the back-off), a fake millisecond at a time.
     await until(
       () => sandbox.countRequests("Viewer") === 2,
       "the retry arrived",

@@ -230,7 +230,13 @@ describe("discovery over Streamable HTTP (embedded sandbox)", () => {
   let server: HttpServerHandle;
   let mcpUrl: URL;
   beforeAll(async () => {
-    server = await startHttpServer(httpConfig({ useSandbox: true }), quietLogger(), "9.9.9");
+    // Four whole scenarios against one server within a minute: the rate budget is not under test.
+    const config = httpConfig({
+      useSandbox: true,
+      rateLimitPerMinute: 10_000,
+      sandboxRateLimitPerMinute: 0,
+    });
+    server = await startHttpServer(config, quietLogger(), "9.9.9");
     mcpUrl = new URL(`${server.url}/mcp`);
     await failOneDelivery((client) => client.connect(new StreamableHTTPClientTransport(mcpUrl)));
   });

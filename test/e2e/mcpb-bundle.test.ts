@@ -1,12 +1,23 @@
 // A plain `mcpb pack` of the repository (what someone who knows mcpb but not this project runs)
 // makes the small bundle: .mcpbignore keeps only the built server, which needs no node_modules.
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, statSync } from "node:fs";
+// In a tree that is not built it stops, instead of packing a bundle with no server.
+import { execFileSync, spawnSync } from "node:child_process";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { projectWithTypeError } from "../helpers/build.js";
 
 const root = process.cwd();
 const mcpb = path.join(root, "node_modules", ".bin", "mcpb");
@@ -49,7 +60,11 @@ describe("the bundle a plain `mcpb pack` makes", () => {
       "manifest.json",
       "package.json",
     ]);
-    expect(readdirSync(path.join(unpacked, "dist")).sort()).toEqual(["chunks", "cli.js"]);
+    expect(readdirSync(path.join(unpacked, "dist")).sort()).toEqual([
+      "chunks",
+      "cli.js",
+      "icon.png",
+    ]);
   });
 
   it("carries a manifest that mcpb validates", () => {
@@ -59,10 +74,58 @@ describe("the bundle a plain `mcpb pack` makes", () => {
     expect(out).toMatch(/Manifest schema validation passes/);
   });
 
-  it("starts from the unpacked bundle and lists its tools", async () => {
+  it("starts from the unpacked bundle and lists the tools its manifest names", async () => {
     expect(client.getInstructions()).toMatch(/SANDBOX MODE/);
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toContain("search_hires");
+    const manifest = JSON.parse(readFileSync(path.join(unpacked, "manifest.json"), "utf8"));
+    expect(tools.map((t) => t.name)).toEqual(
+      manifest.tools.map((tool: { name: string }) => tool.name),
+    );
     expect(protocolErrors).toEqual([]);
+  });
+});
+
+describe("a plain `mcpb pack` of a tree that is not built", () => {
+  /** A clone's files as git has them (no dist/), packed with mcpb as it stands. */
+  function packClone(withDist: (dir: string) => void = () => {}) {
+    const clone = mkdtempSync(path.join(tmpdir(), "workforce-mcp-unbuilt-"));
+    for (const file of ["manifest.json", ".mcpbignore", "package.json", "README.md", "LICENSE"])
+      copyFileSync(path.join(root, file), path.join(clone, file));
+    withDist(clone);
+    const bundle = path.join(clone, "workforce.mcpb");
+    const pack = spawnSync(mcpb, ["pack", clone, bundle], { cwd: clone, encoding: "utf8" });
+    return { status: pack.status, output: pack.stdout + pack.stderr, packed: existsSync(bundle) };
+  }
+
+  it("stops with an error naming the missing built file, and writes no bundle", () => {
+    const pack = packClone();
+    expect(pack.status).not.toBe(0);
+    expect(pack.output).toContain("Icon file not found at path: dist/icon.png");
+    expect(pack.packed).toBe(false);
+  });
+
+  it("stops too when a failed build left tsc's dist/cli.js behind", () => {
+    const pack = packClone((clone) => {
+      mkdirSync(path.join(clone, "dist"));
+      writeFileSync(path.join(clone, "dist", "cli.js"), "// tsc's output, not bundled\n");
+    });
+    expect(pack.status).not.toBe(0);
+    expect(pack.packed).toBe(false);
+  });
+
+  it("`npm run pack:bundle` stops when the build fails, and packs nothing", () => {
+    const clone = projectWithTypeError([
+      "scripts/pack-bundle.mjs",
+      "scripts/build.mjs",
+      "scripts/lib",
+      "manifest.json",
+    ]);
+    const pack = spawnSync(process.execPath, [path.join(clone, "scripts/pack-bundle.mjs")], {
+      cwd: clone,
+      encoding: "utf8",
+    });
+    expect(pack.status).not.toBe(0);
+    expect(pack.stderr).toContain("the build failed (see above); no bundle was made");
+    expect(readdirSync(clone).filter((file) => file.endsWith(".mcpb"))).toEqual([]);
   });
 });

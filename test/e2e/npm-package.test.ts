@@ -55,7 +55,7 @@ describe("the npm package, packed and installed into an empty folder", () => {
     // From npm's cache where it can (CI's `npm ci` filled it); the network only for what is missing.
     const install = spawnSync(
       "npm",
-      ["install", "--prefer-offline", "--no-audit", "--no-fund", "--json=false", tarball],
+      ["install", "--prefer-offline", "--no-audit", "--no-fund", tarball],
       { cwd: project, encoding: "utf8", timeout: 240_000 },
     );
     installLog = `${install.stdout}${install.stderr}`;

@@ -1,6 +1,8 @@
-// `npm start` is the quick start's way to serve over stdio, and what someone puts in a client's
-// configuration when running from a clone: every line it writes to stdout must be protocol.
-import { spawn } from "node:child_process";
+// `npm start` is the quick start's way to serve over stdio; `npm start --silent` is what someone
+// puts in a client's configuration when running from a clone (the README says so): every line it
+// writes to stdout must be protocol. npm prints its script banner on stdout unless it is silent
+// (or in json mode, which the project no longer sets: that put npm's own JSON on stdout instead).
+import { spawn, spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 
 const initialize = {
@@ -14,16 +16,16 @@ const initialize = {
   },
 };
 
-describe("npm start over stdio", () => {
-  it("writes only JSON-RPC messages to stdout (npm's script banner goes to stderr)", async () => {
-    // Without the npm_* variables of the `npm test` running this: the project's own npm settings
-    // must do it, as they would for a person typing `npm start`.
-    const env = Object.fromEntries(
-      Object.entries(process.env).filter(
-        ([name]) => !/^npm_/i.test(name) && !name.startsWith("WORKFORCE_"),
-      ),
-    );
-    const child = spawn("npm", ["start"], { cwd: process.cwd(), env, stdio: "pipe" });
+// Without the npm_* variables of the `npm test` running this: npm behaves as it would for a person.
+const env = Object.fromEntries(
+  Object.entries(process.env).filter(
+    ([name]) => !/^npm_/i.test(name) && !name.startsWith("WORKFORCE_"),
+  ),
+);
+
+describe("npm start --silent over stdio", () => {
+  it("writes only JSON-RPC messages to stdout", async () => {
+    const child = spawn("npm", ["start", "--silent"], { cwd: process.cwd(), env, stdio: "pipe" });
     let stdout = "";
     let stderr = "";
     child.stderr.on("data", (chunk: Buffer) => {
@@ -48,7 +50,28 @@ describe("npm start over stdio", () => {
       id: 1,
       result: { protocolVersion: "2025-06-18" },
     });
-    expect(stderr).toContain("> workforce-mcp@");
+    expect(stderr).not.toContain("> workforce-mcp@");
     expect(code).toBe(0);
   }, 60_000);
+
+  it("writes nothing to stdout when the server stops with an error, not even npm's own JSON", () => {
+    const run = spawnSync("npm", ["start", "--silent", "--", "--no-such-option"], {
+      cwd: process.cwd(),
+      env,
+      input: "",
+      encoding: "utf8",
+    });
+    expect(run.status).toBe(2);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toContain("Unknown option '--no-such-option'");
+  });
+
+  it("the project sets no npm json mode, so `npm install` prints npm's usual summary", () => {
+    const json = spawnSync("npm", ["config", "get", "json"], {
+      cwd: process.cwd(),
+      env,
+      encoding: "utf8",
+    });
+    expect(json.stdout.trim()).toBe("false");
+  });
 });

@@ -2,12 +2,14 @@
 // tsc's output (test/auth/fixtures/renew-worker.mjs): test/global-setup.ts calls ensureBuilt()
 // once per vitest run, so a test never passes or fails on a build older than the code it tests.
 import { spawn } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import lockfile from "proper-lockfile";
 
-import { BUILD_OUTPUT, staleBecause } from "../../scripts/lib/build-freshness.mjs";
+import { BUILD_MARK, staleBecause } from "../../scripts/lib/build-freshness.mjs";
 
-export { BUILD_OUTPUT, staleBecause };
+export { BUILD_MARK, staleBecause };
 
 /** `npm run build`, its output shown; rejects when it fails (a run must not go on with an old dist/). */
 function npmRunBuild(root: string, reason: string): Promise<void> {
@@ -50,4 +52,37 @@ export async function ensureBuilt(
   } finally {
     await release();
   }
+}
+
+/**
+ * A one-file project whose only source has a type error, holding copies of `scripts` (paths in this
+ * repository) and this repository's node_modules: this project's build scripts run as they are.
+ */
+export function projectWithTypeError(scripts: readonly string[]): string {
+  const here = process.cwd();
+  const root = mkdtempSync(path.join(tmpdir(), "workforce-type-error-"));
+  for (const file of scripts)
+    cpSync(path.join(here, file), path.join(root, file), { recursive: true });
+  symlinkSync(path.join(here, "node_modules"), path.join(root, "node_modules"), "dir");
+  const packageJson = {
+    name: "type-error",
+    version: "0.0.1",
+    type: "module",
+    scripts: { build: "node scripts/build.mjs" },
+  };
+  writeFileSync(path.join(root, "package.json"), JSON.stringify(packageJson));
+  mkdirSync(path.join(root, "src"));
+  writeFileSync(path.join(root, "src/cli.ts"), 'export const port: number = "not a number";\n');
+  const compilerOptions = {
+    rootDir: "src",
+    outDir: "dist",
+    module: "nodenext",
+    types: [],
+    skipLibCheck: true,
+  };
+  writeFileSync(
+    path.join(root, "tsconfig.build.json"),
+    JSON.stringify({ compilerOptions, include: ["src"] }),
+  );
+  return root;
 }

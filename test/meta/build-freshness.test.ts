@@ -1,15 +1,17 @@
 // The end-to-end tests run dist/cli.js; test/global-setup.ts rebuilds it when src/ is newer, so a
-// change to a handler shows in them without a manual `npm run build`. These check that rule.
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+// change to a handler shows in them without a manual `npm run build`. These check that rule, and
+// that a build that failed never counts as one.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { BUILD_OUTPUT, ensureBuilt, staleBecause } from "../helpers/build.js";
+import { BUILD_MARK, ensureBuilt, projectWithTypeError, staleBecause } from "../helpers/build.js";
 
 const T0 = new Date("2026-01-01T00:00:00Z");
 const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
 
-/** A project folder with src/tools/a.ts at t=0 and, when `builtAt` is given, dist/cli.js then. */
+/** A project folder with src/tools/a.ts at t=0 and, when `builtAt` is given, a finished build then. */
 function project(builtAt?: number): string {
   const root = mkdtempSync(path.join(tmpdir(), "workforce-build-"));
   mkdirSync(path.join(root, "src/tools"), { recursive: true });
@@ -24,14 +26,15 @@ function project(builtAt?: number): string {
 
 function writeBuild(root: string, seconds: number): void {
   mkdirSync(path.join(root, "dist"), { recursive: true });
-  writeFileSync(path.join(root, BUILD_OUTPUT), "// built\n");
-  utimesSync(path.join(root, BUILD_OUTPUT), at(seconds), at(seconds));
+  writeFileSync(path.join(root, "dist/cli.js"), "// built\n");
+  writeFileSync(path.join(root, BUILD_MARK), "built\n");
+  utimesSync(path.join(root, BUILD_MARK), at(seconds), at(seconds));
 }
 
 describe("when dist/ counts as stale", () => {
   it("is stale with no build, fresh after one, stale again once a source file changes", () => {
     const root = project();
-    expect(staleBecause(root)).toMatch(/dist\/cli\.js is missing/);
+    expect(staleBecause(root)).toMatch(/dist\/\.build-complete is missing/);
     writeBuild(root, 10);
     expect(staleBecause(root)).toBeUndefined();
     utimesSync(path.join(root, "src/tools/a.ts"), at(20), at(20));
@@ -67,6 +70,61 @@ describe("when dist/ counts as stale", () => {
     expect(await ensureBuilt(root, build)).toBe("fresh");
     expect(builds).toBe(1);
     rmSync(root, { recursive: true, force: true });
+  });
+});
+
+describe("a build that failed", () => {
+  it("never counts as built, however new the dist/cli.js it left: the next run builds again", async () => {
+    const root = project(10);
+    let builds = 0;
+    // What a failing `npm run build` leaves: its first step removed the mark, tsc wrote
+    // dist/cli.js (it emits despite type errors), and the build stopped there.
+    const failing = async () => {
+      builds++;
+      rmSync(path.join(root, BUILD_MARK));
+      writeFileSync(path.join(root, "dist/cli.js"), "// tsc's output, not bundled\n");
+      utimesSync(path.join(root, "src/tools/a.ts"), at(20), at(20));
+      throw new Error("npm run build failed (exit 2)");
+    };
+    utimesSync(path.join(root, "src/tools/a.ts"), at(20), at(20));
+    await expect(ensureBuilt(root, failing)).rejects.toThrow(/npm run build failed/);
+    expect(staleBecause(root)).toMatch(/dist\/\.build-complete is missing/);
+
+    await expect(ensureBuilt(root, async () => writeBuild(root, 30))).resolves.toBe("built");
+    expect(builds).toBe(1);
+    expect(staleBecause(root)).toBeUndefined();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it("the real build script takes the mark away when tsc fails, though tsc still wrote dist/cli.js", () => {
+    const root = projectWithTypeError(["scripts/build.mjs", "scripts/lib"]);
+    try {
+      for (const file of [
+        "src/cli.ts",
+        "src",
+        "package.json",
+        "tsconfig.build.json",
+        "scripts/build.mjs",
+      ]) {
+        utimesSync(path.join(root, file), at(0), at(0));
+      }
+      // An earlier build finished; this one starts after the bad edit.
+      writeBuild(root, 10);
+      expect(staleBecause(root)).toBeUndefined();
+
+      const build = spawnSync(process.execPath, [path.join(root, "scripts/build.mjs")], {
+        cwd: root,
+        encoding: "utf8",
+      });
+      expect(build.status).not.toBe(0);
+      expect(build.stdout).toMatch(/error TS2322/);
+      expect(build.stderr).toMatch(/tsc failed; dist\/ is not built/);
+      // Newer than every source file: by dist/cli.js alone, this would pass for a build.
+      expect(existsSync(path.join(root, "dist/cli.js"))).toBe(true);
+      expect(staleBecause(root)).toMatch(/dist\/\.build-complete is missing/);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
 

@@ -1,5 +1,7 @@
 // What the model reads of the tool list costs context on every turn, and some model APIs refuse
 // schemas that MCP allows. These checks keep the whole list affordable and portable.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { Tool } from "@modelcontextprotocol/server";
 import { describe, expect, it } from "vitest";
 import { everyToolAsListed, listToolsAsClientSees } from "./tool-surface.js";
@@ -59,6 +61,36 @@ describe("the tool list every assistant accepts, and can afford", async () => {
 
   it("lists at first only a part of every tool (a check that cannot fail is no check)", () => {
     expect(atFirst.length).toBeLessThan(listed.length);
+  });
+
+  it("is described in the README with its real figures (count, bytes, budgets, room left)", () => {
+    // The README's sentence, read back: a tool added, dropped or reworded changes these numbers.
+    const readme = readFileSync(join(process.cwd(), "README.md"), "utf8").replace(/\s+/g, " ");
+    const figure = (n: number) => n.toLocaleString("en-US");
+    const visible = atFirst.reduce((sum, tool) => sum + modelVisibleBytes(tool), 0);
+    const actual = {
+      tools: String(atFirst.length),
+      visible: figure(visible),
+      visibleBudget: figure(MODEL_VISIBLE_BUDGET),
+      room: figure(MODEL_VISIBLE_BUDGET - visible),
+      whole: figure(Buffer.byteLength(JSON.stringify({ tools: atFirst }))),
+      wholeBudget: figure(TOOLS_LIST_BUDGET),
+    };
+    const sentence = readme.match(
+      /(\d+) tools cost ([\d,]+) bytes of what the model reads \(names, descriptions, input schemas; budget ([\d,]+), so \*\*([\d,]+) bytes of room\*\*\) and ([\d,]+) bytes as the whole `tools\/list` answer \(budget ([\d,]+)\)/,
+    );
+    const written = {
+      tools: sentence?.[1],
+      visible: sentence?.[2],
+      visibleBudget: sentence?.[3],
+      room: sentence?.[4],
+      whole: sentence?.[5],
+      wholeBudget: sentence?.[6],
+    };
+    expect(
+      written,
+      `README.md, section Tools: write "${actual.tools} tools cost ${actual.visible} bytes of what the model reads (names, descriptions, input schemas; budget ${actual.visibleBudget}, so **${actual.room} bytes of room**) and ${actual.whole} bytes as the whole \`tools/list\` answer (budget ${actual.wholeBudget})"`,
+    ).toEqual(actual);
   });
 
   describe.each(listed.map((tool): [string, Tool] => [tool.name, tool]))("%s", (_name, tool) => {

@@ -1,8 +1,9 @@
 import type { GraphQLSchema } from "graphql";
+import { LRUCache } from "lru-cache";
 import type { StateStore } from "../../state/store.js";
 import type { PlatformClient } from "../types.js";
 
-// graphql (~0.4 MB) loads with the first schema built, not when the server starts.
+// graphql loads with the first schema built, not when the server starts (docs/performance.md).
 const build = () => import("./build.js");
 
 /**
@@ -33,7 +34,7 @@ export function createSchemaSource(client: PlatformClient): SchemaSource {
 
 /** How long a schema introspected by one replica serves the others (and this one) before a fresh look. */
 const SCHEMA_CACHE_TTL_MS = 60 * 60_000;
-/** How many platforms and credentials one process keeps a built schema for (a few MB each). */
+/** How many platforms and credentials one process keeps a built schema for (each is large). */
 const SCHEMA_CACHE_ENTRIES = 16;
 /** Marks a stored introspection answer as gzipped JSON in base64. */
 const GZIP_BASE64 = "gzip:";
@@ -57,7 +58,14 @@ export function createSchemaCache(
   const { store } = options;
   const ttlMs = options.ttlMs ?? SCHEMA_CACHE_TTL_MS;
   const now = options.now ?? Date.now;
-  const built = new Map<string, { schema: Promise<GraphQLSchema>; at: number }>();
+  // The least recently used goes first when full; an entry older than the TTL is built again.
+  // ttlResolution 0: every age is read from `now`, so an injected clock is followed exactly.
+  const built = new LRUCache<string, Promise<GraphQLSchema>>({
+    max: SCHEMA_CACHE_ENTRIES,
+    ttl: ttlMs,
+    ttlResolution: 0,
+    perf: { now },
+  });
 
   async function load(key: string, client: PlatformClient, signal?: AbortSignal) {
     const stored = await store?.get(`schema:${key}`).catch(() => undefined);
@@ -72,7 +80,7 @@ export function createSchemaCache(
     }
     const data = await client.introspect({ signal });
     const schema = (await build()).schemaFromIntrospection(data);
-    // A schema's JSON is large (the sandbox's: 180 KB) and repetitive: gzip makes it a tenth.
+    // A schema's JSON is large and repetitive: gzip shrinks it well (docs/performance.md).
     if (!store) return schema;
     const { gzipSync } = await import("node:zlib");
     const packed = GZIP_BASE64 + gzipSync(JSON.stringify(data)).toString("base64");
@@ -84,19 +92,13 @@ export function createSchemaCache(
     sourceFor(key, client) {
       return {
         get(signal) {
-          const entry = built.get(key);
-          if (entry && now() - entry.at < ttlMs) {
-            // Most recently used last, so the oldest goes first when the cache is full.
-            built.delete(key);
-            built.set(key, entry);
-            return entry.schema;
-          }
+          const cached = built.get(key);
+          if (cached) return cached;
           const schema = load(key, client, signal);
-          built.set(key, { schema, at: now() });
-          if (built.size > SCHEMA_CACHE_ENTRIES) built.delete(built.keys().next().value as string);
+          built.set(key, schema);
           // A failure is not cached: the next read asks again.
           schema.catch(() => {
-            if (built.get(key)?.schema === schema) built.delete(key);
+            if (built.peek(key) === schema) built.delete(key);
           });
           return schema;
         },

@@ -35,6 +35,8 @@ type Shown = { -readonly [K in keyof typeof SHOWN]: number };
  * names; the assistant needs the best of them, and can narrow or show one type.
  */
 export const SEARCH_TEXT_BYTES = 6 * 1024;
+/** Left for the line the server adds when the answer names tools not in the list (reach.ts). */
+const REACH_NOTE_ROOM = 256;
 // How many of the types shown that a root field returns (or, when none is, of the fields' types)
 // bring those root fields.
 const ANCHOR_TYPES = 3;
@@ -150,7 +152,8 @@ function describeSearch(schema: GraphQLSchema, text: string, sandbox: boolean, r
     const largest = (Object.keys(shown) as (keyof Shown)[]).reduce((a, b) =>
       shown[b] > shown[a] ? b : a,
     );
-    if (Buffer.byteLength(answer.text) <= SEARCH_TEXT_BYTES || shown[largest] <= 1) return answer;
+    const room = SEARCH_TEXT_BYTES - REACH_NOTE_ROOM;
+    if (Buffer.byteLength(answer.text) <= room || shown[largest] <= 1) return answer;
     shown[largest] -= 1;
   }
 }

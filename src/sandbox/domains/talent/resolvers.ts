@@ -1,5 +1,6 @@
 // Skills and the talent pool, scoped like the core: a caller sees the contacts of its companies only.
 
+import * as z from "zod";
 import type { AnyRecord, Args, RequestContext, ResolverMap } from "../../context.js";
 import { IDENTITIES } from "../../context.js";
 import { authorizationError, ValidationCollector } from "../../errors.js";
@@ -138,7 +139,7 @@ function skillsQuery(ctx: RequestContext, args: Args, field: string) {
 
 // ---------- mutations: inviting people into a company's pool ----------
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const EMAIL = z.email();
 const MAX_TEXT = 255;
 const MAX_MESSAGE = 5000;
 
@@ -177,7 +178,7 @@ function createTrustedContact(ctx: RequestContext, input: Args, field: string) {
     }
   }
   const email = text(input.email);
-  if (email !== "" && !EMAIL.test(email)) {
+  if (email !== "" && !EMAIL.safeParse(email).success) {
     v.add("input.email", "The input.email must be a valid email address.");
   } else if (company && email !== "") {
     const taken = [...talent.contacts.values()].some(

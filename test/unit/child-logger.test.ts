@@ -1,12 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { createLogger } from "../../src/logger.js";
-import { createSessionLogger } from "../../src/transports/session-logger.js";
+import { createChildLogger, createLogger } from "../../src/logger.js";
 
 describe("an HTTP session's logger", () => {
   it("gives its client's sink debug lines while stderr stays at error, the session token redacted", () => {
     const stderr: string[] = [];
     const base = createLogger("error", (line) => stderr.push(line));
-    const session = createSessionLogger(base, "session-token-1234");
+    const session = createChildLogger(base, "session-token-1234");
     const seen: unknown[] = [];
     session.addSink(
       (level, message, data) => seen.push({ level, message, data }),
@@ -21,7 +20,7 @@ describe("an HTTP session's logger", () => {
 
   it("keeps a sink without a level of its own at stderr's level", () => {
     const base = createLogger("warning", () => {});
-    const session = createSessionLogger(base);
+    const session = createChildLogger(base);
     const seen: string[] = [];
     session.addSink((level) => seen.push(level));
     session.info("quiet");
