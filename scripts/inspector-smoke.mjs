@@ -12,12 +12,15 @@ import { INSPECTOR, npxWithNode22 } from "./lib/external.mjs";
 import { startHttpServer } from "./lib/serve-http.mjs";
 
 const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
+/** Listed at first: a core, and the discovery tools that reach the rest. */
 const EXPECTED_TOOLS = [
   "search_hires",
   "get_contract",
   "list_invoices",
-  "submit_timesheets",
   "terminate_hire",
+  "find_tools",
+  "run_read_tool",
+  "run_write_tool",
 ];
 /** The Inspector's --protocol-era values, with the protocol version each one speaks. */
 const ERAS = [
@@ -81,6 +84,18 @@ async function smoke(transport, target, { era, version }) {
     (search._meta?.[SERVER_INFO] !== undefined) === (version === "2026-07-28"),
     `… spoken in ${version} (${version === "2026-07-28" ? "with" : "without"} _meta ${SERVER_INFO})`,
   );
+
+  const found = await run("tools/call find_tools query=timesheets", [
+    "--method",
+    "tools/call",
+    "--tool-name",
+    "find_tools",
+    "--tool-arg",
+    "query=register timesheet hours",
+  ]);
+  const foundNames = (found.structuredContent?.tools ?? []).map((tool) => tool.name);
+  check(found.isError !== true, "find_tools succeeds");
+  check(foundNames.includes("submit_timesheets"), "find_tools finds submit_timesheets, not listed");
 
   const index = await run("resources/read workforce://schema", [
     "--method",
