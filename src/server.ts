@@ -635,14 +635,17 @@ function personOf(
 ): () => Promise<string> {
   let person: Promise<string> | undefined;
   return () => {
-    person ??= known?.people.get(known.credential) ?? readPerson(client, config);
-    known?.people.set(known.credential, person);
+    person ??= known?.people.get(known.credential);
+    if (person) return person;
+    const read = readPerson(client, config);
+    person = read;
+    known?.people.set(known.credential, read);
     // A failed read is tried again by the next change.
-    person.catch(() => {
+    read.catch(() => {
       person = undefined;
-      if (known) known.people.delete(known.credential);
+      known?.people.delete(known.credential);
     });
-    return person;
+    return read;
   };
 }
 

@@ -685,19 +685,25 @@ async function recordAttempt(
         return saying("record the attempt before sending it")(error);
       });
     if (!claimed) {
-      const earlier = await attemptAt(ctx, request.tool, target);
       // A record past its stated end that the store still keeps holds nothing: replace it once.
+      const earlier = await attemptAt(ctx, request.tool, target).catch(async (error) => {
+        await release();
+        throw error;
+      });
       const replaced =
         !earlier &&
-        (await ctx.confirmations.delete(key).then(
-          () =>
+        (await ctx.confirmations
+          .delete(key)
+          .then(() =>
             ctx.confirmations.setIfAbsent(key, JSON.stringify(attempt), UNKNOWN_OUTCOME_HOLD_MS),
-          () => false,
-        ));
+          )
+          .catch(() => false));
       if (!replaced) {
         await release();
-        throw earlier
-          ? stillUnknown(request, target, earlier)
+        // Taken meanwhile by another attempt, or not written: either way nothing is sent.
+        const now = earlier ?? (await attemptAt(ctx, request.tool, target).catch(() => undefined));
+        throw now
+          ? stillUnknown(request, target, now)
           : new SharedStateUnavailableError("record the attempt before sending it");
       }
     }

@@ -303,6 +303,18 @@ describe("sendWrite", () => {
       outcomeUnknown: true,
     });
 
+  /** A cancellation whose answer is lost and that no read ever shows. */
+  const neverShown = () => ({
+    tool: "cancel_hire",
+    target: "hire hire_003",
+    check: "get_hire (hireId hire_003)",
+    send: async (): Promise<never> => {
+      throw lost();
+    },
+    readBack: async () => "READY",
+    applied: (status: string) => status === "CANCELLED",
+  });
+
   it("reads back with back-off instead of sending again, and succeeds when a read shows it", async () => {
     const ctx = context();
     let sent = 0;
@@ -332,19 +344,7 @@ describe("sendWrite", () => {
       cancelled.abort(new Error("the client cancelled the call"));
       throw signal.reason;
     };
-    const outcome = await sendWrite(
-      { ...ctx, signal: cancelled.signal },
-      {
-        tool: "cancel_hire",
-        target: "hire hire_003",
-        check: "get_hire (hireId hire_003)",
-        send: async () => {
-          throw lost();
-        },
-        readBack: async () => "READY",
-        applied: (status) => status === "CANCELLED",
-      },
-    );
+    const outcome = await sendWrite({ ...ctx, signal: cancelled.signal }, neverShown());
     expect(outcome.kind).toBe("unknown");
     await expect(confirmChange(ctx, change({}, {}))).rejects.toBeInstanceOf(
       OutcomeStillUnknownError,
@@ -353,16 +353,7 @@ describe("sendWrite", () => {
 
   it("says the outcome is unknown when no read shows the change, and holds further attempts", async () => {
     const ctx = context();
-    const outcome = await sendWrite(ctx, {
-      tool: "cancel_hire",
-      target: "hire hire_003",
-      check: "get_hire (hireId hire_003)",
-      send: async () => {
-        throw lost();
-      },
-      readBack: async () => "READY",
-      applied: (status) => status === "CANCELLED",
-    });
+    const outcome = await sendWrite(ctx, neverShown());
     if (outcome.kind !== "unknown") throw new Error("expected unknown");
     expect(outcome.text).toContain("The outcome is UNKNOWN");
     expect(outcome.text).toContain("Do not send it again: check with get_hire (hireId hire_003)");
@@ -384,16 +375,7 @@ describe("sendWrite", () => {
   it("holds another attempt until exactly the end it states, counted from when the send began", async () => {
     const ctx = context();
     const began = ctx.clock.now();
-    const outcome = await sendWrite(ctx, {
-      tool: "cancel_hire",
-      target: "hire hire_003",
-      check: "get_hire (hireId hire_003)",
-      send: async () => {
-        throw lost();
-      },
-      readBack: async () => "READY",
-      applied: (status) => status === "CANCELLED",
-    });
+    const outcome = await sendWrite(ctx, neverShown());
     if (outcome.kind !== "unknown") throw new Error("expected unknown");
     expect(outcome.until).toBe(new Date(began + UNKNOWN_OUTCOME_HOLD_MS).toISOString());
     // The read-back took its waits; the hold still ends when it said, not that much later.
