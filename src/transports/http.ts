@@ -23,6 +23,7 @@ import type { SignInIdentity } from "../auth/store.js";
 
 import { createSchemaCache, createSchemaSource } from "../client/schema/introspection.js";
 import { CHANGES_URI } from "../client/schema/uris.js";
+import { TEAM_CHANGES_PATH } from "../client/team-changes.js";
 import type { Config } from "../config.js";
 import { createChildLogger, type Logger } from "../logger.js";
 import { createServer, type WorkforceServer } from "../server.js";
@@ -31,6 +32,7 @@ import { sealingKeyFor } from "../state/sealing-key.js";
 import type { StateStore } from "../state/store.js";
 import { loadCatalog } from "../tools/catalog.js";
 import type { Clock } from "../tools/define-tool.js";
+import { changesEndpoint } from "./changes-endpoint.js";
 import { confirmationStateFor } from "./confirmation-state.js";
 import { type HttpSession, SessionRegistry } from "./http-sessions.js";
 import {
@@ -282,6 +284,15 @@ export async function startHttpServer(
   app.get("/healthz", (_req, res) => {
     res.json({ status: "ok", version, sandbox: platform.sandbox !== undefined });
   });
+  // Local servers' view of the events (WORKFORCE_TEAM_URL), each person's own.
+  app.use(
+    TEAM_CHANGES_PATH,
+    changesEndpoint({
+      ...{ events, store, platform, logger, tokens: clientTokens },
+      retentionDays: config.webhookRetentionDays,
+      remoteAuth: config.auth === "oauth" ? () => remoteAuth : undefined,
+    }),
+  );
   app.use("/mcp", express.json({ limit: MAX_BODY_BYTES }));
   app.all("/mcp", async (req, res) => {
     try {
