@@ -21,6 +21,7 @@ import {
   TWO_SECRETS_SETTING,
 } from "../helpers/webhooks.js";
 import { httpConfig, quietLogger } from "./http-helpers.js";
+import { ScriptedClient, startTeamServer } from "./remote-auth-helpers.js";
 
 let sandbox: Sandbox;
 let team: HttpServerHandle;
@@ -103,6 +104,45 @@ describe("RFC 6750 §3 / MCP authorization: GET /changes needs the person's own 
     const wrong = await changes({ "x-workforce-token": "not-a-platform-token" });
     expect(wrong.status).toBe(401);
     expect(wrong.headers.get("www-authenticate")).toMatch(/error="invalid_token"/);
+  });
+});
+
+describe("MCP authorization (2025-11-25) and OWASP API1:2023: with --auth oauth, GET /changes takes what /mcp takes", () => {
+  it("a sign-in issued by the team server reads its person's events only; a platform token without --token-passthrough, or nothing, is 401 naming the resource metadata", async () => {
+    const oauth = await startTeamServer(sandbox, { webhookSecrets: TWO_SECRETS_SETTING });
+    try {
+      for (const [company, secret, contract] of [
+        ["cmp_nordlys", SECRET, "ctr_oauth_nordlys"],
+        ["cmp_harbor", HARBOR_SECRET, "ctr_oauth_harbor"],
+      ] as const) {
+        const body = JSON.stringify(contractAccepted("hire_001", company, contract));
+        const res = await deliver(`${oauth.handle.url}/webhooks/platform`, body, {
+          signature: sign(body, secret),
+        });
+        expect(res.status).toBe(200);
+      }
+      const at = (headers: Record<string, string>) =>
+        fetch(`${oauth.handle.url}/changes`, { headers });
+      const client = new ScriptedClient(oauth);
+      await client.discover();
+      await client.register();
+      const tokens = await client.signedIn("limited");
+      const mine = await at({ authorization: `Bearer ${tokens.access_token}` });
+      expect(mine.status).toBe(200);
+      const text = await mine.text();
+      expect(text).toContain("ctr_oauth_nordlys");
+      expect(text).not.toContain("ctr_oauth_harbor");
+      for (const headers of [{ "x-workforce-token": sandbox.tokens.limited }, {}]) {
+        const refused = await at(headers);
+        expect(refused.status).toBe(401);
+        expect(refused.headers.get("www-authenticate")).toContain(
+          `resource_metadata="${oauth.publicUrl}/.well-known/oauth-protected-resource/mcp"`,
+        );
+        expect(await refused.text()).not.toContain("ctr_oauth");
+      }
+    } finally {
+      await oauth.handle.close();
+    }
   });
 });
 
