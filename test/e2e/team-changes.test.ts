@@ -132,7 +132,11 @@ describe("MCP authorization (2025-11-25) and OWASP API1:2023: with --auth oauth,
       const text = await mine.text();
       expect(text).toContain("ctr_oauth_nordlys");
       expect(text).not.toContain("ctr_oauth_harbor");
-      for (const headers of [{ "x-workforce-token": sandbox.tokens.limited }, {}]) {
+      const refusedWith: Record<string, string>[] = [
+        { "x-workforce-token": sandbox.tokens.limited },
+        {},
+      ];
+      for (const headers of refusedWith) {
         const refused = await at(headers);
         expect(refused.status).toBe(401);
         expect(refused.headers.get("www-authenticate")).toContain(
