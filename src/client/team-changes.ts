@@ -69,10 +69,17 @@ export function createTeamChanges(options: TeamChangesOptions): TeamChanges {
     if (query.hireId !== undefined) params.set("hireId", query.hireId);
     if (query.companyId !== undefined) params.set("companyId", query.companyId);
     if (query.event !== undefined) params.set("event", query.event);
+    let token: string;
+    try {
+      token = typeof options.token === "string" ? options.token : await options.token.current();
+    } catch (error) {
+      return {
+        ok: false,
+        message: `Your platform credential could not be used for ${where}: ${error instanceof Error ? error.message : String(error)}`,
+      };
+    }
     let response: Response;
     try {
-      const token =
-        typeof options.token === "string" ? options.token : await options.token.current();
       const timeout = AbortSignal.timeout(options.timeoutMs);
       response = await httpFetch(
         `${options.url}${TEAM_CHANGES_PATH}?${params}`,
