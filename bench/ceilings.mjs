@@ -3,7 +3,7 @@
 // test/client/response-size.test.ts, test/server/bounded-answers.test.ts), where the figures
 // depend on the machine and on when V8 collects; the tests keep the behaviour (every initialize
 // answered, the oversized answer refused and the connection dropped), bench/run.mjs the figures.
-import { spawn, spawnSync } from "node:child_process";
+import { fork, spawn, spawnSync } from "node:child_process";
 import { createHash, createHmac } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { Agent, createServer, request } from "node:http";
@@ -54,6 +54,44 @@ export async function startHttpBinary(cli, env) {
       child.kill();
     });
   return { child, url, stop };
+}
+
+/**
+ * The built HTTP server in a child run with --expose-gc (bench/http-server-child.mjs): `heap()`
+ * resolves with the heap it holds after a full collection.
+ */
+async function startHttpChild(env) {
+  const child = fork(new URL("./http-server-child.mjs", import.meta.url), [], {
+    env,
+    execArgv: ["--expose-gc"],
+    stdio: ["ignore", "ignore", "pipe", "ipc"],
+  });
+  let stderr = "";
+  child.stderr.on("data", (chunk) => {
+    stderr += chunk;
+  });
+  const next = () =>
+    new Promise((resolve, reject) => {
+      const exit = (code) => reject(new Error(`HTTP server exited ${code}:\n${stderr}`));
+      child.once("exit", exit);
+      child.once("message", (message) => {
+        child.off("exit", exit);
+        resolve(message);
+      });
+    });
+  const { url } = await next();
+  const heap = async () => {
+    const answer = next();
+    child.send("heap");
+    return (await answer).heap;
+  };
+  const stop = () =>
+    new Promise((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.once("exit", resolve);
+      child.send("stop");
+    });
+  return { child, url, heap, stop };
 }
 
 const initialize = JSON.stringify({
@@ -292,8 +330,9 @@ async function startRedisServer() {
  * A webhook flood against the HTTP server's receiver with its default byte budgets: `companies`
  * companies, each with its own secret, send events of the largest size the receiver accepts, each
  * company twice its own budget, in two rounds. The store keeps each company within its budget and
- * all within the overall one (refusing the rest with 503), so the second round adds nothing. With
- * `redis`, the events are kept in a redis-server of its own, whose memory is measured instead.
+ * all within the overall one (refusing the rest with 503), so the second round adds nothing. In
+ * memory, the server's heap after a full collection is measured (its RSS is reported beside it);
+ * with `redis`, the events are kept in a redis-server of its own, whose memory is measured instead.
  */
 export async function webhookFlood(cli, baseEnv, { redis = false } = {}) {
   const companies = 20;
@@ -307,7 +346,7 @@ export async function webhookFlood(cli, baseEnv, { redis = false } = {}) {
     companyId: `cmp_bench_${i}`,
     secret: `bench_secret_${i}_`.padEnd(32, "s"),
   }));
-  const server = await startHttpBinary(cli, {
+  const env = {
     ...baseEnv,
     WORKFORCE_WEBHOOK_SECRETS: secrets.map((s) => `${s.companyId}:${s.secret}`).join(","),
     ...(shared
@@ -316,11 +355,14 @@ export async function webhookFlood(cli, baseEnv, { redis = false } = {}) {
           WORKFORCE_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),
         }
       : {}),
-  });
+  };
+  // In memory, the events are in the server's heap: measured after a full collection there.
+  const server = shared ? await startHttpBinary(cli, env) : await startHttpChild(env);
   const agent = new Agent({ keepAlive: true, maxSockets: 8 });
   try {
     const pid = server.child.pid;
-    const memory = async () => (shared ? await shared.usedMemory() : procStatus(pid).rss);
+    const memory = async () => (shared ? await shared.usedMemory() : await server.heap());
+    const rss = [];
     const url = `${server.url}/webhooks/platform`;
     const statuses = {};
     // Warm: the receiver's code loaded before anything is measured.
@@ -344,9 +386,11 @@ export async function webhookFlood(cli, baseEnv, { redis = false } = {}) {
         );
       }
       rounds.push(await memory());
+      rss.push(procStatus(pid).rss);
     }
     return {
-      where: shared ? "Redis used_memory" : "RSS",
+      where: shared ? "Redis used_memory" : "server heap after a full collection",
+      rss,
       companies,
       perCompany,
       bodyBytes,

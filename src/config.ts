@@ -132,6 +132,7 @@ export function parseConfig(
       blankToUndefined(env.WORKFORCE_MAX_RESPONSE_BYTES) ?? DEFAULTS.maxResponseBytes,
     maxAnswerBytes: blankToUndefined(env.WORKFORCE_MAX_ANSWER_BYTES) ?? DEFAULTS.maxAnswerBytes,
     redisUrl: blankToUndefined(env.WORKFORCE_REDIS_URL),
+    teamUrl: values["team-url"] ?? blankToUndefined(env.WORKFORCE_TEAM_URL),
     webhookSecrets: (env.WORKFORCE_WEBHOOK_SECRETS ?? "")
       .split(",")
       .map((secret) => secret.trim())
@@ -194,6 +195,7 @@ function parseFlags(argv: string[]) {
       "redirect-uri": { type: "string" },
       "no-browser": { type: "boolean" },
       stateless: { type: "boolean" },
+      "team-url": { type: "string" },
       help: { type: "boolean", short: "h" },
       version: { type: "boolean", short: "v" },
     },

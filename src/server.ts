@@ -16,6 +16,7 @@ import {
 } from "@modelcontextprotocol/server";
 import * as z from "zod";
 import type { SchemaSource } from "./client/schema/introspection.js";
+import type { TeamChanges } from "./client/team-changes.js";
 import { traceContextOf, withTrace } from "./client/traced.js";
 import type { PlatformClient } from "./client/types.js";
 import type { Config } from "./config.js";
@@ -101,6 +102,11 @@ export interface ServerDeps {
    * Redis): list_changes and workforce://changes read them. Undefined when nothing receives them.
    */
   events?: WebhookEventStore;
+  /**
+   * A local server's view of the team server's events (WORKFORCE_TEAM_URL), filtered there for
+   * this person: list_changes and workforce://changes read it instead of `events`.
+   */
+  teamChanges?: TeamChanges;
   /**
    * Where the HTTP server's receiver reads the secrets of webhooks manage_webhooks registers (the
    * process's state store; an HTTP session's own store holds only its confirmations).
@@ -199,6 +205,7 @@ export function createServer(config: Config, deps: ServerDeps): WorkforceServer 
       client,
       store,
       events: deps.events,
+      team: deps.teamChanges,
       logger,
       now: () => clock.now(),
       announceAll: deps.announceChanges === true,
@@ -529,6 +536,7 @@ function toolRunner(
       formReply: formReplyOf(extra),
       sealingKey,
       events: deps.events,
+      teamChanges: deps.teamChanges,
       registeredSecrets: deps.registeredSecrets,
       reach,
     };

@@ -20,7 +20,7 @@ import type { PlatformClient, RequestOptions } from "./types.js";
 
 /** What list_changes and workforce://changes answer where nothing receives the events. */
 export const NO_RECEIVER =
-  "This server receives no webhook events, so it cannot say what changed. The platform's events are received by the team's HTTP server (workforce-mcp --http) with WORKFORCE_WEBHOOK_SECRETS set, once a webhook on the platform points at https://<that server>/webhooks/platform with the same secret. A local server (stdio) reads the events that server keeps when WORKFORCE_REDIS_URL names the same Redis. Until then, search_hires and get_hire show the hires as they are now.";
+  "This server receives no webhook events, so it cannot say what changed. The platform's events are received by the team's HTTP server (workforce-mcp --http) with WORKFORCE_WEBHOOK_SECRETS set, once a webhook on the platform points at https://<that server>/webhooks/platform with the same secret. A local server (stdio) shows the events of that server that its person may read when WORKFORCE_TEAM_URL names that server. Until then, search_hires and get_hire show the hires as they are now.";
 
 /** The newest events looked at per list; older ones need a later `since`. */
 export const CHANGES_SCAN_LIMIT = 500;

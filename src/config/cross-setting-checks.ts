@@ -37,6 +37,15 @@ export function checkTogether(c: Settings, issue: (message: string) => void): vo
         : "WORKFORCE_TOKEN is not set and there is no sign-in for WORKFORCE_API_URL. Sign in with `workforce-mcp login`, set WORKFORCE_TOKEN to a personal access token, serve a team with --http --auth oauth, or run with --sandbox.",
     );
   }
+  if (c.command === "serve" && c.teamUrl && http) {
+    issue(
+      "WORKFORCE_TEAM_URL is for a local server (stdio), which reads the team server's changes there; a server with --http receives the platform's events itself. Unset one of them.",
+    );
+  } else if (c.command === "serve" && c.teamUrl && c.useSandbox) {
+    issue(
+      "WORKFORCE_TEAM_URL sends your own platform credential to the team server, which shows the changes it may read: set WORKFORCE_API_URL to the team's platform and WORKFORCE_TOKEN (or sign in with `workforce-mcp login`); the embedded sandbox's token is no one's.",
+    );
+  }
   // --auth oauth asks for the key itself, saying what else it seals.
   if (c.command === "serve" && http && c.redisUrl && !c.encryptionKey && c.auth !== "oauth") {
     issue(

@@ -10,7 +10,11 @@ export interface DotenvSource {
 }
 
 /** A .env file in the working directory may not redirect a token from the real environment. */
-const TOKEN_ROUTING_KEYS = ["WORKFORCE_API_URL", "WORKFORCE_ALLOWED_HOSTS"] as const;
+const TOKEN_ROUTING_KEYS = [
+  "WORKFORCE_API_URL",
+  "WORKFORCE_ALLOWED_HOSTS",
+  "WORKFORCE_TEAM_URL",
+] as const;
 /** Nor choose where an OAuth client secret from elsewhere is sent (the auth URL defaults to the API's). */
 const SECRET_ROUTING_KEYS = ["WORKFORCE_API_URL", "WORKFORCE_AUTH_URL"] as const;
 

@@ -13,6 +13,7 @@ import {
   publicUrlSchema,
   redirectUriSchema,
   redisUrlSchema,
+  teamUrlSchema,
 } from "./url-rules.js";
 
 /**
@@ -156,6 +157,11 @@ const settingsSchema = z.object({
   maxAnswerBytes: intRange("WORKFORCE_MAX_ANSWER_BYTES", 8 * 1024, 4 * 1024 * 1024),
   /** Shared state for replicas (rate budget, confirmations, caches); never logged whole. */
   redisUrl: redisUrlSchema.optional(),
+  /**
+   * stdio: the team's HTTP server, whose live changes list_changes and workforce://changes read
+   * with this person's own credential (GET <teamUrl>/changes), filtered there.
+   */
+  teamUrl: teamUrlSchema.optional(),
   /** HTTP: no sessions, any request may reach any replica; on whenever redisUrl is set. */
   stateless: z.boolean(),
   /**

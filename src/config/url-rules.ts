@@ -133,3 +133,24 @@ export const redirectUriSchema = urlSetting(
       : undefined,
   (url) => url.href,
 );
+
+/**
+ * The team's HTTP server, for a local server (stdio) reading its live changes: the person's own
+ * platform credential is sent there, so https, or http on this machine. The MCP address
+ * (<base>/mcp) is taken too.
+ */
+export const teamUrlSchema = urlSetting(
+  "WORKFORCE_TEAM_URL must be a URL such as https://mcp.example.com.",
+  (url) => {
+    const problem =
+      url.protocol !== "https:" && url.protocol !== "http:"
+        ? `must start with https://, not ${url.protocol}//`
+        : url.protocol === "http:" && !LOOPBACK_HOSTS.has(url.hostname)
+          ? "must start with https:// (http:// only for 127.0.0.1 or localhost): your platform credential is sent there"
+          : url.username || url.password || url.search || url.hash
+            ? "must not contain a user name, password, query string or #fragment"
+            : undefined;
+    return problem && `WORKFORCE_TEAM_URL ${problem}.`;
+  },
+  (url) => `${url.origin}${url.pathname}`.replace(/\/+$/, "").replace(/\/mcp$/, ""),
+);

@@ -32,6 +32,8 @@ Options:
   --toolsets <list>       comma-separated toolsets the assistant may reach: ${TOOLSETS.join(", ")};
                           "all" (or "default", the default) is all. A core is listed at first, the
                           rest found with find_tools
+  --team-url <url>        stdio: the team's HTTP server (https); list_changes and workforce://changes
+                          show its webhook events that your own credential may read (no Redis needed)
   --stateless             HTTP: no sessions, so any request may reach any replica (on with WORKFORCE_REDIS_URL)
   --log-level <level>     ${LOG_LEVELS.join(" | ")} (default info)
   --rate-limit <n>        sandbox only: its requests a minute per token (0 = off; default 60)
@@ -65,7 +67,9 @@ Environment (also read from .env in the working directory):
   WORKFORCE_MAX_RESPONSE_BYTES   largest platform answer read (default ${DEFAULTS.maxResponseBytes})
   WORKFORCE_MAX_ANSWER_BYTES     largest tool answer sent to the assistant (default ${DEFAULTS.maxAnswerBytes})
   WORKFORCE_REDIS_URL            redis:// or rediss:// URL: replicas share rate budgets, confirmations and
-                                 caches there, and --http becomes stateless (credentials never logged)
+                                 caches there, and --http becomes stateless (credentials never logged).
+                                 For the team's replicas and operators only: it holds every company's events
+  WORKFORCE_TEAM_URL             same as --team-url
   WORKFORCE_STATELESS            true = same as --stateless
   WORKFORCE_WEBHOOK_SECRETS      HTTP: comma-separated <company id>:<secret> of the platform's webhooks (each
                                  secret 16 to 255 characters; two while one is replaced); a secret is
@@ -87,8 +91,8 @@ data, nothing real ('workforce-mcp doctor' says which platform and credential it
 Without WORKFORCE_TOKEN, the sign-in stored by 'workforce-mcp login' for WORKFORCE_API_URL is used
 and renewed automatically.
 
-A .env file may not set WORKFORCE_API_URL or WORKFORCE_ALLOWED_HOSTS when WORKFORCE_TOKEN comes
-from the real environment, nor WORKFORCE_API_URL or WORKFORCE_AUTH_URL when the client secret does:
+A .env file may not set WORKFORCE_API_URL, WORKFORCE_ALLOWED_HOSTS or WORKFORCE_TEAM_URL when
+WORKFORCE_TOKEN comes from the real environment, nor WORKFORCE_API_URL or WORKFORCE_AUTH_URL when the client secret does:
 it would choose where that token or secret is sent. Nor may it set WORKFORCE_REDIS_URL when
 WORKFORCE_TOKEN comes from the real environment: that store decides which changes count as confirmed.
 WORKFORCE_CONFIG_DIR never comes from .env.

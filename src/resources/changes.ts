@@ -3,11 +3,13 @@
 // with resources/subscribe and get notifications/resources/updated on this connection for each new
 // event of a company they can read. 2026-07-28 clients listen with subscriptions/listen: the HTTP
 // server publishes every new event's update through createMcpHandler's notifier (src/transports/
-// http.ts), and the feed is filtered for the person when they read it.
+// http.ts), and the feed is filtered for the person when they read it. A local server with
+// WORKFORCE_TEAM_URL reads the team server's feed, filtered there, and asks it again now and then.
 import { ProtocolError, ProtocolErrorCode, type Server } from "@modelcontextprotocol/server";
-import type { FeedDeps } from "../client/changes-feed.js";
+import type { ChangesPage, FeedDeps } from "../client/changes-feed.js";
 import { quoted } from "../client/platform-text.js";
 import { CHANGES_URI } from "../client/schema/uris.js";
+import type { TeamChanges } from "../client/team-changes.js";
 import type { PlatformClient } from "../client/types.js";
 import type { Logger } from "../logger.js";
 import type { StateStore } from "../state/store.js";
@@ -25,6 +27,8 @@ export interface ChangesResourceDeps {
   client: PlatformClient;
   store: StateStore;
   events: WebhookEventStore | undefined;
+  /** A local server's view of the team server's events, filtered there for this person. */
+  team?: TeamChanges;
   logger: Logger;
   now: () => number;
   /**
@@ -55,10 +59,17 @@ function feedDeps(deps: ChangesResourceDeps, events: WebhookEventStore, signal?:
 /** The feed's text: the newest changes this caller may see. */
 export async function readChanges(deps: ChangesResourceDeps, signal?: AbortSignal) {
   const { changeLine, NO_RECEIVER, readableAccounts, visibleChanges } = await feed();
-  if (!deps.events) throw new ProtocolError(ProtocolErrorCode.InternalError, NO_RECEIVER);
-  const from = feedDeps(deps, deps.events, signal);
-  const accounts = await readableAccounts(deps.client, from.options);
-  const found = await visibleChanges(from, accounts, {}, { offset: 0, limit: SHOWN });
+  let found: ChangesPage;
+  if (deps.team) {
+    const answer = await deps.team.read({}, { offset: 0, limit: SHOWN }, signal);
+    if (!answer.ok) throw new ProtocolError(ProtocolErrorCode.InternalError, answer.message);
+    found = answer.page;
+  } else {
+    if (!deps.events) throw new ProtocolError(ProtocolErrorCode.InternalError, NO_RECEIVER);
+    const from = feedDeps(deps, deps.events, signal);
+    const accounts = await readableAccounts(deps.client, from.options);
+    found = await visibleChanges(from, accounts, {}, { offset: 0, limit: SHOWN });
+  }
   if (found.total === 0) {
     return "No changes received for the companies you can read. New ones appear here as the platform reports them.";
   }
@@ -107,8 +118,24 @@ export function serveChangeSubscriptions(
   };
 
   const events = deps.events;
-  if (deps.announceAll && events) {
-    stop = events.listen((event) => void announce(event));
+  const team = deps.team;
+  // The team server's events are this person's already; it is asked again every little while.
+  const listen = team
+    ? async () => {
+        const stopWatching = team.watch(
+          () =>
+            void server.sendResourceUpdated({ uri: CHANGES_URI }).catch(() => {
+              // A notification is a hint; the client still reads the feed when it looks.
+            }),
+          (message) => deps.logger.debug("could not ask the team server for changes", { message }),
+        );
+        return async () => stopWatching();
+      }
+    : events
+      ? () => events.listen((event) => void announce(event))
+      : undefined;
+  if (deps.announceAll && listen) {
+    stop = listen();
     // A store that cannot listen leaves the feed readable; the failure is the log's.
     stop.catch((error: unknown) => {
       stop = undefined;
@@ -126,13 +153,13 @@ export function serveChangeSubscriptions(
         `Only ${CHANGES_URI} can be subscribed to, not ${quoted(uri)}: the other resources change only with the server.`,
       );
     }
-    if (!events) {
+    if (!listen) {
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, (await feed()).NO_RECEIVER);
     }
     // Whose companies: read now, so that a credential that cannot read any is told at once.
-    await readable();
+    if (!team) await readable();
     if (!stop && !closed) {
-      stop = events.listen((event) => void announce(event));
+      stop = listen();
       await stop;
     }
     return {};

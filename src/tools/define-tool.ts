@@ -1,5 +1,6 @@
 import type { GraphQLSchema } from "graphql";
 import type * as z from "zod";
+import type { TeamChanges } from "../client/team-changes.js";
 import type { PlatformClient } from "../client/types.js";
 import type { Config, Toolset } from "../config.js";
 import type { Logger } from "../logger.js";
@@ -107,10 +108,11 @@ export interface ToolContext {
   /** For waits between read-backs (see sendWrite). */
   clock: Clock;
   /**
-   * The platform's webhook events this server received (or, over stdio with Redis, those the team's
-   * HTTP server keeps there); undefined when nothing receives them.
+   * The platform's webhook events this server received; undefined when nothing here receives them.
    */
   events?: WebhookEventStore;
+  /** A local server's view of the team server's events, filtered there for this person. */
+  teamChanges?: TeamChanges;
   /** Where the receiver reads registered webhooks' secrets; else they are kept in `store`. */
   registeredSecrets?: WebhookSecretStore;
   /**

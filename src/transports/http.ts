@@ -1,8 +1,10 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import express, { type NextFunction, type Request, type Response } from "express";
+import { TEAM_CHANGES_PATH } from "../client/team-changes.js";
 import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
+import { changesEndpoint } from "./changes-endpoint.js";
 import { McpRoute } from "./http-mcp-route.js";
 import { hostValidation, originValidation } from "./http-origins.js";
 import { rpcError } from "./http-replies.js";
@@ -120,6 +122,16 @@ function httpApp(
   app.get("/healthz", (_req, res) => {
     res.json({ status: "ok", version, sandbox: platform.sandbox !== undefined });
   });
+  // Local servers' view of the events (WORKFORCE_TEAM_URL), each person's own.
+  app.use(
+    TEAM_CHANGES_PATH,
+    changesEndpoint({
+      ...{ events: shared.receiver.events, store: shared.store, platform, logger },
+      tokens: shared.clientTokens,
+      retentionDays: config.webhookRetentionDays,
+      remoteAuth: config.auth === "oauth" ? late.remoteAuth : undefined,
+    }),
+  );
   app.use("/mcp", express.json({ limit: MAX_BODY_BYTES }));
   app.all("/mcp", async (req, res) => {
     try {

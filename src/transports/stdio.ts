@@ -2,6 +2,7 @@ import {
   StdioServerTransport,
   serveStdio as serveMcpStdio,
 } from "@modelcontextprotocol/server/stdio";
+import { createTeamChanges } from "../client/team-changes.js";
 import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
 import { createServer, type WorkforceServer } from "../server.js";
@@ -29,13 +30,22 @@ export async function serveStdio(config: Config, logger: Logger, version: string
       sandbox: platform.sandbox !== undefined,
       store,
     }),
-    // With the team's Redis, the platform's events its HTTP server receives (list_changes reads them).
-    events: store
-      ? await import("../state/webhook-events.js").then((m) =>
-          m.createWebhookEventStore(store, m.eventBoundsOf(config)),
-        )
-      : undefined,
+    // The team server's events, as it filters them for this person's own credential. Never read
+    // from the team's Redis: it holds every company's events, and no one person may read them all.
+    teamChanges:
+      config.teamUrl !== undefined
+        ? createTeamChanges({
+            url: config.teamUrl,
+            token: platform.token,
+            timeoutMs: config.timeoutMs,
+          })
+        : undefined,
   };
+  if (config.redisUrl && !config.teamUrl) {
+    logger.warning(
+      "WORKFORCE_REDIS_URL is set, but a local server does not read the platform's events from it: that Redis holds every company's events, for the team's replicas and operators only. Set WORKFORCE_TEAM_URL to the team server's address to see the events your own credential may read.",
+    );
+  }
   // The SDK's entry calls this for the connection (and once more for a discarded probe): both
   // protocol versions are served from the same server.
   const servers: WorkforceServer[] = [];

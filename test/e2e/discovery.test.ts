@@ -153,7 +153,7 @@ async function requests(a: Assistant, label: string, receivesEvents: boolean) {
   const changes = await spent(async () => {
     const run = await a.reach("what changed since Monday", "list_changes");
     const done = await run({ since: "2026-11-23" });
-    // A stdio server without Redis receives no webhook events, and says so.
+    // A stdio server without WORKFORCE_TEAM_URL receives no webhook events, and says so.
     if (receivesEvents) expect(done.result.isError, done.text).toBeFalsy();
     else expect(done.text).toContain("cannot say what changed");
   });

@@ -109,6 +109,8 @@ export interface TeamServerOptions {
   clientMetadata?: ClientMetadataOptions;
   /** WORKFORCE_MAX_SESSIONS. */
   maxSessions?: number;
+  /** WORKFORCE_WEBHOOK_SECRETS: the receiver on. */
+  webhookSecrets?: string;
 }
 
 export async function startTeamServer(
@@ -120,6 +122,7 @@ export async function startTeamServer(
     passthrough,
     clientMetadata,
     maxSessions,
+    webhookSecrets,
   }: TeamServerOptions = {},
 ): Promise<TeamServer> {
   const { logger, lines } = capturingLogger();
@@ -146,6 +149,7 @@ export async function startTeamServer(
         WORKFORCE_ENCRYPTION_KEY: KEY,
         ...(passthrough ? { WORKFORCE_TOKEN_PASSTHROUGH: "1" } : {}),
         ...(maxSessions ? { WORKFORCE_MAX_SESSIONS: String(maxSessions) } : {}),
+        ...(webhookSecrets ? { WORKFORCE_WEBHOOK_SECRETS: webhookSecrets } : {}),
       }),
       retryBaseMs: 1,
     };

@@ -1,7 +1,7 @@
 // Live changes across two replicas sharing Redis: the sandbox delivers a signed webhook to replica
 // A, and a 2026-07-28 client on replica B hears of it (B's listener fires through Redis publish and
 // subscribe, and B's handler tells its own listening streams) and reads it with list_changes. And a
-// local server over stdio with the same Redis hears of the events the team's server receives.
+// local server over stdio reads them from a replica's GET /changes, never from the team's Redis.
 import { randomBytes } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -12,15 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseConfig } from "../../src/config.js";
 import { createLogger } from "../../src/logger.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
-import { createRedisStore } from "../../src/state/redis-store.js";
 import { type HttpServerHandle, startHttpServer } from "../../src/transports/http.js";
-import {
-  contractAccepted,
-  deliver,
-  SECRET,
-  SECRET_SETTING,
-  startReceiver,
-} from "../helpers/webhooks.js";
+import { contractAccepted, deliver, SECRET, SECRET_SETTING } from "../helpers/webhooks.js";
 import { REDIS_MISSING, type RedisServer, startRedis } from "./helpers.js";
 
 const CHANGES = "workforce://changes";
@@ -128,67 +121,55 @@ describe.skipIf(REDIS_MISSING)("live changes on two replicas sharing Redis", () 
   });
 });
 
-describe.skipIf(REDIS_MISSING)("a local server (stdio) with the team's Redis", () => {
-  it("a 2026-07-28 client listening over stdio hears within a second of an event the HTTP server received, and list_changes shows it", async () => {
-    const url = (redis as RedisServer).url;
-    const store = await createRedisStore(
-      url,
-      createLogger("error", () => {}),
-    );
-    const receiver = await startReceiver(store);
-    // Subscribers to the replicas' event channel, so the test can wait for the child's own.
-    const inside = (redis as RedisServer).inspect();
-    const subscribers = async () => {
-      const channels = (await inside.pubsub("CHANNELS")) as string[];
-      if (channels.length === 0) return 0;
-      const counts = (await inside.pubsub("NUMSUB", ...channels)) as (string | number)[];
-      return counts.filter((_, i) => i % 2 === 1).reduce<number>((sum, n) => sum + Number(n), 0);
-    };
-    const before = await subscribers();
-    const client = new Client(
-      { name: "stdio-live", version: "0" },
-      { versionNegotiation: { mode: { pin: "2026-07-28" } } },
-    );
-    try {
-      // The embedded sandbox (nothing configured), whose full token reads Nordlys.
-      await client.connect(
-        new StdioClientTransport({
-          command: process.execPath,
-          args: [path.resolve(process.cwd(), "dist/cli.js")],
-          env: { WORKFORCE_REDIS_URL: url, WORKFORCE_TOOLSETS: "default,live" },
-          cwd: mkdtempSync(path.join(tmpdir(), "workforce-mcp-live-")),
-          stderr: "ignore",
-        }),
-      );
-      const subscription = await client.listen({ resourceSubscriptions: [CHANGES] });
-      // The child subscribes to Redis as it starts; an event published before that is not its.
-      for (let i = 0; i < 100 && (await subscribers()) <= before; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      // The second is counted from the delivery, not from opening the stream.
-      const heard = new Promise<{ uri: string }>((resolve, reject) => {
-        const timer = setTimeout(
-          () => reject(new Error("no resource update within 1000 ms")),
-          1_000,
-        );
-        client.setNotificationHandler("notifications/resources/updated", (n) => {
-          clearTimeout(timer);
-          resolve(n.params);
-        });
+/** A local server over stdio, the built CLI, with only the given settings. */
+async function localServer(env: Record<string, string>): Promise<Client> {
+  const dir = mkdtempSync(path.join(tmpdir(), "workforce-mcp-live-"));
+  const client = new Client({ name: "stdio-live", version: "0" });
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [path.resolve(process.cwd(), "dist/cli.js")],
+      env: { WORKFORCE_TOOLSETS: "default,live", WORKFORCE_CONFIG_DIR: dir, ...env },
+      cwd: dir,
+      stderr: "ignore",
+    }),
+  );
+  clients.push(client);
+  return client;
+}
+
+describe.skipIf(REDIS_MISSING)(
+  "issue 33, finding 6: a local server (stdio) gets the team's feed without the team's Redis",
+  () => {
+    it("with WORKFORCE_TEAM_URL naming replica B, list_changes shows the event replica A received, as the person's own credential may read it; it holds no Redis URL", async () => {
+      const [a, b] = replicas as [HttpServerHandle, HttpServerHandle];
+      const box = sandbox as Sandbox;
+      const body = JSON.stringify(contractAccepted("hire_001", "cmp_nordlys", "ctr_stdio_team"));
+      expect((await deliver(`${a.url}/webhooks/platform`, body)).status).toBe(200);
+      const client = await localServer({
+        WORKFORCE_API_URL: box.url,
+        WORKFORCE_TOKEN: box.tokens.limited,
+        WORKFORCE_TEAM_URL: b.url,
       });
-      const body = JSON.stringify(contractAccepted("hire_001", "cmp_nordlys", "ctr_stdio"));
-      expect((await deliver(receiver.url, body)).status).toBe(200);
-      expect(await heard).toMatchObject({ uri: CHANGES });
       const r = await client.callTool({ name: "list_changes", arguments: { hireId: "hire_001" } });
       const t = (r.content as { text: string }[]).map((c) => c.text).join("\n");
+      expect(r.isError).toBeFalsy();
       expect(t).toContain("contractAccepted: hire hire_001");
-      expect(t).toContain('"Ana Costa"');
+      expect(t).toContain("ctr_stdio_team");
       expect(t).toContain('"Nordlys Energi A/S"');
-      await subscription.close();
-    } finally {
-      await client.close();
-      await receiver.close();
-      await store.close();
-    }
-  });
-});
+    });
+
+    it("OWASP API1:2023 (CWE-639): with only the team's WORKFORCE_REDIS_URL, a local server reads none of the events kept there and says to use WORKFORCE_TEAM_URL", async () => {
+      const [a] = replicas as [HttpServerHandle, HttpServerHandle];
+      const body = JSON.stringify(contractAccepted("hire_001", "cmp_nordlys", "ctr_stdio_redis"));
+      expect((await deliver(`${a.url}/webhooks/platform`, body)).status).toBe(200);
+      // The embedded sandbox (nothing configured), whose full token reads Nordlys.
+      const client = await localServer({ WORKFORCE_REDIS_URL: (redis as RedisServer).url });
+      const r = await client.callTool({ name: "list_changes", arguments: {} });
+      const t = (r.content as { text: string }[]).map((c) => c.text).join("\n");
+      expect(r.isError).toBe(true);
+      expect(t).toContain("WORKFORCE_TEAM_URL");
+      expect(t).not.toContain("ctr_stdio");
+    });
+  },
+);

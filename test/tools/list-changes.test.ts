@@ -221,7 +221,7 @@ describe("list_changes", () => {
     expect(r.isError).toBe(true);
     expect(text(r)).toContain("This server receives no webhook events");
     expect(text(r)).toContain("WORKFORCE_WEBHOOK_SECRETS");
-    expect(text(r)).toContain("WORKFORCE_REDIS_URL");
+    expect(text(r)).toContain("WORKFORCE_TEAM_URL");
   });
 });
 

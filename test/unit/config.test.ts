@@ -203,6 +203,34 @@ describe("parseConfig refuses unsafe or impossible settings", () => {
     ).toThrow(/WORKFORCE_ALLOWED_HOSTS comes from/);
   });
 
+  it("WORKFORCE_TEAM_URL (--team-url): the team server's base address, https or this machine's http, for a local server with its own credential", () => {
+    const platform = { WORKFORCE_API_URL: "https://api.example.com", WORKFORCE_TOKEN: "pat-123" };
+    expect(
+      parseConfig([], { ...platform, WORKFORCE_TEAM_URL: "https://mcp.example.com/mcp/" }).teamUrl,
+    ).toBe("https://mcp.example.com");
+    expect(parseConfig(["--team-url", "http://127.0.0.1:3333"], platform).teamUrl).toBe(
+      "http://127.0.0.1:3333",
+    );
+    // The person's credential is sent there.
+    expect(() =>
+      parseConfig([], { ...platform, WORKFORCE_TEAM_URL: "http://mcp.example.com" }),
+    ).toThrow(
+      /WORKFORCE_TEAM_URL must start with https:\/\/ .*your platform credential is sent there/,
+    );
+    expect(() =>
+      parseConfig(["--http", "--team-url", "https://mcp.example.com"], platform),
+    ).toThrow(/WORKFORCE_TEAM_URL is for a local server \(stdio\)/);
+    expect(() => parseConfig(["--team-url", "https://mcp.example.com"], {})).toThrow(
+      /the embedded sandbox's token is no one's/,
+    );
+    expect(() =>
+      parseConfig([], platform, {
+        path: "/home/someone/project/.env",
+        values: { WORKFORCE_TEAM_URL: "https://evil.example" },
+      }),
+    ).toThrow(/WORKFORCE_TEAM_URL comes from .* but WORKFORCE_TOKEN comes from the environment/);
+  });
+
   it("a .env file may set everything when the token is in it too, and the real env wins", () => {
     const config = parseConfig(
       [],

@@ -1,6 +1,7 @@
 import * as z from "zod";
 import {
   CHANGES_SCAN_LIMIT,
+  type ChangesPage,
   changeLine,
   NO_RECEIVER,
   visibleChanges,
@@ -94,7 +95,8 @@ export const listChangesTool = defineTool({
   },
   async handler(args, ctx) {
     const events = ctx.events;
-    if (!events) {
+    const team = ctx.teamChanges;
+    if (!events && !team) {
       return {
         isError: true,
         structured: { changes: [], total: 0, page: 1, hasMore: false, notes: [NO_RECEIVER] },
@@ -116,16 +118,39 @@ export const listChangesTool = defineTool({
       hireId = resolved.ids?.[0];
       notes.push(...resolved.notes);
     }
-    const accounts = new Set((await accountsOf(ctx)).map((a) => a.id));
     const first = args.first ?? DEFAULT_FIRST;
     const page = args.page ?? 1;
     const since = args.since === undefined ? undefined : sinceMs(args.since);
-    const found = await visibleChanges(
-      { client: ctx.client, store: ctx.store, events, options },
-      accounts,
-      { since, hireId, companyId, event: args.event },
-      { offset: (page - 1) * first, limit: first },
-    );
+    const query = { since, hireId, companyId, event: args.event };
+    const range = { offset: (page - 1) * first, limit: first };
+    let found: ChangesPage;
+    let keptDays = ctx.config.webhookRetentionDays;
+    if (team) {
+      // The team server filters for this person's own credential; nothing else reaches here.
+      const answer = await team.read(query, range, ctx.signal);
+      if (!answer.ok) {
+        return {
+          isError: true,
+          structured: { changes: [], total: 0, page, hasMore: false, notes: [answer.message] },
+          text: answer.message,
+        };
+      }
+      found = answer.page;
+      keptDays = answer.page.retentionDays;
+    } else {
+      const accounts = new Set((await accountsOf(ctx)).map((a) => a.id));
+      found = await visibleChanges(
+        {
+          client: ctx.client,
+          store: ctx.store,
+          events: events as NonNullable<typeof events>,
+          options,
+        },
+        accounts,
+        query,
+        range,
+      );
+    }
     const hasMore = page * first < found.total;
     if (found.capped) {
       notes.push(
@@ -135,10 +160,10 @@ export const listChangesTool = defineTool({
     const lines: string[] = [];
     if (found.total === 0) {
       lines.push(
-        `No changes${args.since ? ` since ${oneLine(args.since)}` : ""} for the companies you can read${companyId || args.hireId || args.event ? " with these filters" : ""}. Events are kept ${ctx.config.webhookRetentionDays} days.`,
+        `No changes${args.since ? ` since ${oneLine(args.since)}` : ""} for the companies you can read${companyId || args.hireId || args.event ? " with these filters" : ""}. Events are kept ${keptDays} days.`,
       );
       // Without a configured secret, events come only from webhooks this server registered.
-      if (ctx.config.webhookSecrets.length === 0) {
+      if (!team && ctx.config.webhookSecrets.length === 0) {
         lines.push(
           "No WORKFORCE_WEBHOOK_SECRETS is set here: events arrive only for webhooks registered with manage_webhooks (live toolset).",
         );
