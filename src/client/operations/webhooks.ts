@@ -1,5 +1,6 @@
-// The company's webhooks as manage_webhooks reads and changes them. The secret is never asked for:
-// the one this server generates is sent once, in createWebhook's input, and kept sealed.
+// The company's webhooks as list_webhooks reads them and manage_webhooks changes them. The secret is
+// never asked for: the one this server generates is sent once, in createWebhook's input, and kept
+// sealed.
 import type {
   CreateWebhookMutation,
   CreateWebhookMutationVariables,
