@@ -98,6 +98,7 @@ export const actionApprovalMutation = mutation<
   `,
   // A decision is recorded once; a rejection cancels the hire. Never send it twice.
   false,
+  "changes",
 );
 
 export const approvalOperations = {

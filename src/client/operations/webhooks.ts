@@ -59,6 +59,7 @@ export const createWebhookMutation = mutation<
     }
   `,
   false,
+  "adds",
 );
 
 export const deleteWebhookMutation = mutation<
@@ -74,6 +75,7 @@ export const deleteWebhookMutation = mutation<
     }
   `,
   false,
+  "changes",
 );
 
 /** One more attempt at a delivery, now: the receiving end may get the same event again. */
@@ -91,6 +93,7 @@ export const retryWebhookEventMutation = mutation<
     }
   `,
   false,
+  "adds",
 );
 
 export const webhookOperations = {
