@@ -24,6 +24,13 @@ export interface TokenSource {
 }
 
 /** A named GraphQL operation: every document the project sends is one, in src/client/operations/. */
+/**
+ * What a mutation does to what exists: "adds" makes something new (a record, an invitation, another
+ * delivery attempt) and leaves everything else as it was; "changes" updates, ends or removes
+ * something that exists (MCP's destructiveHint).
+ */
+export type MutationEffect = "adds" | "changes";
+
 export interface Operation<
   TData,
   TVariables extends Record<string, unknown> = Record<string, unknown>,
@@ -37,6 +44,8 @@ export interface Operation<
    * is: even createCustomTimesheet, an upsert by externalId, moves money the person confirmed once.
    */
   readonly safeToRepeat: boolean;
+  /** A mutation's effect on what exists; absent for a query. */
+  readonly effect?: MutationEffect;
   /** Phantom fields that carry the types; never set. */
   readonly __data?: TData;
   readonly __variables?: TVariables;

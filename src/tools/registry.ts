@@ -8,6 +8,7 @@ import { runReadToolTool, runWriteToolTool } from "./discovery/run-tool.js";
 import { cancelHireTool } from "./hires/cancel-hire.js";
 import { createDraftHireTool } from "./hires/create-draft-hire.js";
 import { getHireTool } from "./hires/get-hire.js";
+import { listHireApprovalsTool } from "./hires/list-hire-approvals.js";
 import { reviewHireApprovalTool } from "./hires/review-hire-approval.js";
 import { searchHiresTool } from "./hires/search-hires.js";
 import { terminateHireTool } from "./hires/terminate-hire.js";
@@ -16,6 +17,7 @@ import { listJobsTool } from "./jobs/list-jobs.js";
 import { manageCandidateTool } from "./jobs/manage-candidate.js";
 import { postJobTool } from "./jobs/post-job.js";
 import { listChangesTool } from "./live/list-changes.js";
+import { listWebhooksTool } from "./live/list-webhooks.js";
 import { manageWebhooksTool } from "./live/manage-webhooks.js";
 import { describeSchemaTool } from "./platform/describe-schema.js";
 import { queryPlatformTool } from "./platform/query-platform.js";
@@ -46,6 +48,7 @@ export const tools = [
   terminateHireTool,
   createDraftHireTool,
   cancelHireTool,
+  listHireApprovalsTool,
   reviewHireApprovalTool,
   searchTalentPoolTool,
   inviteToTalentPoolTool,
@@ -55,6 +58,7 @@ export const tools = [
   describeSchemaTool,
   queryPlatformTool,
   listChangesTool,
+  listWebhooksTool,
   manageWebhooksTool,
   updatePaymentRequestTool,
   updateTalentContactTool,

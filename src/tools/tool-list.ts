@@ -85,6 +85,7 @@ function mapValues(properties: unknown, io: "input" | "output"): JsonSchema {
  */
 const OUTPUT_SCHEMA_BUDGETS: Readonly<Partial<Record<string, number>>> = {
   list_changes: 680,
+  list_webhooks: 1000,
   manage_webhooks: 1000,
 };
 

@@ -1,4 +1,4 @@
-// manage_webhooks end to end over --http: a webhook registered through the tool is delivered to by
+// manage_webhooks (and list_webhooks) end to end over --http: a webhook registered through the tool is delivered to by
 // the sandbox, signed with the secret generated here, and the receiver accepts and stores it; once
 // deleted through the tool, a delivery signed with that secret is refused (401). HMAC-SHA256 of the
 // raw body, hex in `Signature`, as the platform signs (PLATFORM-INTERFACE §6).
@@ -59,8 +59,8 @@ async function setUp(env: NodeJS.ProcessEnv = {}) {
   const client = new Client({ name: "webhook-admin", version: "0" });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)));
   closing.push(() => client.close());
-  const call = async (args: Record<string, unknown>) => {
-    const r = await client.callTool({ name: "manage_webhooks", arguments: args });
+  const call = async (args: Record<string, unknown>, name = "manage_webhooks") => {
+    const r = await client.callTool({ name, arguments: args });
     return { r, text: textOf(r), out: r.structuredContent as Record<string, unknown> };
   };
   /** Preview, then the confirmation with its token. */
@@ -135,7 +135,7 @@ describe("webhook administration over --http (PLATFORM-INTERFACE §6: HMAC-SHA25
     expect(stored.map((e) => e.event)).toEqual(["contractAccepted"]);
 
     // The list shows the delivery; nothing shows the secret.
-    const listed = await t.call({ action: "list", company: "cmp_nordlys" });
+    const listed = await t.call({ company: "cmp_nordlys" }, "list_webhooks");
     expect(listed.text).toContain("success");
 
     const deleted = await t.confirmed({

@@ -12,10 +12,11 @@ import { startSandbox } from "../../src/sandbox/index.js";
 
 const cli = path.resolve(process.cwd(), "dist/cli.js");
 const recorder = fileURLToPath(new URL("./fixtures/record-loads.mjs", import.meta.url));
-// The code a configured start parses, in bytes: about 965 KB on SDK 2.x, of which the SDK's server
-// package is 650 KB (both protocol versions, the stdio entry, their codecs and validators).
+// The code a configured start parses, in bytes: mostly the SDK's server package (both protocol
+// versions, the stdio entry, their codecs and validators), then the catalog of every tool, which
+// grows with each tool even when it is reached through find_tools.
 // Start-up time beside mcp-graphql is measured by `npm run bench`.
-const START_CODE_BUDGET = 1024 * 1024;
+const START_CODE_BUDGET = 1100 * 1024;
 
 let sandbox: Awaited<ReturnType<typeof startSandbox>>;
 let client: Client;

@@ -49,8 +49,13 @@ describe("find_tools", () => {
     const after = (await h.client.listTools()).tools.map((t) => t.name);
     expect(after).toContain("manage_webhooks");
     // Listed now, it runs when called by its name.
-    const listed = await callTool(h, "manage_webhooks", { action: "list", company: "cmp_nordlys" });
-    expect(listed.r.isError).toBeFalsy();
+    const listed = await callTool(h, "manage_webhooks", {
+      action: "retry",
+      company: "cmp_nordlys",
+      eventId: "whe_9999",
+    });
+    // Run by its name: its own refusal, not "Tool not found".
+    expect(listed.text).toContain("no recent delivery whe_9999");
   });
 
   it("changes no list on MCP 2026-07-28, where lists are the same for every caller", async () => {

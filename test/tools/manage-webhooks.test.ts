@@ -1,4 +1,4 @@
-// manage_webhooks through a real MCP client against the sandbox: the list never shows a secret;
+// manage_webhooks through a real MCP client against the sandbox (list_webhooks reads what it made):
 // registering points at this server's receiver with a secret generated here and kept only sealed;
 // deleting forgets it; a lost answer is read back and never registers twice.
 import { randomBytes } from "node:crypto";
@@ -68,50 +68,28 @@ const CREATE = {
   events: ["CONTRACT_ACCEPTED", "HIRE_TERMINATED"],
 };
 
-describe("manage_webhooks list", () => {
-  it("lists the company's webhooks with their events and deliveries, never a secret", async () => {
-    const { h } = await start();
-    const r = await call(h, { action: "list", company: "cmp_nordlys" });
-    expect(r.r.isError, r.text).toBeFalsy();
-    expect(r.out.status).toBe("listed");
-    expect(r.out.receiverUrl).toBe(RECEIVER);
-    expect(r.out.webhooks?.map((w) => w.id)).toEqual(["whk_001", "whk_002"]);
-    expect(r.out.webhooks?.[1]).toMatchObject({ isActive: false, events: ["INVOICE_CREATED"] });
-    const everything = JSON.stringify(r.r);
-    for (const w of platformWebhooks(h)) {
-      for (const secret of [w.secret, w.clientSecret]) {
-        if (secret) expect(everything).not.toContain(secret);
-      }
-    }
-    // The secret is never even asked for.
-    const documents = h.sandbox.requests.map((q) => JSON.stringify(q)).join("\n");
-    expect(documents).not.toMatch(/\bsecret\b/);
-  });
-
-  it("takes the company's name, and says it read it as the id", async () => {
-    const { h } = await start();
-    const r = await call(h, { action: "list", company: "Nordlys" });
-    expect(r.r.isError, r.text).toBeFalsy();
-    expect(r.text).toContain('company: read "Nordlys" as "Nordlys Energi A/S" (cmp_nordlys).');
-    expect(r.out.webhooks?.map((w) => w.id)).toEqual(["whk_001", "whk_002"]);
-  });
-
-  it("refuses a company that is not one of the caller's, naming the caller's companies", async () => {
-    const { h } = await start();
-    const r = await call(h, { action: "list", company: "cmp_unknown" });
-    expect(r.r.isError).toBe(true);
-    expect(r.text).toContain(
-      '"cmp_unknown" is neither the id nor the name of a company you can see',
-    );
-    expect(r.text).toContain("Your companies: ");
-  });
-
-  it("is not listed without the live toolset, nor with --read-only", async () => {
+describe("manage_webhooks and the server", () => {
+  it("is not listed at first, and not reachable with --read-only", async () => {
     for (const config of [{}, { ...LIVE_OPTIONS.config, readOnly: true }]) {
       const h = await harness({ config });
       const { tools } = await h.client.listTools();
       expect(tools.map((t) => t.name)).not.toContain("manage_webhooks");
     }
+    const h = await harness({ config: { ...LIVE_OPTIONS.config, readOnly: true } });
+    const r = await callTool(h, "run_write_tool", {
+      name: "manage_webhooks",
+      arguments: { action: "retry", company: "cmp_nordlys", eventId: "whe_1" },
+    });
+    expect(r.r.isError).toBe(true);
+    expect(h.sandbox.requests).toEqual([]);
+  });
+
+  it("has no list action any more: listing is list_webhooks", async () => {
+    const { h } = await start();
+    const r = await call(h, { action: "list", company: "cmp_nordlys" });
+    expect(r.r.isError).toBe(true);
+    expect(r.text).toContain("action");
+    expect(h.sandbox.requests).toEqual([]);
   });
 });
 
@@ -145,7 +123,7 @@ describe("manage_webhooks create", () => {
     // Kept sealed, and it opens with the server's key.
     const kept = await createWebhookSecretStore(store, sealingKey).get("cmp_nordlys");
     expect(kept).toMatchObject({ webhookId: made.id, url: RECEIVER, secret });
-    const listed = await call(h, { action: "list", company: "cmp_nordlys" });
+    const listed = await callTool<Out>(h, "list_webhooks", { company: "cmp_nordlys" });
     expect(listed.out.webhooks?.find((w) => w.id === made.id)?.toThisServer).toBe(true);
     for (const seen of [
       JSON.stringify([first.r, second.r, listed.r]),
@@ -215,7 +193,7 @@ describe("manage_webhooks create", () => {
     const lost = await call(h, { ...CREATE, confirmationToken: out.confirmationToken });
     expect(lost.r.isError).toBe(true);
     expect(lost.out.status).toBe("outcome-unknown");
-    expect(lost.text).toContain("manage_webhooks (action list, company cmp_nordlys)");
+    expect(lost.text).toContain("list_webhooks (company cmp_nordlys)");
     // Should the platform make it after all, its deliveries are accepted.
     expect(await createWebhookSecretStore(store, sealingKey).get("cmp_nordlys")).toMatchObject({
       webhookId: null,
@@ -275,7 +253,7 @@ describe("manage_webhooks delete", () => {
       webhookId: "whk_003",
     });
     expect(foreign.r.isError).toBe(true);
-    expect(foreign.text).toContain("action list");
+    expect(foreign.text).toContain("See the company's webhooks with list_webhooks.");
     const unnamed = await call(h, { action: "delete", company: "cmp_nordlys" });
     expect(unnamed.r.isError).toBe(true);
     expect(unnamed.text).toContain("webhookId");
@@ -300,7 +278,7 @@ describe("manage_webhooks retry", () => {
     const failed = () => h.sandbox.webhookEvents.find((e) => e.webhookId === webhookId);
     await until(() => failed()?.status.startsWith("failed") === true, "the delivery failed");
     const eventId = failed()?.id as string;
-    const listed = await call(h, { action: "list", company: "cmp_nordlys" });
+    const listed = await callTool<Out>(h, "list_webhooks", { company: "cmp_nordlys" });
     expect(listed.text).toContain(eventId);
 
     const r = await call(h, { action: "retry", company: "cmp_nordlys", eventId });
@@ -310,7 +288,7 @@ describe("manage_webhooks retry", () => {
 
     const missing = await call(h, { action: "retry", company: "cmp_nordlys", eventId: "whe_9999" });
     expect(missing.r.isError).toBe(true);
-    expect(missing.text).toContain("action list");
+    expect(missing.text).toContain("See the recent deliveries with list_webhooks.");
     const none = await call(h, { action: "retry", company: "cmp_nordlys" });
     expect(none.r.isError).toBe(true);
     expect(none.text).toContain("eventId");

@@ -396,7 +396,7 @@ describe("platform text in the talent pool, jobs and other read tools", () => {
       ["get_hire", { hireId: "hire_001" }, [WORKER, EMAIL, COMPANY, plantedJob]],
       ["list_accounts", {}, [COMPANY, AGENCY]],
       ["list_payment_requests", { hires: ["hire_001"] }, [WORKER, COMPANY]],
-      ["review_hire_approval", {}, [COMPANY]],
+      ["list_hire_approvals", {}, [COMPANY]],
     ];
     for (const [tool, args, values] of answers) {
       const { r, text: t } = await call(h, tool, args);

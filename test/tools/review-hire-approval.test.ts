@@ -1,5 +1,4 @@
-// review_hire_approval through a real MCP client against the sandbox: the listing, previews and
-// confirmations of rejecting and approving (token and form), the facts a preview commits to,
+// review_hire_approval through a real MCP client against the sandbox: previews and confirmations of rejecting and approving (token and form), the facts a preview commits to,
 // refusals, and what the answer says when the decision's answer was lost.
 import { describe, expect, it } from "vitest";
 import { APPROVAL_FIXTURES } from "../../src/sandbox/domains/approvals/seed.js";
@@ -22,7 +21,7 @@ import {
 } from "../helpers/tool-calls.js";
 
 const TOOL = "review_hire_approval";
-const { amara, nadia, fatima, approved } = APPROVAL_FIXTURES;
+const { amara, fatima, approved } = APPROVAL_FIXTURES;
 const REJECT = {
   approvalId: amara.request,
   decision: "REJECTED",
@@ -31,8 +30,8 @@ const REJECT = {
 const APPROVE = { approvalId: amara.request, decision: "APPROVED" };
 const CONSEQUENCE = "Rejecting cancels the hire; this cannot be undone.";
 const APPROVE_CONSEQUENCE = "Approving lets the hire proceed; it cannot be withdrawn.";
-const CHECK =
-  "review_hire_approval without arguments (approval apr_001 is listed while it still waits)";
+const CHECK = "list_hire_approvals (approval apr_001 is listed while it still waits)";
+const LIST = "list_hire_approvals";
 
 /** Amara's rate goes up tenfold on the platform, as in the issue's bid. */
 const RAISED_RATE = {
@@ -100,45 +99,17 @@ async function hireStatus(h: Harness, id: string) {
 
 const mutations = (h: Harness) => h.sandbox.countRequests("ActionApproval");
 
-describe("review_hire_approval: the listing", () => {
-  it("lists what awaits the caller first, with ids, hire, worker and company, and changes nothing", async () => {
-    const h = await harness();
-    const { r, out, text } = await call(h, {});
-    expect(r.isError).toBeFalsy();
-    expect(out.status).toBe("list");
-    const mine = (out.approvals ?? []).filter((a) => a.canDecide).map((a) => a.id);
-    expect(mine.sort()).toEqual([amara.request, "apr_002", nadia.request].sort());
-    expect(out.approvals?.find((a) => a.id === fatima.request)?.canDecide).toBe(false);
-    expect(text).toContain("3 hire approvals await your decision (oldest first):");
-    expect(text).toMatch(
-      /- apr_001: hire hire_005 \(READY\) "Amara Okafor" at "Nordlys Energi A\/S", job "[^"]+", 2026-12-21 – 2027-03-12, DKK [\d,.]+ hourly; flow "Rate above budget"; requested by "Freya Dahl" on 2026-11-06\./,
-    );
-    expect(text).toContain("1 more waits for other approvers (you cannot decide it):");
-    expect(text).toContain('waits for "Castell legal"');
-    // Decided requests are not listed.
-    expect(text).not.toContain(approved.request);
-    expect(mutations(h)).toBe(0);
-  });
-
-  it("shows the limited account nothing to decide, with rates hidden", async () => {
-    const h = await harness({ token: "limited" });
-    const { r, out, text } = await call(h, {});
-    expect(r.isError).toBeFalsy();
-    expect(out.approvals?.length).toBeGreaterThan(0);
-    expect(out.approvals?.every((a) => !a.canDecide && a.hire?.rate === null)).toBe(true);
-    expect(text).toContain("None of the waiting hire approvals is yours to decide.");
-    expect(text).toContain("rate hidden");
-    expect(text).toContain("Rates are hidden for your account.");
-  });
-
+describe("review_hire_approval: its arguments", () => {
   it("wants an approvalId for a decision, and a decision with an approvalId", async () => {
     const h = await harness();
     const noId = await call(h, { decision: "APPROVED" });
     expect(noId.r.isError).toBe(true);
-    expect(noId.text).toContain("argument `approvalId`");
+    expect(noId.text).toMatch(/Invalid arguments for tool review_hire_approval: .* at approvalId/);
     const noDecision = await call(h, { approvalId: amara.request });
     expect(noDecision.r.isError).toBe(true);
-    expect(noDecision.text).toContain("argument `decision`");
+    expect(noDecision.text).toMatch(
+      /Invalid arguments for tool review_hire_approval: .* at decision/,
+    );
     expect(mutations(h)).toBe(0);
   });
 });
@@ -265,7 +236,7 @@ describe("review_hire_approval: approving", () => {
     expect(lastLine(first.text)).toBe(APPROVE_CONSEQUENCE);
     expect(first.out.confirmationToken).toMatch(/^[0-9a-f-]{36}$/);
     expect(mutations(h)).toBe(0);
-    const still = await call(h, {});
+    const still = await call(h, {}, LIST);
     expect(still.out.approvals?.map((a) => a.id)).toContain(amara.request);
 
     const { r, out, text } = await call(h, {
@@ -280,7 +251,7 @@ describe("review_hire_approval: approving", () => {
     );
     expect(mutations(h)).toBe(1);
     expect(await hireStatus(h, amara.hire)).toBe("READY");
-    const list = await call(h, {});
+    const list = await call(h, {}, LIST);
     expect(list.out.approvals?.map((a) => a.id)).not.toContain(amara.request);
   });
 
@@ -302,7 +273,9 @@ describe("review_hire_approval: approving", () => {
     );
     const unknown = await call(h, { approvalId: "apr_999", decision: "APPROVED" });
     expect(unknown.r.isError).toBe(true);
-    expect(unknown.text).toContain("without arguments");
+    expect(unknown.text).toContain(
+      'List the approvals awaiting you: call run_read_tool {"name": "list_hire_approvals"',
+    );
     const others = await call(h, { approvalId: fatima.request, decision: "APPROVED" });
     expect(others.r.isError).toBe(true);
     expect(others.text).toContain(
@@ -458,11 +431,16 @@ describe("review_hire_approval after a dropped connection", () => {
 });
 
 describe("review_hire_approval and the rest of the server", () => {
-  it("is hidden by --read-only", async () => {
+  it("is not reachable with --read-only, while list_hire_approvals is", async () => {
     const h = await harness({ readOnly: true });
     const { tools } = await h.client.listTools();
     expect(tools.map((t) => t.name)).not.toContain(TOOL);
     expect(tools.map((t) => t.name)).toContain("search_hires");
+    const found = await callTool<{ tools: { name: string }[] }>(h, "find_tools", {
+      query: "approve hire approval",
+    });
+    expect(found.out.tools.map((t) => t.name)).toContain(LIST);
+    expect(found.out.tools.map((t) => t.name)).not.toContain(TOOL);
   });
 
   it("keeps hostile platform text quoted on one line, the consequence last", async () => {
@@ -481,7 +459,7 @@ describe("review_hire_approval and the rest of the server", () => {
         group.name = `Approvers\u2028${PREVIEW_ONLY}`;
       },
     });
-    const list = await call(h, {});
+    const list = await call(h, {}, LIST);
     const preview = await call(h, REJECT);
     for (const text of [list.text, form[0]?.message ?? ""]) {
       for (const line of text.split(/\r\n|[\n\r\u2028\u2029]/)) {

@@ -1,5 +1,6 @@
-// Approval requests on hires, for review_hire_approval: the ones awaiting action, one by id, and
-// the decision. Today only hires are approvable (the `Approvable` union has Hire alone).
+// Approval requests on hires, for list_hire_approvals and review_hire_approval: the ones awaiting
+// action, one by id, and the decision. Today only hires are approvable (the `Approvable` union has
+// Hire alone).
 import type {
   ActionApprovalMutation,
   ActionApprovalMutationVariables,
@@ -97,6 +98,7 @@ export const actionApprovalMutation = mutation<
   `,
   // A decision is recorded once; a rejection cancels the hire. Never send it twice.
   false,
+  "changes",
 );
 
 export const approvalOperations = {

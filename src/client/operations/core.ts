@@ -59,6 +59,7 @@ export const terminateHireMutation = mutation<
   `,
   // A termination cannot be undone and has no idempotency key: never send it twice.
   false,
+  "changes",
 );
 
 // ---- search_hires ----------------------------------------------------------------------------
@@ -448,6 +449,7 @@ export const submitTimesheetsMutation = mutation<
   // An upsert keyed by externalId, so a replay would not duplicate rows; still sent once: the
   // person confirmed one submission of money, and a lost answer is read back, never replayed.
   false,
+  "changes",
 );
 
 // ---- terminate_hire --------------------------------------------------------------------------

@@ -1,5 +1,6 @@
-// How an operation is declared: its name, its document, and whether sending it twice is safe.
-import type { Operation } from "../types.js";
+// How an operation is declared: its name, its document, whether sending it twice is safe, and what
+// a mutation does to what exists (test/meta/annotations.test.ts derives each tool's hints from it).
+import type { MutationEffect, Operation } from "../types.js";
 
 export function query<TData, TVariables extends Record<string, unknown>>(
   name: string,
@@ -12,6 +13,7 @@ export function mutation<TData, TVariables extends Record<string, unknown>>(
   name: string,
   document: string,
   safeToRepeat: boolean,
+  effect: MutationEffect,
 ): Operation<TData, TVariables> {
-  return { name, document, type: "mutation", safeToRepeat };
+  return { name, document, type: "mutation", safeToRepeat, effect };
 }

@@ -254,6 +254,7 @@ export const createDraftHireMutation = mutation<
   `,
   // Each call makes another hire: never sent twice; found again by its externalIdentifier.
   false,
+  "adds",
 );
 
 export const hiresByExternalIdQuery = query<
@@ -316,6 +317,7 @@ export const cancelHireMutation = mutation<CancelHireMutation, CancelHireMutatio
   `,
   // The worker is told each time it is sent: never twice.
   false,
+  "changes",
 );
 
 export const hireOperations = {

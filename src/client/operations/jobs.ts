@@ -304,6 +304,7 @@ export const createJobMutation = mutation<CreateJobMutation, CreateJobMutationVa
   `,
   // No idempotency key: a second request makes a second job.
   false,
+  "adds",
 );
 
 export const updateJobMutation = mutation<UpdateJobMutation, UpdateJobMutationVariables>(
@@ -317,6 +318,7 @@ export const updateJobMutation = mutation<UpdateJobMutation, UpdateJobMutationVa
   `,
   // Publishing cannot be undone: read the job back rather than sending it twice.
   false,
+  "changes",
 );
 
 // ---- manage_candidate ------------------------------------------------------------------------
@@ -384,6 +386,7 @@ export const updateJobCandidateStepMutation = mutation<
     }
   `,
   false,
+  "changes",
 );
 
 export const updateJobCandidateStatusMutation = mutation<
@@ -400,6 +403,7 @@ export const updateJobCandidateStatusMutation = mutation<
   `,
   // Rejecting also rejects the candidate's open bid: never sent twice.
   false,
+  "changes",
 );
 
 export type BidForAcceptance = NonNullable<BidForAcceptanceQuery["bid"]>;
@@ -497,6 +501,7 @@ export const acceptBidMutation = mutation<AcceptBidMutation, AcceptBidMutationVa
   `,
   // Each accepted bid is a hire and an obligation to pay: never sent twice.
   false,
+  "changes",
 );
 
 export const jobOperations = {

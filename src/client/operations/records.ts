@@ -70,6 +70,7 @@ export const updatePaymentRequestMutation = mutation<
   // Setting the same values twice leaves the same record, but the answer of a lost one is read
   // back instead: another change may have come in between.
   false,
+  "changes",
 );
 
 const CONTACT_FIELDS = `
@@ -167,6 +168,7 @@ export const updateTrustedContactMutation = mutation<
     }
   `,
   false,
+  "changes",
 );
 
 export const recordOperations = {

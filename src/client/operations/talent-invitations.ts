@@ -144,6 +144,7 @@ export const createTrustedContactMutation = mutation<
   `,
   // It emails a person; an email cannot be unsent. Never send it twice.
   false,
+  "adds",
 );
 
 export const reinviteTrustedContactMutation = mutation<
@@ -157,6 +158,7 @@ export const reinviteTrustedContactMutation = mutation<
     }
   `,
   false,
+  "adds",
 );
 
 export const talentInvitationOperations = {

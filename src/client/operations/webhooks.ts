@@ -1,5 +1,6 @@
-// The company's webhooks as manage_webhooks reads and changes them. The secret is never asked for:
-// the one this server generates is sent once, in createWebhook's input, and kept sealed.
+// The company's webhooks as list_webhooks reads them and manage_webhooks changes them. The secret is
+// never asked for: the one this server generates is sent once, in createWebhook's input, and kept
+// sealed.
 import type {
   CreateWebhookMutation,
   CreateWebhookMutationVariables,
@@ -58,6 +59,7 @@ export const createWebhookMutation = mutation<
     }
   `,
   false,
+  "adds",
 );
 
 export const deleteWebhookMutation = mutation<
@@ -73,6 +75,7 @@ export const deleteWebhookMutation = mutation<
     }
   `,
   false,
+  "changes",
 );
 
 /** One more attempt at a delivery, now: the receiving end may get the same event again. */
@@ -90,6 +93,7 @@ export const retryWebhookEventMutation = mutation<
     }
   `,
   false,
+  "adds",
 );
 
 export const webhookOperations = {

@@ -79,7 +79,8 @@ function proxyTool(name: ProxyTool) {
     annotations: {
       readOnlyHint: reads,
       destructiveHint: !reads,
-      idempotentHint: false,
+      // A read changes nothing, however often it runs; a change may add again.
+      idempotentHint: reads,
       openWorldHint: true,
     },
     async handler() {

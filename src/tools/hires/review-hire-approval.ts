@@ -3,10 +3,8 @@ import {
   type ApprovalRequest,
   actionApprovalMutation,
   approvalRequestQuery,
-  pendingApprovalsQuery,
 } from "../../client/operations/approvals.js";
 import { oneLine, quoted } from "../../client/platform-text.js";
-import type { RestrictedField } from "../../client/types.js";
 import {
   type BoundSend,
   confirmationTokenArg,
@@ -17,57 +15,16 @@ import {
   whole,
 } from "../confirmation.js";
 import { defineTool, NotAllowedError, type ToolContext, ToolInputError } from "../define-tool.js";
-import {
-  hiddenFields,
-  hiddenLine,
-  period,
-  rateText,
-  requestOptions,
-  upperCaseEnum,
-} from "../format.js";
+import { period, rateText, requestOptions, upperCaseEnum } from "../format.js";
 import { refusedAsNotAllowed } from "../not-allowed.js";
 import { callOf } from "../reach.js";
 import { sentTextSchema, sentTextShown } from "../sent-text.js";
+import { type ApprovalOut, approvalOutput, toOutput } from "./approval-requests.js";
 
 const TOOL = "review_hire_approval";
-const checkFor = (id: string) =>
-  `${TOOL} without arguments (approval ${oneLine(id)} is listed while it still waits)`;
-/** Requests listed at most; the oldest come first, so nothing waits unseen for long. */
-const LIST_MAX = 50;
-
-const approvalOutput = z.object({
-  id: z.string(),
-  /** The request's state now: REQUESTED while it waits. */
-  state: z.string(),
-  /** Whether the caller may decide it now (the platform's viewerCanAction). */
-  canDecide: z.boolean(),
-  flow: z.object({ id: z.string(), name: z.string(), trigger: z.string() }),
-  requestedBy: z.string().nullable(),
-  requestedOn: z.string().nullable(),
-  /** The approver group it waits for (or waited for). */
-  approverGroup: z.string().nullable(),
-  /** Who took the latest decision and their message, once decided. */
-  decidedBy: z.string().nullable(),
-  decisionMessage: z.string().nullable(),
-  hire: z
-    .object({
-      id: z.string(),
-      status: z.string(),
-      workerId: z.string(),
-      worker: z.string(),
-      companyId: z.string(),
-      company: z.string(),
-      jobName: z.string(),
-      startDate: z.string().nullable(),
-      endDate: z.string().nullable(),
-      currency: z.string(),
-      /** Null when hidden for this account. */
-      rate: z.number().nullable(),
-      rateType: z.string().nullable(),
-    })
-    .nullable(),
-});
-type ApprovalOut = z.infer<typeof approvalOutput>;
+/** The read that lists the requests still waiting. */
+const LIST = "list_hire_approvals";
+const checkFor = (id: string) => `${LIST} (approval ${oneLine(id)} is listed while it still waits)`;
 
 type Verdict = "APPROVED" | "REJECTED";
 
@@ -76,62 +33,33 @@ export const reviewHireApprovalTool = defineTool({
   title: "Review hire approval",
   toolset: "hires",
   instruction:
-    "review_hire_approval lists the hires waiting for your approval and approves or rejects one; both need the person's confirmation, and rejecting cancels the hire.",
+    "review_hire_approval approves or rejects a hire waiting for your approval (list_hire_approvals lists them); both need the person's confirmation, and rejecting cancels the hire.",
   readme: {
-    does: "Lists hires waiting for your approval; approves, or rejects (which cancels the hire), each after confirmation",
+    does: "Approves, or rejects (which cancels the hire), a hire waiting for your approval, each after confirmation",
     changes: "yes, cannot be withdrawn",
   },
   description: [
-    "Approve or reject a hire waiting for your approval; without approvalId, list those awaiting you (ids, hire, worker, company).",
-    'Use when: "approve Amara\'s hire". Do not use for: cancelling a hire yourself (cancel_hire).',
+    "Approve or reject a hire waiting for your approval.",
+    'Use when: "approve Amara\'s hire". Do not use for: which hires await approval (list_hire_approvals); cancelling a hire yourself (cancel_hire).',
     "Both need the person's confirmation: the first call previews and returns a confirmationToken; once they agree, repeat the call with it. Approving lets the hire proceed (any next approver group is asked) and cannot be withdrawn; rejecting needs a reason and cancels the hire.",
     'Example: {"approvalId": "1290", "decision": "APPROVED"}',
   ].join("\n"),
   inputSchema: {
-    approvalId: z.string().min(1).optional().describe("Approval id, from the listing."),
-    decision: upperCaseEnum(["APPROVED", "REJECTED"]).optional().describe("With approvalId."),
+    approvalId: z.string().min(1).describe("Approval id, from list_hire_approvals."),
+    decision: upperCaseEnum(["APPROVED", "REJECTED"]).describe("APPROVED or REJECTED."),
     reason: sentTextSchema(1, 2000).optional().describe("Why; required to reject."),
     confirmationToken: confirmationTokenArg,
   },
   outputSchema: {
-    status: z.enum([
-      "list",
-      "preview",
-      "changed",
-      "approved",
-      "rejected",
-      "declined",
-      "outcome-unknown",
-    ]),
-    approvals: z.array(approvalOutput).optional(),
-    /** Requests waiting in all (the listing shows the oldest LIST_MAX). */
-    total: z.number().optional(),
+    status: z.enum(["preview", "changed", "approved", "rejected", "declined", "outcome-unknown"]),
     approval: approvalOutput.optional(),
     ...previewTokenOutput,
-    hiddenFields: z.array(z.string()).optional(),
     note: z.string().optional(),
   },
   annotations: confirmedWriteAnnotations,
   async handler(args, ctx) {
     const { confirmationToken, ...call } = args;
-    if (args.approvalId === undefined) {
-      if (args.decision !== undefined || args.reason !== undefined || confirmationToken) {
-        throw new ToolInputError(
-          "a decision needs the approval's id",
-          "approvalId",
-          `Call ${TOOL} without arguments to list the approvals awaiting you, with their ids.`,
-        );
-      }
-      return list(ctx);
-    }
     const verdict = args.decision;
-    if (verdict === undefined) {
-      throw new ToolInputError(
-        "say what to decide: APPROVED or REJECTED",
-        "decision",
-        "Nothing was changed.",
-      );
-    }
     const reason = args.reason;
     if (verdict === "REJECTED" && reason === undefined) {
       throw new ToolInputError(
@@ -174,7 +102,7 @@ async function propose(
     throw new ToolInputError(
       `there is no approval ${oneLine(id)} visible to you`,
       "approvalId",
-      `List the approvals awaiting you: call ${callOf(ctx, TOOL)} without arguments.`,
+      `List the approvals awaiting you: call ${callOf(ctx, LIST)}.`,
     );
   }
   const approval = toOutput(request);
@@ -214,50 +142,6 @@ async function propose(
 async function read(ctx: ToolContext, id: string): Promise<ApprovalRequest | null> {
   const { data } = await ctx.client.run(approvalRequestQuery, { id }, requestOptions(ctx));
   return data.approvalApprovable;
-}
-
-async function list(ctx: ToolContext) {
-  const { data, restricted } = await ctx.client.run(
-    pendingApprovalsQuery,
-    { first: LIST_MAX },
-    requestOptions(ctx),
-  );
-  const page = data.approvalApprovables;
-  const approvals = page.data.map(toOutput);
-  const mine = approvals.filter((a) => a.canDecide);
-  const others = approvals.filter((a) => !a.canDecide);
-  const hidden = hiddenFields(restricted as RestrictedField[]);
-  const total = page.paginatorInfo.total;
-  const lines: string[] = [];
-  if (approvals.length === 0) lines.push("No hire approvals are waiting for anyone.");
-  else {
-    lines.push(
-      mine.length > 0
-        ? `${mine.length} hire approval${mine.length === 1 ? "" : "s"} await${mine.length === 1 ? "s" : ""} your decision (oldest first):`
-        : "None of the waiting hire approvals is yours to decide.",
-    );
-    lines.push(...mine.map(listLine));
-    if (others.length > 0) {
-      lines.push(
-        `${others.length} more wait${others.length === 1 ? "s" : ""} for other approvers (you cannot decide ${others.length === 1 ? "it" : "them"}):`,
-      );
-      lines.push(...others.map(listLine));
-    }
-    if (total > approvals.length) {
-      lines.push(`Shown: the oldest ${approvals.length} of ${total} waiting requests.`);
-    }
-    if (mine.length > 0) {
-      lines.push(
-        `To decide one, call ${callOf(ctx, TOOL)} with approvalId and decision APPROVED or REJECTED (rejecting needs a reason and cancels the hire).`,
-      );
-    }
-  }
-  const hiddenText = hiddenLine(hidden);
-  if (hiddenText) lines.push(hiddenText);
-  return {
-    structured: { status: "list" as const, approvals, total, hiddenFields: hidden },
-    text: lines.join("\n"),
-  };
 }
 
 async function decide(
@@ -350,52 +234,4 @@ function previewLines(a: ApprovalOut, decision: Verdict, reason: string | undefi
     `${requested}${a.approverGroup ? `; it waits for ${whole(a.approverGroup)}` : ""}.`,
     ...(reason ? [`Reason recorded with the decision: ${sentTextShown(reason)}.`] : []),
   ];
-}
-
-function listLine(a: ApprovalOut): string {
-  const h = a.hire;
-  const hire = h
-    ? `hire ${oneLine(h.id)} (${oneLine(h.status)}) ${quoted(h.worker)} at ${quoted(h.company)}, job ${quoted(h.jobName)}, ${period(h.startDate, h.endDate)}, ${rateText(h.rate, h.currency, h.rateType)}`
-    : "an item that is not a visible hire";
-  const requested = a.requestedBy
-    ? `; requested by ${quoted(a.requestedBy)}${a.requestedOn ? ` on ${oneLine(a.requestedOn)}` : ""}`
-    : "";
-  const waits = a.canDecide || !a.approverGroup ? "" : `; waits for ${quoted(a.approverGroup)}`;
-  return `- ${oneLine(a.id)}: ${hire}; flow ${quoted(a.flow.name)}${requested}${waits}.`;
-}
-
-function toOutput(r: ApprovalRequest): ApprovalOut {
-  const states = r.approvalStates;
-  const latest = states.at(-1);
-  const request = states.find((s) => s.state === "REQUESTED");
-  const decided = latest && latest.state !== "REQUESTED" ? latest : undefined;
-  const h = r.approvable;
-  return {
-    id: r.id,
-    state: latest?.state ?? "UNKNOWN",
-    canDecide: r.viewerCanAction,
-    flow: { id: r.approval.id, name: r.approval.name, trigger: r.approval.trigger },
-    requestedBy: request?.actionedBy.name ?? null,
-    requestedOn: request?.createdAt ? request.createdAt.slice(0, 10) : null,
-    approverGroup: (latest ?? request)?.approver.userGroup.name ?? null,
-    decidedBy: decided?.actionedBy.name ?? null,
-    decisionMessage: decided?.message ?? null,
-    hire:
-      h && "id" in h
-        ? {
-            id: h.id,
-            status: h.status,
-            workerId: h.worker.id,
-            worker: h.worker.name,
-            companyId: h.company.id,
-            company: h.company.name,
-            jobName: h.latestContract.jobName,
-            startDate: h.startDate,
-            endDate: h.endDate,
-            currency: h.currency,
-            rate: h.rate,
-            rateType: h.rateType,
-          }
-        : null,
-  };
 }

@@ -1,22 +1,18 @@
-// The company's webhooks on the platform: listed (never their secrets), one registered that points
-// at this server's receiver, or one deleted; registering and deleting after the person confirms.
+// The company's webhooks on the platform: one registered that points at this server's receiver, or
+// one deleted, after the person confirms; a failed delivery retried. list_webhooks reads them.
 // The secret of a webhook registered here is generated here, sent to the platform once and kept
 // sealed in the state store (src/state/webhook-secrets.ts), where the receiver finds it; it is never
 // shown, logged or returned.
 import { randomBytes } from "node:crypto";
 import * as z from "zod";
-import type {
-  WebhookEventType,
-  WebhooksOfCompanyQuery,
-} from "../../client/operation-types.generated.js";
+import type { WebhookEventType } from "../../client/operation-types.generated.js";
 import {
   createWebhookMutation,
   deleteWebhookMutation,
   retryWebhookEventMutation,
-  webhooksOfCompanyQuery,
 } from "../../client/operations/webhooks.js";
 import { oneLine } from "../../client/platform-text.js";
-import { createWebhookSecretStore, receiverUrlOf } from "../../state/webhook-secrets.js";
+import { createWebhookSecretStore } from "../../state/webhook-secrets.js";
 import {
   confirmationTokenArg,
   confirmedWrite,
@@ -30,9 +26,12 @@ import {
 } from "../confirmation.js";
 import { defineTool, type ToolContext, ToolInputError } from "../define-tool.js";
 import { requestOptions } from "../format.js";
-import { accountsOf, withCompanyId, withNotes } from "../known-ids.js";
+import { withCompanyId, withNotes } from "../known-ids.js";
+import { eventsText, readWebhooks as read, receiverOf } from "./company-webhooks.js";
 
 const TOOL = "manage_webhooks";
+/** The read that shows the company's webhooks and their deliveries. */
+const LIST = "list_webhooks";
 
 const EVENT_TYPES = [
   "CONTRACT_ACCEPTED",
@@ -46,24 +45,6 @@ const EVENT_TYPES = [
 /** 32 random bytes as hex: 64 characters, well within the platform's 255. */
 const SECRET_BYTES = 32;
 
-const webhookOutput = z.object({
-  id: z.string(),
-  title: z.string(),
-  url: z.string(),
-  isActive: z.boolean(),
-  /** null: every event. */
-  events: z.array(z.string()).nullable(),
-  /** Whether it delivers to this server's receiver. */
-  toThisServer: z.boolean(),
-  lastDelivery: z
-    .object({ id: z.string(), event: z.string(), status: z.string(), at: z.string() })
-    .nullable(),
-  failedDeliveries: z.number(),
-  /** The most recent failed deliveries' ids, for retry. */
-  failedDeliveryIds: z.array(z.string()),
-});
-type WebhookOut = z.infer<typeof webhookOutput>;
-
 const previewOutput = z.object({
   company: z.object({ id: z.string(), name: z.string() }),
   webhook: z.object({
@@ -75,7 +56,7 @@ const previewOutput = z.object({
 });
 type Preview = z.infer<typeof previewOutput>;
 
-type Action = "list" | "create" | "delete" | "retry";
+type Action = "create" | "delete" | "retry";
 
 interface Args {
   action: Action;
@@ -91,36 +72,41 @@ export const manageWebhooksTool = defineTool({
   title: "Manage webhooks",
   toolset: "live",
   instruction:
-    "manage_webhooks lists a company's webhooks, registers one that sends the platform's events to this server (its secret is generated and kept here, never shown), or deletes one (registering and deleting need the person's confirmation); retry sends a failed delivery again.",
+    "manage_webhooks registers a company's webhook that sends the platform's events to this server (its secret is generated and kept here, never shown), or deletes one (registering and deleting need the person's confirmation); retry sends a failed delivery again. list_webhooks shows them.",
   readme: {
-    does: "Lists a company's webhooks and their recent deliveries; registers one to this server's receiver (the secret generated and kept sealed here, never shown) or deletes one, after confirmation; retries a failed delivery",
+    does: "Registers a company's webhook to this server's receiver (the secret generated and kept sealed here, never shown) or deletes one, after confirmation; retries a failed delivery",
     changes: "yes; the platform starts or stops sending events",
   },
   description: [
-    "List, register or delete a company's webhooks (the platform's event notifications); retry a failed delivery.",
-    "Use when: the person wants this server to receive live changes for a company (create), to see which webhooks exist and whether deliveries fail (list), or to stop one (delete).",
-    "Do not use for: what the webhooks reported (use list_changes).",
+    "Register or delete a company's webhook (the platform's event notifications); retry a failed delivery.",
+    "Use when: the person wants this server to receive live changes for a company (create), to stop a webhook (delete), or to send a failed delivery again (retry).",
+    "Do not use for: which webhooks exist and their deliveries (use list_webhooks); what the webhooks reported (list_changes).",
     "create points the webhook at this server; its secret is generated here and never shown. create and delete first return a preview and a confirmationToken (single use, 5 minutes); repeat the call with it once the person agrees. delete cannot be undone.",
-    "Returns: webhooks with URL, events, active, last delivery; or the preview, or what was done.",
+    "Returns: the preview, or what was done.",
     'Example: {"action": "create", "company": "48213", "events": ["CONTRACT_ACCEPTED", "HIRE_TERMINATED"]}',
   ].join("\n"),
   inputSchema: {
-    action: z
-      .enum(["list", "create", "delete", "retry"])
-      .describe("list, create, delete or retry."),
+    action: z.enum(["create", "delete", "retry"]).describe("create, delete or retry."),
     company: z.string().min(1).describe("Company id or name."),
     events: z
       .array(z.enum(EVENT_TYPES))
       .min(1)
       .optional()
       .describe("create: the events to send; none given: all."),
-    webhookId: z.string().min(1).optional().describe("delete: the webhook's id (from list)."),
-    eventId: z.string().min(1).optional().describe("retry: a failed delivery's id (from list)."),
+    webhookId: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("delete: the webhook's id (from list_webhooks)."),
+    eventId: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("retry: a failed delivery's id (from list_webhooks)."),
     confirmationToken: confirmationTokenArg,
   },
   outputSchema: {
     status: z.enum([
-      "listed",
       "preview",
       "changed",
       "created",
@@ -131,8 +117,6 @@ export const manageWebhooksTool = defineTool({
     ]),
     action: z.string(),
     company: z.object({ id: z.string(), name: z.string() }).optional(),
-    receiverUrl: z.string().nullable().optional(),
-    webhooks: z.array(webhookOutput).optional(),
     preview: previewOutput.optional(),
     webhook: previewOutput.shape.webhook.optional(),
     ...previewTokenOutput,
@@ -147,7 +131,6 @@ export const manageWebhooksTool = defineTool({
 });
 
 async function manage(ctx: ToolContext, args: Args) {
-  if (args.action === "list") return list(ctx, args);
   if (args.action === "retry") return retry(ctx, args);
   const misplaced =
     args.eventId !== undefined
@@ -165,11 +148,7 @@ async function manage(ctx: ToolContext, args: Args) {
     );
   }
   if (args.action === "delete" && args.webhookId === undefined) {
-    throw new ToolInputError(
-      "delete needs the webhook's id",
-      "webhookId",
-      `Find it with ${TOOL} action list.`,
-    );
+    throw new ToolInputError("delete needs the webhook's id", "webhookId", `Find it with ${LIST}.`);
   }
   const { confirmationToken, ...call } = args;
   const target = targetOf(args);
@@ -193,85 +172,7 @@ const targetOf = (args: Args) =>
     ? `webhook to this server for company ${args.company}`
     : `webhook ${args.webhookId}`;
 
-const checkFor = (company: string) => `${TOOL} (action list, company ${oneLine(company)})`;
-
-type Read = WebhooksOfCompanyQuery;
-
-/** The company's webhooks and the recent deliveries; the company must be one of the caller's. */
-async function read(ctx: ToolContext, company: string) {
-  const { data } = await ctx.client.run(webhooksOfCompanyQuery, { company }, requestOptions(ctx));
-  // The accounts withCompanyId read for this call: not read again, here or on each read-back.
-  const account = (await accountsOf(ctx)).find(
-    (a) => a.__typename === "Company" && a.id === company,
-  );
-  if (!account) {
-    throw new ToolInputError(
-      `${oneLine(company)} is not one of your companies`,
-      "company",
-      "Find the company's id with list_accounts (webhooks belong to companies).",
-    );
-  }
-  return { company: { id: account.id, name: account.name }, data };
-}
-
-/** This server's receiver, as the platform is to reach it; undefined without a public address. */
-const receiverOf = (ctx: ToolContext) =>
-  ctx.config.publicUrl ? receiverUrlOf(ctx.config.publicUrl) : undefined;
-
-function webhooksOut(data: Read, receiver: string | undefined): WebhookOut[] {
-  return data.webhooks.data.map((w) => {
-    // Newest first, as the platform returns them.
-    const deliveries = data.webhookEvents.data.filter((e) => e.webhookId === w.id);
-    const last = deliveries[0];
-    const failed = deliveries.filter((e) => e.status.startsWith("failed"));
-    return {
-      id: w.id,
-      title: w.title,
-      url: w.url,
-      isActive: w.isActive !== false,
-      events: w.subscribedEvents ?? null,
-      toThisServer: receiver !== undefined && w.url === receiver,
-      lastDelivery: last
-        ? { id: last.id, event: last.event, status: last.status, at: last.updatedAt }
-        : null,
-      failedDeliveries: failed.length,
-      failedDeliveryIds: failed.slice(0, 5).map((e) => e.id),
-    };
-  });
-}
-
-const eventsText = (events: readonly string[] | null | undefined) =>
-  events
-    ? events.length === 0
-      ? "no events"
-      : events.map((e) => oneLine(e)).join(", ")
-    : "all events";
-
-async function list(ctx: ToolContext, args: Args) {
-  const receiver = receiverOf(ctx);
-  const { company, data } = await read(ctx, args.company);
-  const webhooks = webhooksOut(data, receiver);
-  const lines = webhooks.map((w) => {
-    const last = w.lastDelivery
-      ? `last delivery ${oneLine(w.lastDelivery.id)} ${oneLine(w.lastDelivery.event)} ${oneLine(w.lastDelivery.status)} at ${oneLine(w.lastDelivery.at)}`
-      : "no recent deliveries";
-    return `- ${oneLine(w.id)} ${whole(w.title)} ${w.isActive ? "active" : "INACTIVE"}${w.toThisServer ? " (this server's receiver)" : ""}: ${whole(w.url)}; ${eventsText(w.events)}; ${last}${w.failedDeliveries > 0 ? `; ${w.failedDeliveries} failed recently (${w.failedDeliveryIds.map((id) => oneLine(id)).join(", ")})` : ""}`;
-  });
-  const head = `${webhooks.length} webhook${webhooks.length === 1 ? "" : "s"} of company ${whole(company.name)} (${oneLine(company.id)})${webhooks.length > 0 ? ":" : "."}`;
-  const foot = receiver
-    ? `This server's receiver: ${receiver}.`
-    : "This server has no public address (WORKFORCE_PUBLIC_URL), so it cannot register a webhook to itself.";
-  return {
-    structured: {
-      status: "listed" as const,
-      action: args.action,
-      company,
-      receiverUrl: receiver ?? null,
-      webhooks,
-    },
-    text: [head, ...lines, foot].join("\n"),
-  };
-}
+const checkFor = (company: string) => `${LIST} (company ${oneLine(company)})`;
 
 /** The title a webhook registered here carries on the platform. */
 const titleFor = (receiver: string) => `workforce-mcp live changes (${new URL(receiver).host})`;
@@ -325,7 +226,7 @@ async function proposeDelete(ctx: ToolContext, args: Args): Promise<Proposal<Pre
     throw new ToolInputError(
       `company ${oneLine(company.id)} has no webhook ${oneLine(args.webhookId)}`,
       "webhookId",
-      `Nothing was changed. See the company's webhooks with ${TOOL} action list.`,
+      `Nothing was changed. See the company's webhooks with ${LIST}.`,
     );
   }
   const ours = webhook.url === receiverOf(ctx);
@@ -488,7 +389,7 @@ async function retry(ctx: ToolContext, args: Args) {
     throw new ToolInputError(
       "retry needs the failed delivery's id",
       "eventId",
-      `Find it with ${TOOL} action list (failed deliveries are named there).`,
+      `Find it with ${LIST} (failed deliveries are named there).`,
     );
   }
   const { company, data } = await read(ctx, args.company);
@@ -498,7 +399,7 @@ async function retry(ctx: ToolContext, args: Args) {
     throw new ToolInputError(
       `no recent delivery ${oneLine(args.eventId)} of company ${oneLine(company.id)}'s webhooks`,
       "eventId",
-      `Nothing was sent. See the recent deliveries with ${TOOL} action list.`,
+      `Nothing was sent. See the recent deliveries with ${LIST}.`,
     );
   }
   if (!event.status.startsWith("failed")) {
@@ -520,7 +421,7 @@ async function retry(ctx: ToolContext, args: Args) {
       company,
       note: `Delivery ${event.id} (${event.event}) is sent again; its status was ${event.status}.`,
     },
-    text: `Delivery ${oneLine(event.id)} (${oneLine(event.event)}, was ${oneLine(event.status)}) is being sent again to its webhook ${oneLine(event.webhookId)}; status now ${oneLine(sent.retryWebhookEvent.status)}. See the outcome with ${TOOL} action list.`,
+    text: `Delivery ${oneLine(event.id)} (${oneLine(event.event)}, was ${oneLine(event.status)}) is being sent again to its webhook ${oneLine(event.webhookId)}; status now ${oneLine(sent.retryWebhookEvent.status)}. See the outcome with ${LIST}.`,
   };
 }
 

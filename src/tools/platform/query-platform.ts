@@ -25,10 +25,10 @@ export const queryPlatformTool = defineTool({
   instruction:
     "query_platform runs one read-only GraphQL query for what no other tool covers; find the query and its fields with describe_schema first.",
   readme: {
-    does: "Any other read (projects, custom fields, webhooks, …), checked before it is sent: no mutations, bounded cost, no secret fields",
+    does: "Any other read (projects, custom fields, milestones, …), checked before it is sent: no mutations, bounded cost, no secret fields",
   },
   description: [
-    "One read-only GraphQL query for what other tools do not read: projects, custom fields, milestones, webhooks, agencies, or a filter or field they lack.",
+    "One read-only GraphQL query for what other tools do not read: projects, custom fields, milestones, agencies, or a filter or field they lack.",
     "Use when: describe_schema showed the query and fields.",
     "Do not use for: what search_hires, get_hire, get_contract or list_invoices answer.",
     "Checked first: known names, no mutation, first at most 100, depth 8, 20 aliases, no secret, identity or bank fields. Errors beside partial data; cut at 24 KB.",

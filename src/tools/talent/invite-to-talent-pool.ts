@@ -143,7 +143,8 @@ export const inviteToTalentPoolTool = defineTool({
   },
   // Nothing is deleted, but the email it sends cannot be unsent: the project marks what
   // cannot be undone as destructive, so clients ask before it.
-  annotations: confirmedWriteAnnotations,
+  // An invitation adds a contact, or sends one again; nothing that exists is changed.
+  annotations: { ...confirmedWriteAnnotations, destructiveHint: false },
   async handler(args, ctx) {
     const { confirmationToken, ...given } = args;
     // Names where ids belong are read as those ids first: the token binds the arguments as given

@@ -1,0 +1,73 @@
+// An approval request on a hire as list_hire_approvals shows it and review_hire_approval decides it.
+import * as z from "zod";
+import type { ApprovalRequest } from "../../client/operations/approvals.js";
+
+export const approvalOutput = z.object({
+  id: z.string(),
+  /** The request's state now: REQUESTED while it waits. */
+  state: z.string(),
+  /** Whether the caller may decide it now (the platform's viewerCanAction). */
+  canDecide: z.boolean(),
+  flow: z.object({ id: z.string(), name: z.string(), trigger: z.string() }),
+  requestedBy: z.string().nullable(),
+  requestedOn: z.string().nullable(),
+  /** The approver group it waits for (or waited for). */
+  approverGroup: z.string().nullable(),
+  /** Who took the latest decision and their message, once decided. */
+  decidedBy: z.string().nullable(),
+  decisionMessage: z.string().nullable(),
+  hire: z
+    .object({
+      id: z.string(),
+      status: z.string(),
+      workerId: z.string(),
+      worker: z.string(),
+      companyId: z.string(),
+      company: z.string(),
+      jobName: z.string(),
+      startDate: z.string().nullable(),
+      endDate: z.string().nullable(),
+      currency: z.string(),
+      /** Null when hidden for this account. */
+      rate: z.number().nullable(),
+      rateType: z.string().nullable(),
+    })
+    .nullable(),
+});
+export type ApprovalOut = z.infer<typeof approvalOutput>;
+
+export function toOutput(r: ApprovalRequest): ApprovalOut {
+  const states = r.approvalStates;
+  const latest = states.at(-1);
+  const request = states.find((s) => s.state === "REQUESTED");
+  const decided = latest && latest.state !== "REQUESTED" ? latest : undefined;
+  const h = r.approvable;
+  return {
+    id: r.id,
+    state: latest?.state ?? "UNKNOWN",
+    canDecide: r.viewerCanAction,
+    flow: { id: r.approval.id, name: r.approval.name, trigger: r.approval.trigger },
+    requestedBy: request?.actionedBy.name ?? null,
+    requestedOn: request?.createdAt ? request.createdAt.slice(0, 10) : null,
+    approverGroup: (latest ?? request)?.approver.userGroup.name ?? null,
+    decidedBy: decided?.actionedBy.name ?? null,
+    decisionMessage: decided?.message ?? null,
+    hire:
+      h && "id" in h
+        ? {
+            id: h.id,
+            status: h.status,
+            workerId: h.worker.id,
+            worker: h.worker.name,
+            companyId: h.company.id,
+            company: h.company.name,
+            jobName: h.latestContract.jobName,
+            startDate: h.startDate,
+            endDate: h.endDate,
+            currency: h.currency,
+            rate: h.rate,
+            rateType: h.rateType,
+          }
+        : null,
+  };
+}
