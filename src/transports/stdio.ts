@@ -2,7 +2,6 @@ import {
   StdioServerTransport,
   serveStdio as serveMcpStdio,
 } from "@modelcontextprotocol/server/stdio";
-import { createTeamChanges } from "../client/team-changes.js";
 import type { Config } from "../config.js";
 import type { Logger } from "../logger.js";
 import { createServer, type WorkforceServer } from "../server.js";
@@ -34,7 +33,8 @@ export async function serveStdio(config: Config, logger: Logger, version: string
     // from the team's Redis: it holds every company's events, and no one person may read them all.
     teamChanges:
       config.teamUrl !== undefined
-        ? createTeamChanges({
+        ? // Loaded only when named: a start without it loads no HTTP client before the first list.
+          (await import("../client/team-changes.js")).createTeamChanges({
             url: config.teamUrl,
             token: platform.token,
             timeoutMs: config.timeoutMs,
