@@ -1,5 +1,6 @@
 import type { Tool } from "@modelcontextprotocol/server";
 import * as z from "zod";
+import { viewOf } from "../web/app-links.js";
 import type { CatalogEntry } from "./catalog.js";
 import type { AnyTool } from "./define-tool.js";
 
@@ -27,6 +28,7 @@ export function buildToolList(tools: readonly AnyTool[]): Tool[] {
 }
 
 function toListEntry(tool: AnyTool): Tool {
+  const view = viewOf({ name: tool.name, confirmed: "confirmationToken" in tool.inputSchema });
   return {
     name: tool.name,
     title: tool.title,
@@ -35,6 +37,8 @@ function toListEntry(tool: AnyTool): Tool {
     outputSchema: outputSchemaOf(tool) as Tool["outputSchema"],
     // title twice: clients on the 2025-03-26 protocol read it only from the annotations.
     annotations: { title: tool.title, ...tool.annotations },
+    // The MCP Apps view a client that renders Apps shows with the answer; others ignore it.
+    ...(view ? { _meta: { ui: { resourceUri: view } } } : {}),
   };
 }
 
