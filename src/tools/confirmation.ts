@@ -434,7 +434,8 @@ async function answered<P>(
   await refuseWhileUnknown(ctx, request);
   const changed = differing(digests(now.facts), state.factDigests);
   if (changed.length === 0) return { kind: "confirmed", proposal: now };
-  const note = changedLine(changed, now, "while the form was open", state.shown);
+  const meanwhile = state.via === "card" ? "while the card was open" : "while the form was open";
+  const note = changedLine(changed, now, meanwhile, state.shown);
   if (state.round >= FORM_ROUNDS) {
     return {
       kind: "changed",

@@ -6,6 +6,7 @@ const READ_VIEWS: Readonly<Record<string, ViewName>> = {
   search_hires: "hires",
   get_hire: "hire",
   list_invoices: "invoices",
+  list_payment_requests: "timesheets",
 };
 
 /** The view a tool links to in its `_meta.ui`, if any. */

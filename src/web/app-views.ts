@@ -9,13 +9,14 @@ export const APP_MIME_TYPE = "text/html;profile=mcp-app";
 /** The capability key under which a client declares that it renders Apps. */
 const APPS_EXTENSION = "io.modelcontextprotocol/ui";
 
-export type ViewName = "confirmation" | "hires" | "hire" | "invoices";
+export type ViewName = "confirmation" | "hires" | "hire" | "invoices" | "timesheets";
 
 export const VIEW_URIS: Readonly<Record<ViewName, string>> = {
   confirmation: "ui://workforce/confirmation.html",
   hires: "ui://workforce/hires.html",
   hire: "ui://workforce/hire.html",
   invoices: "ui://workforce/invoices.html",
+  timesheets: "ui://workforce/timesheets.html",
 };
 
 /** The card's Confirm calls this tool; only the card may (visibility "app"), with its sealed state. */

@@ -13,8 +13,9 @@ const PAGE_CSP =
 const STYLE = [
   ":root{color-scheme:light dark;font-family:system-ui,sans-serif;font-size:14px}",
   "body{margin:0;padding:12px}h1{font-size:16px;margin:0 0 8px}h2{font-size:14px;margin:12px 0 4px}",
-  "table{border-collapse:collapse;width:100%;margin:4px 0}th,td{border-bottom:1px solid #8884;padding:4px 6px;text-align:left;vertical-align:top;overflow-wrap:anywhere}",
-  "td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}",
+  "table{border-collapse:collapse;width:100%;margin:4px 0}th,td{border-bottom:1px solid #8884;padding:4px 6px;text-align:left;vertical-align:top;overflow-wrap:break-word}",
+  "td.n,th.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap;overflow-wrap:normal}",
+  "table.kv th{width:16em}",
   ".flag{background:#fd04;font-weight:600}.note{opacity:.8}.consequence{font-weight:600;margin:8px 0}",
   "button{font:inherit;padding:6px 16px;margin:8px 8px 0 0;cursor:pointer}button.confirm{font-weight:600}",
   ".outcome{margin-top:8px;padding:6px;border:1px solid #8886;white-space:pre-wrap}",

@@ -113,9 +113,16 @@ describe.runIf(run)("MCP Apps views in headless Chromium (SEP-1865)", () => {
     ["search_hires", { search: "Ana" }, "Ana Costa"],
     ["get_hire", { hireId: "hire_001" }, "hire_001"],
     ["list_invoices", {}, "Totals per currency"],
+    [
+      "list_payment_requests",
+      { period: { from: "2026-11-09", to: "2026-11-15" }, includeHours: true },
+      "Hours per day per hire",
+    ],
   ] as const) {
     it(`${tool} renders as a view, values as text`, async () => {
       const h = await apps();
+      // A tool not listed at first is found, as an assistant would: its view's link is listed then.
+      await called(h, "find_tools", { query: tool });
       const result = await called(h, tool, args);
       const hosted = await hostView(browser, h, tool, args, result);
       await hosted.view.locator("h1").waitFor();

@@ -60,6 +60,11 @@ describe("MCP Apps views as ui:// resources (SEP-1865)", () => {
     expect(linked.get_hire).toBe(VIEW_URIS.hire);
     expect(linked.list_invoices).toBe(VIEW_URIS.invoices);
     expect(linked.terminate_hire).toBe(VIEW_URIS.confirmation);
+    await h.client.callTool({ name: "find_tools", arguments: { query: "list_payment_requests" } });
+    const found = (await h.client.listTools()).tools.find(
+      (t) => t.name === "list_payment_requests",
+    );
+    expect(found?._meta?.ui).toEqual({ resourceUri: VIEW_URIS.timesheets });
     expect(linked.list_accounts).toBeUndefined();
     const listed = (await h.client.listResources()).resources.map((r) => r.uri);
     expect(listed.some((uri) => uri.startsWith("ui://"))).toBe(false);
@@ -158,6 +163,42 @@ describe("the confirmation card and confirm_change (MCP Apps visibility 'app'; C
     expect(ok.isError, textOf(ok)).toBeFalsy();
     const again = await call(h, "confirm_change", { confirmation: card?.state as string });
     expect(again.isError).toBe(true);
+    expect(h.sandbox.countRequests("TerminateHire")).toBe(1);
+  });
+
+  it("reads the platform again on Confirm: a fact changed meanwhile gives a fresh card naming it, and nothing is sent", async () => {
+    const h = await harness({ clientCapabilities: APPS_CAPABILITIES });
+    const first = cardOf(await call(h, "terminate_hire", TERMINATE));
+    h.sandbox.edit((data) => {
+      const contract = data.contracts.get("ctr_002");
+      if (!contract) throw new Error("seed changed");
+      contract.jobName = "Platform Lead";
+    });
+    const changed = await call(h, "confirm_change", { confirmation: first?.state as string });
+    const fresh = cardOf(changed);
+    expect(textOf(changed)).toContain("Nothing was sent: while the card was open");
+    expect(textOf(changed)).toContain('"Platform Lead"');
+    expect(fresh?.state).toBeDefined();
+    expect(fresh?.state).not.toBe(first?.state);
+    expect(h.sandbox.countRequests("TerminateHire")).toBe(0);
+    const done = await call(h, "confirm_change", { confirmation: fresh?.state as string });
+    expect(done.isError, textOf(done)).toBeFalsy();
+    expect(h.sandbox.countRequests("TerminateHire")).toBe(1);
+  });
+
+  it("after a lost answer on Confirm, says the outcome is unknown and holds the change: sent once", async () => {
+    const h = await harness({ clientCapabilities: APPS_CAPABILITIES });
+    const card = cardOf(await call(h, "terminate_hire", TERMINATE));
+    h.sandbox.faults.inject("drop-connection", { operationName: "TerminateHire", later: true });
+    const lost = await call(h, "confirm_change", { confirmation: card?.state as string });
+    expect(lost.isError).toBe(true);
+    expect(out(lost).status).toBe("outcome-unknown");
+    expect(textOf(lost)).toContain("UNKNOWN");
+    // Another card for the same change is not even offered while the outcome is unknown.
+    const again = await call(h, "terminate_hire", TERMINATE);
+    expect(again.isError).toBe(true);
+    expect(textOf(again)).toContain("outcome is not known yet");
+    expect(cardOf(again)).toBeUndefined();
     expect(h.sandbox.countRequests("TerminateHire")).toBe(1);
   });
 

@@ -46,6 +46,13 @@ function el<K extends keyof HTMLElementTagNameMap>(
 const isObj = (value: unknown): value is Obj =>
   value !== null && typeof value === "object" && !Array.isArray(value);
 
+const isMoneyKey = (key: string) =>
+  /amount|gross|open|payable|approved|awaiting|rejected|cancelled|^rate$/i.test(key);
+
+/** An amount as money is written: two decimals, whole. */
+const money = (value: number) =>
+  value.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
 const isNumberKey = (key: string) => /amount|gross|open|hours|rate|total|count|days/i.test(key);
 
 /** A value as one cell: scalars whole, a list of scalars joined, anything deeper as JSON. */
@@ -74,29 +81,38 @@ function table(rows: Obj[], flagged?: (row: Obj, index: number) => boolean): HTM
     for (const column of columns) {
       const value = row[column];
       const cell = tr.insertCell();
-      cell.textContent = isObj(value) ? objectLine(value) : cellText(value);
+      cell.textContent = isObj(value)
+        ? objectLine(value)
+        : typeof value === "number" && isMoneyKey(column)
+          ? money(value)
+          : cellText(value);
       if (typeof value === "number") cell.className = "n";
     }
   });
   return t;
 }
 
+/** A record in one cell: its name when it has one (a worker, a company), else its fields. */
 const objectLine = (value: Obj) =>
-  Object.entries(value)
-    .map(([k, v]) => `${k}: ${cellText(v)}`)
-    .join("; ");
+  typeof value.name === "string"
+    ? value.name
+    : Object.entries(value)
+        .map(([k, v]) => `${k}: ${cellText(v)}`)
+        .join("; ");
 
 /** An object as label/value rows; its lists of records as tables under their name. */
 function details(object: Obj, parent: HTMLElement, skip: readonly string[] = []): void {
   const t = el("table");
   for (const [key, value] of Object.entries(object)) {
     if (skip.includes(key)) continue;
-    if (Array.isArray(value) && value.some(isObj)) continue;
+    if (Array.isArray(value) && (value.length === 0 || value.some(isObj))) continue;
     if (isObj(value)) continue;
     const tr = t.insertRow();
     tr.appendChild(el("th", key));
-    tr.insertCell().textContent = cellText(value);
+    tr.insertCell().textContent =
+      typeof value === "number" && isMoneyKey(key) ? money(value) : cellText(value);
   }
+  t.className = "kv";
   if (t.rows.length > 0) parent.appendChild(t);
   for (const [key, value] of Object.entries(object)) {
     if (skip.includes(key)) continue;
@@ -108,6 +124,34 @@ function details(object: Obj, parent: HTMLElement, skip: readonly string[] = [])
       parent.appendChild(table(value.filter(isObj)));
     }
   }
+}
+
+/** The fields a table shows of a record, in this order; the rest stays in the text answer. */
+function pick(record: Obj, keys: readonly string[]): Obj {
+  return Object.fromEntries(
+    keys.filter((key) => key in record).map((key) => [key, record[key] ?? null]),
+  );
+}
+
+/** A hire in one row: who, where, when, and the terms of its contract in force (or next, or last). */
+function hireRow(hire: Obj): Obj {
+  const worker = isObj(hire.worker) ? hire.worker : {};
+  const company = isObj(hire.company) ? hire.company : {};
+  const contract = [hire.activeContract, hire.draftContract, hire.latestContract].find(isObj);
+  const rate =
+    contract && typeof contract.rate === "number"
+      ? `${contract.currency ?? ""} ${money(contract.rate)} ${String(contract.rateType ?? "").toLowerCase()}`
+      : null;
+  return {
+    hire: hire.id ?? null,
+    worker: worker.name ?? null,
+    company: company.name ?? null,
+    status: hire.status ?? null,
+    startDate: hire.startDate ?? null,
+    endDate: hire.endDate ?? null,
+    job: contract?.jobName ?? null,
+    rate,
+  };
 }
 
 function textOf(result: ToolResult): string {
@@ -131,7 +175,7 @@ function render(result: ToolResult): void {
   }
   if (view === "hires") {
     root.appendChild(el("h1", "Hires"));
-    const hires = Array.isArray(data.hires) ? data.hires.filter(isObj) : [];
+    const hires = Array.isArray(data.hires) ? data.hires.filter(isObj).map(hireRow) : [];
     root.appendChild(hires.length ? table(hires) : el("p", "No hires match.", "note"));
     details(data, root, ["hires"]);
   } else if (view === "invoices") {
@@ -140,14 +184,110 @@ function render(result: ToolResult): void {
       root.appendChild(el("h2", "Totals per currency"));
       root.appendChild(table(data.totals.filter(isObj)));
     }
-    const invoices = Array.isArray(data.invoices) ? data.invoices.filter(isObj) : [];
+    const invoices = Array.isArray(data.invoices)
+      ? data.invoices
+          .filter(isObj)
+          .map((invoice) =>
+            pick(invoice, [
+              "number",
+              "date",
+              "dueDate",
+              "payer",
+              "payee",
+              "type",
+              "currency",
+              "grossAmount",
+              "openAmount",
+              "overdue",
+            ]),
+          )
+      : [];
     root.appendChild(el("h2", "Invoices"));
     root.appendChild(invoices.length ? table(invoices) : el("p", "No invoices.", "note"));
     details(data, root, ["invoices", "totals"]);
+  } else if (view === "timesheets") {
+    renderTimesheets(data);
   } else {
     root.appendChild(el("h1", view === "hire" ? "Hire" : "Answer"));
     details(data, root);
   }
+}
+
+/** A grid of hours: a row per hire, a column per day; `flag` marks a cell. */
+function hoursGrid(
+  cells: { hire: string; day: string; hours: number }[],
+  flag: (hire: string, day: string) => boolean = () => false,
+): HTMLTableElement {
+  const days = [...new Set(cells.map((c) => c.day))].sort();
+  const hires = [...new Set(cells.map((c) => c.hire))];
+  const t = el("table");
+  const head = t.createTHead().insertRow();
+  head.appendChild(el("th", "hire"));
+  for (const day of days) head.appendChild(el("th", day, "n"));
+  head.appendChild(el("th", "total", "n"));
+  const body = t.createTBody();
+  for (const hire of hires) {
+    const tr = body.insertRow();
+    tr.appendChild(el("th", hire));
+    let total = 0;
+    for (const day of days) {
+      const here = cells.filter((c) => c.hire === hire && c.day === day);
+      const hours = here.reduce((sum, c) => sum + c.hours, 0);
+      total += hours;
+      const cell = tr.insertCell();
+      cell.textContent = here.length ? cellText(hours) : "";
+      cell.className = flag(hire, day) ? "n flag" : "n";
+      if (flag(hire, day)) cell.title = "already logged";
+    }
+    const sum = tr.insertCell();
+    sum.textContent = cellText(total);
+    sum.className = "n";
+  }
+  return t;
+}
+
+/** list_payment_requests as a timesheet: hours per day per hire, money per currency. */
+function renderTimesheets(data: Obj): void {
+  root.appendChild(el("h1", "Timesheets"));
+  const requests = Array.isArray(data.paymentRequests) ? data.paymentRequests.filter(isObj) : [];
+  const cells = requests.flatMap((request) => {
+    const worker = isObj(request.worker) ? String(request.worker.name) : "";
+    const hire = `${request.hireId ?? "—"} ${worker}`.trim();
+    const days = Array.isArray(request.registrations) ? request.registrations.filter(isObj) : [];
+    return days.map((day) => ({
+      hire,
+      day: String(day.date),
+      hours: Number(day.duration ?? 0),
+    }));
+  });
+  if (cells.length) {
+    root.appendChild(el("h2", "Hours per day per hire"));
+    root.appendChild(hoursGrid(cells));
+  } else {
+    root.appendChild(el("p", "Daily hours are shown when asked for (includeHours).", "note"));
+  }
+  if (Array.isArray(data.totals) && data.totals.length) {
+    root.appendChild(el("h2", "Money per currency"));
+    root.appendChild(table(data.totals.filter(isObj)));
+  }
+  root.appendChild(el("h2", "Payment requests"));
+  const rows = requests.map((request) =>
+    pick(request, [
+      "number",
+      "hireId",
+      "worker",
+      "company",
+      "startDate",
+      "endDate",
+      "status",
+      "payoutStatus",
+      "currency",
+      "amount",
+      "hours",
+    ]),
+  );
+  root.appendChild(rows.length ? table(rows) : el("p", "No payment requests.", "note"));
+  details(data, root, ["paymentRequests", "totals"]);
 }
 
 /** submit_timesheets' rows as a week: hours per day per hire, days already logged flagged. */
@@ -159,30 +299,12 @@ function weekGrid(preview: Obj): HTMLElement | undefined {
       (day) => `${day.hireId}|${day.reportedDate}`,
     ),
   );
-  const days = [...new Set(rows.map((row) => String(row.reportedDate)))].sort();
-  const hires = [...new Set(rows.map((row) => String(row.hireId)))];
-  const t = el("table");
-  const head = t.createTHead().insertRow();
-  head.appendChild(el("th", "hire"));
-  for (const day of days) head.appendChild(el("th", day, "n"));
-  const body = t.createTBody();
-  for (const hire of hires) {
-    const tr = body.insertRow();
-    tr.appendChild(el("th", hire));
-    for (const day of days) {
-      const hours = rows
-        .filter((row) => String(row.hireId) === hire && String(row.reportedDate) === day)
-        .reduce((sum, row) => sum + Number(row.hours ?? 0), 0);
-      const cell = tr.insertCell();
-      const seen = rows.some(
-        (row) => String(row.hireId) === hire && String(row.reportedDate) === day,
-      );
-      cell.textContent = seen ? cellText(hours) : "";
-      cell.className = logged.has(`${hire}|${day}`) ? "n flag" : "n";
-      if (logged.has(`${hire}|${day}`)) cell.title = "already logged";
-    }
-  }
-  return t;
+  const cells = rows.map((row) => ({
+    hire: String(row.hireId),
+    day: String(row.reportedDate),
+    hours: Number(row.hours ?? 0),
+  }));
+  return hoursGrid(cells, (hire, day) => logged.has(`${hire}|${day}`));
 }
 
 function renderCard(result: ToolResult, card: Card | undefined): void {
@@ -199,7 +321,7 @@ function renderCard(result: ToolResult, card: Card | undefined): void {
   for (const line of card.lines) list.appendChild(el("li", line));
   root.appendChild(list);
   root.appendChild(el("h2", "What you decide on"));
-  const facts = el("table");
+  const facts = el("table", undefined, "kv");
   for (const [label, value] of Object.entries(card.facts)) {
     const tr = facts.insertRow();
     tr.appendChild(el("th", label));
