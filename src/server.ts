@@ -328,11 +328,13 @@ function registerTools(
   };
   // confirm_change is the confirmation card's, listed only to clients that render Apps, as a tool
   // the app may call and the model may not (hosts keep visibility "app" tools from the model).
-  server.setRequestHandler("tools/list", async (_request, ctx) => ({
-    tools: appsOf(server, ctx)
-      ? [...listed, (await import("./web/app-confirm.js")).CONFIRM_CHANGE_ENTRY]
-      : listed,
-  }));
+  server.setRequestHandler("tools/list", async (_request, ctx) => {
+    if (!appsOf(server, ctx)) return { tools: listed };
+    const { CONFIRM_CHANGE_ENTRY } = await import("./web/app-confirm.js");
+    // Not the list every caller gets: on 2026-07-28 no shared cache may hand it to another client.
+    const scope = ctx.mcpReq.envelope === undefined ? {} : { cacheScope: "private" as const };
+    return { tools: [...listed, CONFIRM_CHANGE_ENTRY], ...scope };
+  });
   server.setRequestHandler("tools/call", async (request, ctx) => {
     const { name } = request.params;
     const args = request.params.arguments ?? {};

@@ -3,6 +3,7 @@ import * as z from "zod";
 import { viewOf } from "../web/app-links.js";
 import type { CatalogEntry } from "./catalog.js";
 import type { AnyTool } from "./define-tool.js";
+import { RUN_WRITE_TOOL } from "./reach.js";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -28,7 +29,9 @@ export function buildToolList(tools: readonly AnyTool[]): Tool[] {
 }
 
 function toListEntry(tool: AnyTool): Tool {
-  const view = viewOf({ name: tool.name, confirmed: "confirmationToken" in tool.inputSchema });
+  // run_write_tool answers with the preview of the change it runs: the card shows it there too.
+  const confirmed = "confirmationToken" in tool.inputSchema || tool.name === RUN_WRITE_TOOL;
+  const view = viewOf({ name: tool.name, confirmed });
   return {
     name: tool.name,
     title: tool.title,

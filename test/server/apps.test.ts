@@ -81,6 +81,23 @@ describe("the confirmation card and confirm_change (MCP Apps visibility 'app'; C
     expect(entry?._meta?.ui).toEqual({ resourceUri: VIEW_URIS.confirmation, visibility: ["app"] });
   });
 
+  it("on 2026-07-28, lists it in a list no shared cache may keep; the list without it stays public", async () => {
+    const apps = await harness({ clientCapabilities: APPS_CAPABILITIES, protocol: "2026-07-28" });
+    const listed = (await apps.client.listTools()) as {
+      tools: { name: string }[];
+      cacheScope?: string;
+    };
+    expect(listed.tools.map((t) => t.name)).toContain("confirm_change");
+    expect(listed.cacheScope).toBe("private");
+    const plain = await harness({ protocol: "2026-07-28" });
+    const other = (await plain.client.listTools()) as {
+      tools: { name: string }[];
+      cacheScope?: string;
+    };
+    expect(other.tools.map((t) => t.name)).not.toContain("confirm_change");
+    expect(other.cacheScope).toBe("public");
+  });
+
   it("is not found with find_tools nor reached through run_write_tool", async () => {
     const h = await harness({ clientCapabilities: APPS_CAPABILITIES });
     const found = await call(h, "find_tools", { query: "confirm change card" });
@@ -154,6 +171,25 @@ describe("the confirmation card and confirm_change (MCP Apps visibility 'app'; C
     expect(r.isError).toBe(true);
     expect(textOf(r)).toContain("Tool confirm_change not found");
     expect(plain.sandbox.countRequests("TerminateHire")).toBe(0);
+  });
+
+  it("shows the card for a change run through run_write_tool, whose list entry links the card", async () => {
+    const h = await harness({ clientCapabilities: APPS_CAPABILITIES, protocol: "2026-07-28" });
+    const proxy = (await h.client.listTools()).tools.find((t) => t.name === "run_write_tool");
+    expect(proxy?._meta?.ui).toEqual({ resourceUri: VIEW_URIS.confirmation });
+    const registrations = [
+      { hireId: "hire_001", reportedDate: "2026-11-20", hours: 7.5, externalId: "apps-1" },
+    ];
+    const r = await call(h, "run_write_tool", {
+      name: "submit_timesheets",
+      arguments: { registrations },
+    });
+    const card = cardOf(r);
+    expect(out(r).status, textOf(r)).toBe("preview");
+    expect(out(r).confirmationToken).toBeUndefined();
+    const done = await call(h, "confirm_change", { confirmation: card?.state as string });
+    expect(done.isError, textOf(done)).toBeFalsy();
+    expect(h.sandbox.countRequests("SubmitTimesheets")).toBe(1);
   });
 
   it("confirms on the card on 2026-07-28 too, a server per request: once", async () => {
