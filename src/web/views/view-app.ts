@@ -280,7 +280,6 @@ function renderTimesheets(data: Obj): void {
       "startDate",
       "endDate",
       "status",
-      "payoutStatus",
       "currency",
       "amount",
       "hours",
