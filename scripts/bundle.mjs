@@ -20,10 +20,27 @@ writeFileSync(
   `${JSON.stringify(catalog)}\n`,
 );
 
+// The MCP Apps views' browser script (src/web/views/view-app.ts with the ext-apps App class),
+// built once and carried by the chunk that serves the views, so a read needs no esbuild.
+const views = await build({
+  absWorkingDir: root,
+  entryPoints: ["src/web/views/view-app.ts"],
+  bundle: true,
+  minify: true,
+  format: "iife",
+  platform: "browser",
+  target: "es2022",
+  write: false,
+  legalComments: "none",
+  logLevel: "warning",
+});
+const viewScript = views.outputFiles[0]?.text ?? "";
+
 const result = await build({
   absWorkingDir: root,
   define: {
     __WORKFORCE_TOOL_CATALOG__: JSON.stringify(JSON.stringify(catalog)),
+    __WORKFORCE_VIEW_SCRIPT__: JSON.stringify(viewScript),
   },
   // ES modules first (graphql ships both): they load faster and only the parts used are kept.
   mainFields: ["module", "main"],

@@ -52,6 +52,7 @@ import {
   withReachableNames,
 } from "./tools/reach.js";
 import type { UnknownArgument } from "./tools/unknown-arguments.js";
+import { CONFIRM_CHANGE_TOOL, rendersApps } from "./web/app-views.js";
 
 export interface SandboxInfo {
   /** One line per sandbox token: who it acts as, for the instructions. */
@@ -332,10 +333,30 @@ function registerTools(
     }
     return runner;
   };
-  server.setRequestHandler("tools/list", () => ({ tools: listed }));
+  // confirm_change is the confirmation card's, listed only to clients that render Apps, as a tool
+  // the app may call and the model may not (hosts keep visibility "app" tools from the model).
+  server.setRequestHandler("tools/list", async (_request, ctx) => {
+    if (!appsOf(server, ctx)) return { tools: listed };
+    const { CONFIRM_CHANGE_ENTRY } = await import("./web/app-confirm.js");
+    // Not the list every caller gets: on 2026-07-28 no shared cache may hand it to another client.
+    const scope = ctx.mcpReq.envelope === undefined ? {} : { cacheScope: "private" as const };
+    return { tools: [...listed, CONFIRM_CHANGE_ENTRY], ...scope };
+  });
   server.setRequestHandler("tools/call", async (request, ctx) => {
     const { name } = request.params;
     const args = request.params.arguments ?? {};
+    if (name === CONFIRM_CHANGE_TOOL && appsOf(server, ctx)) {
+      const { openedCard } = await import("./web/app-confirm.js");
+      const card = openedCard(args, options.sealingKey, options.clock.now());
+      if ("refusal" in card) return toolError(card.refusal);
+      const run = byName.has(card.tool) ? await runnerFor(card.tool) : undefined;
+      if (!run) return notReached(card.tool, standing, names);
+      // Exactly the path of a form's answer: the same binding, re-read and hold on the unknown.
+      return run(card.args, ctx, undefined, {
+        state: card.form,
+        answer: { action: "accept", content: { confirm: true } },
+      });
+    }
     if (name === RUN_READ_TOOL || name === RUN_WRITE_TOOL) {
       if (!listedFirst.has(name)) return notReached(name, standing, names);
       const { proxyCall } = await import("./tools/discovery/proxy-call.js");
@@ -469,6 +490,8 @@ type ToolRunner = (
   extra: Extra,
   /** The proxy the call came through, if any. */
   via?: ProxyTool,
+  /** A confirmation card's answer, standing in for a form's (confirm_change). */
+  reply?: FormReply,
 ) => Promise<CallToolResult | InputRequiredResult>;
 
 function toolError(text: string): CallToolResult {
@@ -498,6 +521,7 @@ function toolRunner(
     input: Record<string, unknown>,
     extra: Extra,
     via?: ProxyTool,
+    reply?: FormReply,
   ): Promise<CallToolResult | InputRequiredResult> => {
     const reach = options.reachFor(extra, tool.name, via);
     // Every text names only tools this server reaches, and says how to reach one not listed.
@@ -533,7 +557,8 @@ function toolRunner(
       clock,
       reportProgress: progressReporter(extra, logger),
       forms: showsForms(server, extra),
-      formReply: formReplyOf(extra),
+      apps: appsOf(server, extra),
+      formReply: reply ?? formReplyOf(extra),
       sealingKey,
       events: deps.events,
       teamChanges: deps.teamChanges,
@@ -581,6 +606,15 @@ function toolRunner(
         content: [{ type: "text", text: answer.text }],
         structuredContent: answer.structured as Record<string, unknown>,
         ...(output.isError ? { isError: true } : {}),
+        // For an Apps view only (the card's sealed state); redacted like the rest.
+        ...(output.meta
+          ? {
+              _meta: JSON.parse(logger.redact(JSON.stringify(output.meta))) as Record<
+                string,
+                unknown
+              >,
+            }
+          : {}),
       };
     } catch (error) {
       logger.info(`${tool.name} failed`, {
@@ -737,6 +771,17 @@ function showsForms(server: Server, extra: Extra): boolean {
     : server.getClientCapabilities()?.elicitation;
   // An empty capability means form mode; a URL-only client cannot show our forms.
   return elicitation !== undefined && !(!elicitation.form && elicitation.url);
+}
+
+/**
+ * Whether this call's client renders MCP Apps pages: on 2026-07-28 as its request declares, on
+ * 2025-11-25 as it said at initialize.
+ */
+function appsOf(server: Server, extra: Extra): boolean {
+  const envelope = extra.mcpReq.envelope as Record<string, unknown> | undefined;
+  return rendersApps(
+    envelope ? envelope[CLIENT_CAPABILITIES_META_KEY] : server.getClientCapabilities(),
+  );
 }
 
 /** The form's answer and its opened state, when this call brings them back. */

@@ -137,6 +137,12 @@ export function registerResources(server: Server, deps: ResourceDeps): () => Pro
       });
       return document(CHANGES_RESOURCE, uri, redact(text));
     }
+    if (uri.startsWith("ui://")) {
+      // An MCP Apps view: read by hosts from a tool's _meta.ui, not listed (clients without Apps
+      // list exactly what they did). Its page loads with the first read.
+      const page = await (await import("../web/view-page.js")).viewResource(uri);
+      if (page) return page;
+    }
     const name = schemaTypeName(uri);
     if (name === undefined) {
       throw new ResourceNotFoundError(

@@ -59,3 +59,18 @@ export function openRequestState(
   const state = JSON.parse(text) as ExpiringState;
   return typeof state.expiresAt === "number" && state.expiresAt > now ? state : undefined;
 }
+
+/** The name a confirmation card's state is sealed under: never opens as a requestState. */
+const CARD_STATE = "mcp-apps:confirmation";
+
+export function sealCard<S extends ExpiringState>(key: Buffer, state: S): string {
+  return seal(key, CARD_STATE, JSON.stringify(state));
+}
+
+/** The card's state, or undefined when it was not sealed here, was altered, or has expired. */
+export function openCard(key: Buffer, sealed: string, now: number): ExpiringState | undefined {
+  const text = unseal(key, CARD_STATE, sealed);
+  if (text === undefined) return undefined;
+  const state = JSON.parse(text) as ExpiringState;
+  return typeof state.expiresAt === "number" && state.expiresAt > now ? state : undefined;
+}

@@ -15,8 +15,9 @@ import { createHash, randomUUID } from "node:crypto";
 import * as z from "zod";
 import { isOutcomeUnknown, isPlatformError } from "../client/errors.js";
 import { quoted } from "../client/platform-text.js";
-import { sealRequestState } from "../state/sealing.js";
+import { sealCard, sealRequestState } from "../state/sealing.js";
 import { SharedStateUnavailableError } from "../state/store.js";
+import { CARD_META_KEY } from "../web/app-views.js";
 import type {
   ElicitResult,
   FormAnswer,
@@ -123,7 +124,23 @@ export type Decision<P> =
       expiresAt?: string;
     }
   /** Nothing was changed; the call ends with a form for the person (see FormAnswer). */
-  | { kind: "form"; proposal: Proposal<P>; answer: FormAnswer };
+  | { kind: "form"; proposal: Proposal<P>; answer: FormAnswer }
+  /**
+   * Nothing was changed; the client renders MCP Apps, so the preview comes with a card the person
+   * confirms on, its state sealed in the result's `_meta` (never in what the model reads).
+   */
+  | { kind: "card"; proposal: Proposal<P>; text: string; card: CardMeta };
+
+/** What the confirmation card receives in the tool result's `_meta` (CARD_META_KEY). */
+interface CardMeta {
+  tool: string;
+  /** Sealed: the tool, its arguments and the form state the card's Confirm brings back. */
+  state: string;
+  lines: string[];
+  facts: Record<string, Fact>;
+  consequence: string;
+  question: string;
+}
 
 /** The server refuses such changes with this client (WORKFORCE_CONFIRM=elicitation, no forms). */
 export class ConfirmationUnavailableError extends Error {
@@ -170,6 +187,8 @@ export async function confirmChange<P>(
   if (ctx.formReply) return answered(ctx, request, ctx.formReply);
   const proposal = await request.propose();
   await refuseWhileUnknown(ctx, request);
+  // A card shows more than a form (tables, money per currency) and is as much the person's own.
+  if (ctx.apps) return offerCard(ctx, request, proposal, 1);
   if (ctx.forms) return askInForm(ctx, request, proposal, 1);
   if (ctx.config.confirm === "elicitation") {
     throw new ConfirmationUnavailableError(
@@ -274,6 +293,8 @@ interface FormState {
   nonce: string;
   round: number;
   expiresAt: number;
+  /** "card": the confirmation card of an MCP Apps client asked, and asks again if need be. */
+  via?: "card";
 }
 
 /** Ends the call with a form, its state sealed for the call that answers it. */
@@ -290,20 +311,7 @@ async function askInForm<P>(
     proposal.consequence,
   ].join("\n");
   refuseTooLong(ctx, message);
-  const nonce = randomUUID();
-  const state: FormState = {
-    tool: request.tool,
-    identity: await ctx.identity(),
-    argDigests: digests(request.args),
-    factDigests: digests(proposal.facts),
-    shown: proposal.facts,
-    nonce,
-    round,
-    expiresAt: ctx.clock.now() + FORM_TTL_MS,
-  };
-  await ctx.confirmations
-    .set(await formKey(ctx, nonce), "open", FORM_TTL_MS)
-    .catch(saying("keep the form's confirmation"));
+  const state = await openForm(ctx, request, proposal, round);
   const form: FormAnswer["form"] = {
     message,
     requestedSchema: {
@@ -314,6 +322,69 @@ async function askInForm<P>(
     requestState: sealRequestState(ctx.sealingKey, state),
   };
   return { kind: "form", proposal, answer: { form } };
+}
+
+/** A form's state, its single-use mark kept in the state store until it is answered. */
+async function openForm<P>(
+  ctx: ToolContext,
+  request: ChangeRequest<P>,
+  proposal: Proposal<P>,
+  round: number,
+  via?: "card",
+): Promise<FormState> {
+  const nonce = randomUUID();
+  const state: FormState = {
+    tool: request.tool,
+    identity: await ctx.identity(),
+    argDigests: digests(request.args),
+    factDigests: digests(proposal.facts),
+    shown: proposal.facts,
+    nonce,
+    round,
+    expiresAt: ctx.clock.now() + FORM_TTL_MS,
+    ...(via ? { via } : {}),
+  };
+  await ctx.confirmations
+    .set(await formKey(ctx, nonce), "open", FORM_TTL_MS)
+    .catch(saying("keep the form's confirmation"));
+  return state;
+}
+
+/**
+ * The preview with a confirmation card: the same form state as a form's, sealed with the tool and
+ * its arguments for confirm_change, which only the card calls. The model reads the preview and no
+ * token: the person confirms on the card, or nothing is sent.
+ */
+async function offerCard<P>(
+  ctx: ToolContext,
+  request: ChangeRequest<P>,
+  proposal: Proposal<P>,
+  round: number,
+  changedNote?: string,
+): Promise<Decision<P>> {
+  const text = [
+    ...(changedNote ? [changedNote] : []),
+    ...proposal.lines,
+    "Nothing has been changed yet. The person confirms or cancels on the card shown with this preview (valid 10 minutes); nothing is sent unless they press Confirm there. There is no token to pass back: do not confirm for them.",
+    proposal.consequence,
+  ].join("\n");
+  refuseTooLong(ctx, text);
+  const form = await openForm(ctx, request, proposal, round, "card");
+  const state = sealCard(ctx.sealingKey, {
+    tool: request.tool,
+    args: request.args,
+    form,
+    expiresAt: form.expiresAt,
+  });
+  const card: CardMeta = {
+    tool: request.tool,
+    state,
+    lines: [...(changedNote ? [changedNote] : []), ...proposal.lines],
+    facts: proposal.facts,
+    consequence: proposal.consequence,
+    question: proposal.question,
+  };
+  return { kind: "card", proposal, text, card };
 }
 
 /**
@@ -363,7 +434,8 @@ async function answered<P>(
   await refuseWhileUnknown(ctx, request);
   const changed = differing(digests(now.facts), state.factDigests);
   if (changed.length === 0) return { kind: "confirmed", proposal: now };
-  const note = changedLine(changed, now, "while the form was open", state.shown);
+  const meanwhile = state.via === "card" ? "while the card was open" : "while the form was open";
+  const note = changedLine(changed, now, meanwhile, state.shown);
   if (state.round >= FORM_ROUNDS) {
     return {
       kind: "changed",
@@ -372,7 +444,9 @@ async function answered<P>(
       text: `${note} Call ${callOf(ctx, tool)} again to see the change as it is now.`,
     };
   }
-  return askInForm(ctx, request, now, state.round + 1, note);
+  return state.via === "card"
+    ? offerCard(ctx, request, now, state.round + 1, note)
+    : askInForm(ctx, request, now, state.round + 1, note);
 }
 
 /** Why a form's answer confirms nothing, or undefined when the person ticked the box. */
@@ -488,6 +562,12 @@ export async function confirmedWrite<P, F extends object, D extends object, A>(
       );
     case "form":
       return decision.answer;
+    case "card":
+      return {
+        structured: { status: "preview" as const, ...write.fields(preview) },
+        text: decision.text,
+        meta: { [CARD_META_KEY]: decision.card },
+      };
     case "preview":
       return {
         structured: {

@@ -85,6 +85,8 @@ export interface ToolContext {
   reportProgress(progress: number, total?: number, message?: string): Promise<void>;
   /** Whether this call's client can show forms (form elicitation); see FormAnswer. */
   forms: boolean;
+  /** Whether this call's client renders MCP Apps: a change is then confirmed on a card. */
+  apps?: boolean;
   /** Present when this call answers a form the server asked for. */
   formReply?: FormReply;
   /** Seals what a client carries from one call to the next (a form's requestState). */
@@ -132,6 +134,11 @@ export interface ToolOutput<TStructured> {
    * though the tool explains what happened, in text and structured content.
    */
   isError?: boolean;
+  /**
+   * The result's `_meta`: for an MCP Apps view only (the confirmation card's sealed state), never
+   * what the model reads.
+   */
+  meta?: Record<string, unknown>;
 }
 
 /** What every tool declares besides its schemas and handler. */

@@ -1,7 +1,9 @@
 import type { Tool } from "@modelcontextprotocol/server";
 import * as z from "zod";
+import { viewOf } from "../web/app-links.js";
 import type { CatalogEntry } from "./catalog.js";
 import type { AnyTool } from "./define-tool.js";
+import { RUN_WRITE_TOOL } from "./reach.js";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -27,6 +29,9 @@ export function buildToolList(tools: readonly AnyTool[]): Tool[] {
 }
 
 function toListEntry(tool: AnyTool): Tool {
+  // run_write_tool answers with the preview of the change it runs: the card shows it there too.
+  const confirmed = "confirmationToken" in tool.inputSchema || tool.name === RUN_WRITE_TOOL;
+  const view = viewOf({ name: tool.name, confirmed });
   return {
     name: tool.name,
     title: tool.title,
@@ -35,6 +40,8 @@ function toListEntry(tool: AnyTool): Tool {
     outputSchema: outputSchemaOf(tool) as Tool["outputSchema"],
     // title twice: clients on the 2025-03-26 protocol read it only from the annotations.
     annotations: { title: tool.title, ...tool.annotations },
+    // The MCP Apps view a client that renders Apps shows with the answer; others ignore it.
+    ...(view ? { _meta: { ui: { resourceUri: view } } } : {}),
   };
 }
 

@@ -2,11 +2,13 @@
 // module: a tool that is not read-only and whose description or annotations say so must take a
 // confirmationToken, and each of its acts must, without one, send no mutation to the platform and
 // answer with a preview (token path), a refusal (forms only, no form client) or nothing sent after a
-// declined form (on 2025-11-25 and on 2026-07-28). A new tool of that kind without an act below
+// declined form (on 2025-11-25 and on 2026-07-28); on a client that renders MCP Apps, a card whose
+// Confirm sends it once. A new tool of that kind without an act below
 // fails the first test.
 import { describe, expect, it } from "vitest";
 import { DEFAULT_TOOLSETS } from "../../src/config/defaults.js";
 import { tools } from "../../src/tools/registry.js";
+import { APPS_CAPABILITIES } from "../helpers/apps.js";
 import type { Harness, HarnessOptions } from "../helpers/mcp-harness.js";
 import { callTool, useHarness } from "../helpers/tool-calls.js";
 
@@ -129,6 +131,27 @@ describe("changes that cannot be undone, move money or email someone", () => {
         const r = await callTool<{ status?: string }>(h, tool, args);
         expect(r.out?.status, r.text).toBe("declined");
         expect(mutations(h)).toEqual([]);
+      });
+
+      it(`${act}: on a client that renders MCP Apps, a card and no token; its Confirm sends it once`, async () => {
+        const h = await harness({ config, clientCapabilities: APPS_CAPABILITIES });
+        // A tool not listed at first is found, as an assistant would: its card's link is listed then.
+        await h.client.callTool({ name: "find_tools", arguments: { query: tool } });
+        const r = await h.client.callTool({ name: tool, arguments: args });
+        const out = r.structuredContent as { status?: string; confirmationToken?: string };
+        const card = r._meta?.["workforce/confirmation"] as { state: string } | undefined;
+        expect(out.status, JSON.stringify(r.content)).toBe("preview");
+        expect(out.confirmationToken).toBeUndefined();
+        expect(typeof card?.state).toBe("string");
+        expect(mutations(h)).toEqual([]);
+        const confirmation = { confirmation: card?.state };
+        const done = await h.client.callTool({ name: "confirm_change", arguments: confirmation });
+        expect(done.isError, JSON.stringify(done.content)).toBeFalsy();
+        const sent = mutations(h);
+        expect(sent.length).toBeGreaterThan(0);
+        // Brought again, the same confirmation sends nothing (refused, or the change already made).
+        await h.client.callTool({ name: "confirm_change", arguments: confirmation });
+        expect(mutations(h)).toEqual(sent);
       });
 
       it(`${act}: refused with forms only and a client that cannot show them`, async () => {

@@ -13,7 +13,7 @@ import { startSandbox } from "../../src/sandbox/index.js";
 const cli = path.resolve(process.cwd(), "dist/cli.js");
 const recorder = fileURLToPath(new URL("./fixtures/record-loads.mjs", import.meta.url));
 // The code a configured start parses, in bytes: mostly the SDK's server package (both protocol
-// versions, the stdio entry, their codecs and validators), then the catalog of every tool, which
+// versions, the stdio entry, their codecs and validators), the check of whether a client renders Apps, then the catalog of every tool, which
 // grows with each tool even when it is reached through find_tools.
 // Start-up time beside mcp-graphql is measured by `npm run bench`.
 const START_CODE_BUDGET = 1100 * 1024;
