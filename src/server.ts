@@ -20,7 +20,8 @@ import { traceContextOf, withTrace } from "./client/traced.js";
 import type { PlatformClient } from "./client/types.js";
 import type { Config } from "./config.js";
 import { atLeast, type Logger, type LogLevel } from "./logger.js";
-import { registerResources } from "./resources/index.js";
+import { registerPrompts } from "./prompts/index.js";
+import { readFailure, registerResources } from "./resources/index.js";
 import { createMemoryStore } from "./state/memory-store.js";
 import { sealingKeyFor } from "./state/sealing-key.js";
 import type { KeyValueStore, StateStore } from "./state/store.js";
@@ -152,6 +153,8 @@ export function createServer(config: Config, deps: ServerDeps): WorkforceServer 
         // find_tools adds the tools it finds to a 2025-11-25 session's list.
         tools: { listChanged: true },
         resources: { subscribe: true },
+        // The repeated workflows (src/prompts/); the list changes only with the settings.
+        prompts: {},
         completions: {},
       },
       instructions: buildInstructions(surface, names, config, deps.sandbox),
@@ -163,6 +166,7 @@ export function createServer(config: Config, deps: ServerDeps): WorkforceServer 
         "tools/list": LIST_CACHE_HINT,
         "resources/list": LIST_CACHE_HINT,
         "resources/templates/list": LIST_CACHE_HINT,
+        "prompts/list": LIST_CACHE_HINT,
       },
       inputRequired: { roundTimeoutMs: FORM_TIMEOUT_MS },
       // A form's state that was altered, sealed elsewhere or has expired is refused (-32602) before
@@ -192,7 +196,16 @@ export function createServer(config: Config, deps: ServerDeps): WorkforceServer 
     ...{ notice, schemaSource, clock, sealingKey, names },
   };
   registerTools(server, surface, loaderFor(deps.tools), options);
+  const completePrompt = registerPrompts(server, {
+    client,
+    now: () => clock.now(),
+    reaches: (tool) => surface.standing(tool) !== "off",
+    naming: (text) => withReachableNames(text, surfaceReach(surface), names),
+    failure: (error, what) => readFailure(error, what, logger).then((text) => logger.redact(text)),
+    notice,
+  });
   const stopResources = registerResources(server, {
+    completePrompt,
     logger,
     schemaSource,
     changes: {
@@ -775,18 +788,23 @@ function forwardLogs(server: Server, logger: Logger): () => void {
   return remove;
 }
 
+/** Where each tool stands, for a text that no tool call is serving (instructions, prompts). */
+function surfaceReach(surface: Surface): Reach {
+  return {
+    standing: surface.standing,
+    readOnly: (tool: string) => surface.reachable.find((entry) => entry.name === tool)?.readOnly,
+    unlisted: [],
+    show: async () => false,
+  };
+}
+
 function buildInstructions(
   surface: Surface,
   names: readonly string[],
   config: Pick<Config, "readOnly">,
   sandbox: SandboxInfo | undefined,
 ): string {
-  const reach = {
-    standing: surface.standing,
-    readOnly: (tool: string) => surface.reachable.find((entry) => entry.name === tool)?.readOnly,
-    unlisted: [],
-    show: async () => false,
-  };
+  const reach = surfaceReach(surface);
   const listed = new Set(surface.listed.map((entry) => entry.name));
   const unlisted = surface.reachable.filter((entry) => !listed.has(entry.name));
   const lines = [
