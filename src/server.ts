@@ -20,7 +20,7 @@ import { traceContextOf, withTrace } from "./client/traced.js";
 import type { PlatformClient } from "./client/types.js";
 import type { Config } from "./config.js";
 import { atLeast, type Logger, type LogLevel } from "./logger.js";
-import { registerPrompts } from "./prompts/index.js";
+import type { PromptHandlers } from "./prompts/index.js";
 import { readFailure, registerResources } from "./resources/index.js";
 import { createMemoryStore } from "./state/memory-store.js";
 import { sealingKeyFor } from "./state/sealing-key.js";
@@ -153,7 +153,6 @@ export function createServer(config: Config, deps: ServerDeps): WorkforceServer 
         // find_tools adds the tools it finds to a 2025-11-25 session's list.
         tools: { listChanged: true },
         resources: { subscribe: true },
-        // The repeated workflows (src/prompts/); the list changes only with the settings.
         prompts: {},
         completions: {},
       },
@@ -195,17 +194,26 @@ export function createServer(config: Config, deps: ServerDeps): WorkforceServer 
     ...{ config, deps, store, confirmations, identity },
     ...{ notice, schemaSource, clock, sealingKey, names },
   };
-  registerTools(server, surface, loaderFor(deps.tools), options);
-  const completePrompt = registerPrompts(server, {
-    client,
-    now: () => clock.now(),
-    reaches: (tool) => surface.standing(tool) !== "off",
-    naming: (text) => withReachableNames(text, surfaceReach(surface), names),
-    failure: (error, what) => readFailure(error, what, logger).then((text) => logger.redact(text)),
-    notice,
-  });
+  const reach = registerTools(server, surface, loaderFor(deps.tools), options);
+  // The prompts load with the first prompts request, not at start.
+  let prompts: Promise<PromptHandlers> | undefined;
+  const promptsOf = () =>
+    (prompts ??= import("./prompts/index.js").then((m) =>
+      m.promptHandlers({
+        client,
+        clock,
+        standing: surface.standing,
+        naming: (text) => withReachableNames(text, reach, names),
+        failure: (error, what) => readFailure(error, what, logger),
+        notice,
+      }),
+    ));
+  server.setRequestHandler("prompts/list", async () => (await promptsOf()).list());
+  server.setRequestHandler("prompts/get", async (request, ctx) =>
+    (await promptsOf()).get(request.params, ctx.mcpReq.signal),
+  );
   const stopResources = registerResources(server, {
-    completePrompt,
+    completePrompt: async (params, signal) => (await promptsOf()).complete(params, signal),
     logger,
     schemaSource,
     changes: {
@@ -285,14 +293,14 @@ function loaderFor(tools: readonly AnyTool[] | undefined) {
  * `tools/list` from the catalog and `tools/call` through one wrapper, registered on the SDK's
  * low-level server: a tool's module, zod schemas and validators load on its first call, not at
  * start. Arguments and results are checked against the tool's zod schemas, as the SDK's
- * McpServer would.
+ * McpServer would. Returns where each tool stands, for the texts no tool call serves (prompts).
  */
 function registerTools(
   server: Server,
   surface: Surface,
   load: (name: string) => Promise<AnyTool | undefined>,
   options: RegisterOptions,
-): void {
+): Reach {
   const { names } = options;
   const byName = new Map(surface.reachable.map((entry) => [entry.name, entry]));
   for (const entry of surface.listed) byName.set(entry.name, entry);
@@ -355,6 +363,7 @@ function registerTools(
     if (!run) return notReached(name, standing, names);
     return run(args, ctx);
   });
+  return named;
 }
 
 /** The answer to a call of a tool this server does not reach: unknown, or turned off. */
@@ -788,23 +797,18 @@ function forwardLogs(server: Server, logger: Logger): () => void {
   return remove;
 }
 
-/** Where each tool stands, for a text that no tool call is serving (instructions, prompts). */
-function surfaceReach(surface: Surface): Reach {
-  return {
-    standing: surface.standing,
-    readOnly: (tool: string) => surface.reachable.find((entry) => entry.name === tool)?.readOnly,
-    unlisted: [],
-    show: async () => false,
-  };
-}
-
 function buildInstructions(
   surface: Surface,
   names: readonly string[],
   config: Pick<Config, "readOnly">,
   sandbox: SandboxInfo | undefined,
 ): string {
-  const reach = surfaceReach(surface);
+  const reach = {
+    standing: surface.standing,
+    readOnly: (tool: string) => surface.reachable.find((entry) => entry.name === tool)?.readOnly,
+    unlisted: [],
+    show: async () => false,
+  };
   const listed = new Set(surface.listed.map((entry) => entry.name));
   const unlisted = surface.reachable.filter((entry) => !listed.has(entry.name));
   const lines = [

@@ -1,8 +1,15 @@
-// prompts/list, prompts/get and the completion of prompts' arguments on the SDK's low-level server.
+// prompts/list, prompts/get and the completion of prompts' arguments, for the SDK's low-level server.
 // A prompt is offered only when the configuration reaches every tool it needs, and its message
 // names only tools this configuration reaches (the server's `naming` adds how to reach the ones
-// not listed). Lookups go through the person's own client: nothing another credential read.
-import type { CompleteRequest, CompleteResult, Server } from "@modelcontextprotocol/server";
+// not listed). Lookups go through the person's own client: nothing another credential read. The
+// server loads this module with the first prompts request, not at start.
+import type {
+  CompleteRequest,
+  CompleteResult,
+  GetPromptRequest,
+  GetPromptResult,
+  ListPromptsResult,
+} from "@modelcontextprotocol/server";
 import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import { quoted } from "../client/platform-text.js";
 import type { PlatformClient } from "../client/types.js";
@@ -11,12 +18,13 @@ import { prompts as registry } from "./registry.js";
 
 export interface PromptDeps {
   client: PlatformClient;
-  /** Now, in milliseconds (the server's clock). */
-  now(): number;
-  reaches(tool: string): boolean;
+  /** The server's clock: today for the weeks and months. */
+  clock: { now(): number };
+  /** Where a tool stands in this configuration: listed, reached though not listed, or "off". */
+  standing(tool: string): string;
   /** The text naming only what this configuration reaches, with how to reach what is not listed. */
   naming(text: string): string;
-  /** Platform failures as the person reads them (the same words as a failed read elsewhere). */
+  /** A platform failure as the person reads it (the words of a failed resource read). */
   failure(error: unknown, what: string): Promise<string>;
   /** Shown before every message (the sandbox's notice), if any. */
   notice?: string;
@@ -29,31 +37,32 @@ function offeredPrompts(reaches: (tool: string) => boolean): PromptDefinition[] 
 
 const invalid = (message: string) => new ProtocolError(ProtocolErrorCode.InvalidParams, message);
 
-/**
- * Registers prompts/list and prompts/get; returns the completion of prompts' arguments, which the
- * one completion/complete handler (with the resource template's) calls.
- */
-export function registerPrompts(
-  server: Server,
-  deps: PromptDeps,
-): (params: CompleteRequest["params"], signal?: AbortSignal) => Promise<CompleteResult> {
-  const offered = offeredPrompts(deps.reaches);
-  const names = offered.map((prompt) => prompt.name).join(", ");
+export interface PromptHandlers {
+  list(): ListPromptsResult;
+  get(params: GetPromptRequest["params"], signal?: AbortSignal): Promise<GetPromptResult>;
+  /** A prompt argument's completion, for the one completion/complete handler. */
+  complete(params: CompleteRequest["params"], signal?: AbortSignal): Promise<CompleteResult>;
+}
+
+/** prompts/list, prompts/get and the completion of prompts' arguments, for the server to register. */
+export function promptHandlers(deps: PromptDeps): PromptHandlers {
+  const reaches = (tool: string) => deps.standing(tool) !== "off";
+  const offered = offeredPrompts(reaches);
   const find = (name: string) => {
     const prompt = offered.find((p) => p.name === name);
-    if (!prompt)
-      throw invalid(
-        `There is no prompt ${quoted(name)} here. This server offers: ${names || "none"}.`,
-      );
+    if (!prompt) {
+      const names = offered.map((p) => p.name).join(", ") || "none";
+      throw invalid(`There is no prompt ${quoted(name)} here. This server offers: ${names}.`);
+    }
     return prompt;
   };
   const contextOf = (signal?: AbortSignal): PromptContext => ({
     client: deps.client,
     signal,
-    today: new Date(deps.now()).toISOString().slice(0, 10),
-    reaches: deps.reaches,
+    today: new Date(deps.clock.now()).toISOString().slice(0, 10),
+    reaches,
   });
-  const listed = offered.map((prompt) => ({
+  const listEntry = (prompt: PromptDefinition) => ({
     name: prompt.name,
     title: prompt.title,
     description: prompt.description,
@@ -62,12 +71,13 @@ export function registerPrompts(
       description: a.description,
       required: a.required === true,
     })),
-  }));
+  });
 
-  server.setRequestHandler("prompts/list", () => ({ prompts: listed }));
-  server.setRequestHandler("prompts/get", async (request, ctx) => {
-    const prompt = find(request.params.name);
-    const given = request.params.arguments ?? {};
+  const listed = { prompts: offered.map(listEntry) };
+
+  const get = async (params: GetPromptRequest["params"], signal?: AbortSignal) => {
+    const prompt = find(params.name);
+    const given = params.arguments ?? {};
     const known = new Set(prompt.arguments.map((a) => a.name));
     const unknown = Object.keys(given).filter((name) => !known.has(name));
     if (unknown.length > 0) {
@@ -87,12 +97,12 @@ export function registerPrompts(
     }
     let text: string;
     try {
-      text = await prompt.render(args, contextOf(ctx.mcpReq.signal));
+      text = await prompt.render(args, contextOf(signal));
     } catch (error) {
       if (error instanceof PromptArgumentError) throw invalid(`${prompt.name}: ${error.message}`);
       throw new ProtocolError(
         ProtocolErrorCode.InternalError,
-        await deps.failure(error, `what ${prompt.name} needs from the platform`),
+        deps.naming(await deps.failure(error, `what ${prompt.name} needs from the platform`)),
       );
     }
     const body = deps.naming(text);
@@ -105,9 +115,9 @@ export function registerPrompts(
         },
       ],
     };
-  });
+  };
 
-  return async (params, signal) => {
+  const complete = async (params: CompleteRequest["params"], signal?: AbortSignal) => {
     const { ref, argument } = params;
     if (ref.type !== "ref/prompt") throw invalid("Not a prompt.");
     const prompt = find(ref.name);
@@ -124,4 +134,5 @@ export function registerPrompts(
       return { completion: { values: [] } };
     }
   };
+  return { list: () => listed, get, complete };
 }

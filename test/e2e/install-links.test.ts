@@ -189,6 +189,7 @@ describe("the README's install links, snippets and claude mcp add lines", () => 
       distinct.set(key, [...(distinct.get(key) ?? []), d]);
     }
     expect(distinct.size).toBeGreaterThanOrEqual(3);
+    // Each start runs npx or node and the server: slow on a busy machine, hence the test's timeout.
     for (const [, same] of distinct) {
       const first = same[0] as Described;
       const client = await start(first);
@@ -209,5 +210,5 @@ describe("the README's install links, snippets and claude mcp add lines", () => 
         await client.close();
       }
     }
-  });
+  }, 120_000);
 });
