@@ -21,7 +21,8 @@ import { traceContextOf, withTrace } from "./client/traced.js";
 import type { PlatformClient } from "./client/types.js";
 import type { Config } from "./config.js";
 import { atLeast, type Logger, type LogLevel } from "./logger.js";
-import { registerResources } from "./resources/index.js";
+import type { PromptHandlers } from "./prompts/index.js";
+import { readFailure, registerResources } from "./resources/index.js";
 import { createMemoryStore } from "./state/memory-store.js";
 import { sealingKeyFor } from "./state/sealing-key.js";
 import type { KeyValueStore, StateStore } from "./state/store.js";
@@ -159,6 +160,7 @@ export function createServer(config: Config, deps: ServerDeps): WorkforceServer 
         // find_tools adds the tools it finds to a 2025-11-25 session's list.
         tools: { listChanged: true },
         resources: { subscribe: true },
+        prompts: {},
         completions: {},
       },
       instructions: buildInstructions(surface, names, config, deps.sandbox),
@@ -170,6 +172,7 @@ export function createServer(config: Config, deps: ServerDeps): WorkforceServer 
         "tools/list": LIST_CACHE_HINT,
         "resources/list": LIST_CACHE_HINT,
         "resources/templates/list": LIST_CACHE_HINT,
+        "prompts/list": LIST_CACHE_HINT,
       },
       inputRequired: { roundTimeoutMs: FORM_TIMEOUT_MS },
       // A form's state that was altered, sealed elsewhere or has expired is refused (-32602) before
@@ -198,8 +201,26 @@ export function createServer(config: Config, deps: ServerDeps): WorkforceServer 
     ...{ config, deps, store, confirmations, identity },
     ...{ notice, schemaSource, clock, sealingKey, names },
   };
-  registerTools(server, surface, loaderFor(deps.tools), options);
+  const reach = registerTools(server, surface, loaderFor(deps.tools), options);
+  // The prompts load with the first prompts request, not at start.
+  let prompts: Promise<PromptHandlers> | undefined;
+  const promptsOf = () =>
+    (prompts ??= import("./prompts/index.js").then((m) =>
+      m.promptHandlers({
+        client,
+        clock,
+        standing: surface.standing,
+        naming: (text) => withReachableNames(text, reach, names),
+        failure: (error, what) => readFailure(error, what, logger),
+        notice,
+      }),
+    ));
+  server.setRequestHandler("prompts/list", async () => (await promptsOf()).list());
+  server.setRequestHandler("prompts/get", async (request, ctx) =>
+    (await promptsOf()).get(request.params, ctx.mcpReq.signal),
+  );
   const stopResources = registerResources(server, {
+    completePrompt: async (params, signal) => (await promptsOf()).complete(params, signal),
     logger,
     schemaSource,
     changes: {
@@ -280,14 +301,14 @@ function loaderFor(tools: readonly AnyTool[] | undefined) {
  * `tools/list` from the catalog and `tools/call` through one wrapper, registered on the SDK's
  * low-level server: a tool's module, zod schemas and validators load on its first call, not at
  * start. Arguments and results are checked against the tool's zod schemas, as the SDK's
- * McpServer would.
+ * McpServer would. Returns where each tool stands, for the texts no tool call serves (prompts).
  */
 function registerTools(
   server: Server,
   surface: Surface,
   load: (name: string) => Promise<AnyTool | undefined>,
   options: RegisterOptions,
-): void {
+): Reach {
   const { names } = options;
   const byName = new Map(surface.reachable.map((entry) => [entry.name, entry]));
   for (const entry of surface.listed) byName.set(entry.name, entry);
@@ -370,6 +391,7 @@ function registerTools(
     if (!run) return notReached(name, standing, names);
     return run(args, ctx);
   });
+  return named;
 }
 
 /** The answer to a call of a tool this server does not reach: unknown, or turned off. */

@@ -1,4 +1,4 @@
-import type { Server } from "@modelcontextprotocol/server";
+import type { CompleteRequest, CompleteResult, Server } from "@modelcontextprotocol/server";
 import {
   ProtocolError,
   ProtocolErrorCode,
@@ -38,6 +38,11 @@ export interface ResourceDeps {
   schemaSource: SchemaSource;
   /** workforce://changes: the webhook events, and the caller's client to filter and describe them. */
   changes: ChangesResourceDeps;
+  /** Completes a prompt's argument (the prompts' own completion); completion/complete is one handler. */
+  completePrompt: (
+    params: CompleteRequest["params"],
+    signal?: AbortSignal,
+  ) => Promise<CompleteResult>;
 }
 
 interface ResourceEntry {
@@ -164,12 +169,13 @@ export function registerResources(server: Server, deps: ResourceDeps): () => Pro
     return document(SCHEMA_TYPE, uri, redact(sdl));
   });
 
-  server.setRequestHandler("completion/complete", async (request) => {
+  server.setRequestHandler("completion/complete", async (request, ctx) => {
     const { ref, argument } = request.params;
-    if (ref.type !== "ref/resource" || ref.uri !== SCHEMA_TYPE_TEMPLATE) {
+    if (ref.type === "ref/prompt") return deps.completePrompt(request.params, ctx.mcpReq.signal);
+    if (ref.uri !== SCHEMA_TYPE_TEMPLATE) {
       throw new ProtocolError(
         ProtocolErrorCode.InvalidParams,
-        `Nothing to complete for ${ref.type === "ref/resource" ? quoted(ref.uri) : "prompts"}: this server completes ${SCHEMA_TYPE_TEMPLATE}.`,
+        `Nothing to complete for ${quoted(ref.uri)}: this server completes ${SCHEMA_TYPE_TEMPLATE}.`,
       );
     }
     if (argument.name !== "name") return { completion: { values: [] } };
@@ -184,20 +190,22 @@ export function registerResources(server: Server, deps: ResourceDeps): () => Pro
   return serveChangeSubscriptions(server, deps.changes);
 }
 
-/** What a failed read of the platform's schema says: the client's own words, or a generic line. */
-async function readFailure(error: unknown, what: string, logger: Logger): Promise<string> {
+/** What a failed read of the platform says, redacted: the client's own words, or a generic line. */
+export async function readFailure(error: unknown, what: string, logger: Logger): Promise<string> {
   // The error classes load with the first failure, not at start.
   const { isPlatformError } = await import("../client/errors.js");
   if (isPlatformError(error)) {
     const retry = error.retryable ? "Trying again later may work." : "Trying again will not help.";
     // The platform's message stays on one line, as in every tool answer.
-    return [
-      `Reading ${what} failed: ${oneLine(error.message, Number.POSITIVE_INFINITY)}`,
-      error.hint,
-      retry,
-    ]
-      .filter(Boolean)
-      .join(" ");
+    return logger.redact(
+      [
+        `Reading ${what} failed: ${oneLine(error.message, Number.POSITIVE_INFINITY)}`,
+        error.hint,
+        retry,
+      ]
+        .filter(Boolean)
+        .join(" "),
+    );
   }
   logger.error(`Reading ${what} failed unexpectedly`, { error: String(error) });
   return `Reading ${what} failed because of an unexpected problem inside workforce-mcp; the details are in the server's log.`;

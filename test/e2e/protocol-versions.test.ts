@@ -84,6 +84,25 @@ async function exercise(client: AnyClient, expectedVersion: string) {
   expect(textOf(missing)).toMatch(/hire_999/);
   const type = await client.readResource({ uri: "workforce://schema/types/Hire" });
   expect((type.contents[0] as { text: string }).text).toMatch(/^type Hire \{/m);
+  // The prompts: listed, got with an argument read through the platform, and completed.
+  const { prompts } = await client.listPrompts();
+  expect(prompts.map((p) => p.name)).toEqual([
+    "weekly_timesheets",
+    "month_end_invoices",
+    "contracts_ending",
+    "onboard_hire",
+  ]);
+  const onboard = await client.getPrompt({
+    name: "onboard_hire",
+    arguments: { hire: "Ana Costa" },
+  });
+  const message = onboard.messages[0] as { content: { text: string } };
+  expect(message.content.text).toContain('get_hire {"hireId":"hire_001"}');
+  const companies = await client.complete({
+    ref: { type: "ref/prompt", name: "weekly_timesheets" },
+    argument: { name: "company", value: "nord" },
+  });
+  expect(companies.completion.values).toEqual(["Nordlys Energi A/S"]);
   // A change without forms: a preview with a single-use token, then the token.
   const args = { hireId: "hire_001", date: "2026-12-31", reason: "OTHER" };
   const preview = await client.callTool({ name: "terminate_hire", arguments: args });

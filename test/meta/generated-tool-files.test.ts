@@ -1,4 +1,5 @@
-// The README's tool table and manifest.json's tools are written from the registry, never by hand.
+// The README's tool table (and its prompt table, from the prompts' registry) and manifest.json's
+// tools are written from the registry, never by hand.
 // This test builds them in memory and fails when a committed file differs; with UPDATE_TOOL_FILES=1
 // it writes them instead. Regenerate: npm run generate:tools
 import { readFileSync, writeFileSync } from "node:fs";
@@ -6,6 +7,8 @@ import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { describe, expect, it } from "vitest";
 import { TOOLSETS } from "../../src/config.js";
+import type { PromptDefinition } from "../../src/prompts/define-prompt.js";
+import { prompts } from "../../src/prompts/registry.js";
 import type { AnyTool } from "../../src/tools/define-tool.js";
 import { LISTED_FIRST } from "../../src/tools/reach.js";
 import { tools } from "../../src/tools/registry.js";
@@ -49,13 +52,31 @@ function readmeTable(all: readonly AnyTool[]): string {
   ].join("\n");
 }
 
+/** The README's prompt table: each prompt with its arguments, in the registry's order. */
+function promptTable(all: readonly PromptDefinition[]): string {
+  const cell = (text: string) => text.replaceAll("|", "\\|");
+  const rows = all.map((prompt) => {
+    const args = prompt.arguments
+      .map((a) => `\`${a.name}\`${a.required ? " (required)" : ""}: ${a.description}`)
+      .join("<br>");
+    return `| \`${prompt.name}\` | **${cell(prompt.title)}.** ${cell(prompt.description)} | ${cell(args)} |`;
+  });
+  return [
+    "<!-- Written by `npm run generate:tools` from src/prompts/: edit those, not this table. -->",
+    "",
+    "| Prompt | What it does | Arguments |",
+    "|---|---|---|",
+    ...rows,
+    "",
+  ].join("\n");
+}
+
 /** The README with `table` between the markers. */
-function withTable(readme: string, table: string): string {
-  const start = readme.indexOf(START);
-  const end = readme.indexOf(END);
-  if (start < 0 || end < start)
-    throw new Error(`README.md has lost its ${START} … ${END} markers.`);
-  return `${readme.slice(0, start + START.length)}\n${table}\n${readme.slice(end)}`;
+function withTable(readme: string, table: string, [open, close] = [START, END]): string {
+  const start = readme.indexOf(open);
+  const end = readme.indexOf(close);
+  if (start < 0 || end < start) throw new Error(`README.md has lost its ${open} … ${close} markers.`);
+  return `${readme.slice(0, start + open.length)}\n${table}\n${readme.slice(end)}`;
 }
 
 /** manifest.json's tools: each name with the first line of its description (its summary). */
@@ -69,7 +90,11 @@ function manifestTools(all: readonly AnyTool[]): { name: string; description: st
 describe("files written from the tool registry", () => {
   const readme = readFileSync(README, "utf8");
   const manifest = JSON.parse(readFileSync(MANIFEST, "utf8"));
-  const expectedReadme = withTable(readme, readmeTable(tools));
+  const expectedReadme = withTable(
+    withTable(readme, readmeTable(tools)),
+    promptTable(prompts),
+    ["<!-- prompts:start -->", "<!-- prompts:end -->"],
+  );
   const expectedTools = manifestTools(tools);
 
   if (UPDATE) {
@@ -85,7 +110,7 @@ describe("files written from the tool registry", () => {
     return;
   }
 
-  it("are up to date: the README's tool table and manifest.json's tools", () => {
+  it("are up to date: the README's tool and prompt tables and manifest.json's tools", () => {
     const stale = [
       ...(readme === expectedReadme ? [] : ["README.md"]),
       ...(isDeepStrictEqual(manifest.tools, expectedTools) ? [] : ["manifest.json"]),

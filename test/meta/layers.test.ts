@@ -15,6 +15,7 @@ const LAYER: Record<string, number> = {
   "server.ts": 2,
   tools: 3,
   resources: 3,
+  prompts: 3,
   auth: 3,
   sandbox: 3,
   client: 4,

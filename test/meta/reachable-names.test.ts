@@ -1,6 +1,6 @@
 // Nothing points at what the assistant cannot reach (issue 31): in several configurations, every
 // text the model reads (instructions, the tool list, find_tools, describe_schema, query_platform's
-// refusals, errors) names a tool only when this configuration reaches it, and names one not listed
+// refusals, errors, the prompts) names a tool only when this configuration reaches it, and names one not listed
 // only beside how to reach it (find_tools, run_read_tool, run_write_tool).
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "../../src/config.js";
@@ -82,6 +82,19 @@ async function texts(h: Harness, where: ReturnType<typeof standings>) {
       await call(`query_platform ${field}`, "query_platform", {
         query: `mutation { ${field}(input: {}) { id } }`,
       });
+  }
+  // The prompts offered, and the message each gives (with the arguments a person would choose).
+  const { prompts } = await h.client.listPrompts();
+  for (const prompt of prompts) {
+    found.push([
+      `prompt ${prompt.name}'s description`,
+      `${prompt.description}\n${JSON.stringify(prompt.arguments)}`,
+    ]);
+    const args: Record<string, string> =
+      prompt.name === "onboard_hire" ? { hire: "Priya Raman" } : {};
+    const got = await h.client.getPrompt({ name: prompt.name, arguments: args });
+    const text = got.messages.map((m) => (m.content as { text: string }).text).join("\n");
+    found.push([`prompt ${prompt.name}`, text]);
   }
   // Calling tools this configuration does not reach, directly and through the proxies.
   for (const name of ["update_payment_request", "manage_webhooks", "list_jobs"]) {

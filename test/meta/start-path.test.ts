@@ -76,6 +76,7 @@ describe("a configured start of the built server", () => {
       "// node_modules/graphql-request/",
       "// node_modules/zod/v4/core/compile.js",
       "// src/sandbox/",
+      "// src/prompts/",
       "// src/tools/hires/",
       "// src/tools/confirmation.ts",
       "// src/tools/tool-error.ts",
