@@ -75,7 +75,8 @@ function promptTable(all: readonly PromptDefinition[]): string {
 function withTable(readme: string, table: string, [open, close] = [START, END]): string {
   const start = readme.indexOf(open);
   const end = readme.indexOf(close);
-  if (start < 0 || end < start) throw new Error(`README.md has lost its ${open} … ${close} markers.`);
+  if (start < 0 || end < start)
+    throw new Error(`README.md has lost its ${open} … ${close} markers.`);
   return `${readme.slice(0, start + open.length)}\n${table}\n${readme.slice(end)}`;
 }
 
@@ -90,11 +91,10 @@ function manifestTools(all: readonly AnyTool[]): { name: string; description: st
 describe("files written from the tool registry", () => {
   const readme = readFileSync(README, "utf8");
   const manifest = JSON.parse(readFileSync(MANIFEST, "utf8"));
-  const expectedReadme = withTable(
-    withTable(readme, readmeTable(tools)),
-    promptTable(prompts),
-    ["<!-- prompts:start -->", "<!-- prompts:end -->"],
-  );
+  const expectedReadme = withTable(withTable(readme, readmeTable(tools)), promptTable(prompts), [
+    "<!-- prompts:start -->",
+    "<!-- prompts:end -->",
+  ]);
   const expectedTools = manifestTools(tools);
 
   if (UPDATE) {
