@@ -105,8 +105,9 @@ describe("the npm package, packed and installed into an empty folder", () => {
       (d) => !d.startsWith("."),
     );
     expect(installed).toEqual(["workforce-mcp"]);
-    // The bundle with its chunks, unminified so that stack traces stay readable: about 4.3 MB.
-    expect(sizeOf(path.join(project, "node_modules"))).toBeLessThan(5 * 1024 * 1024);
+    // The bundle with its chunks, unminified so that stack traces stay readable, and the MCP Apps
+    // views' browser script (minified; the ext-apps App class brings its own schemas).
+    expect(sizeOf(path.join(project, "node_modules"))).toBeLessThan(6 * 1024 * 1024);
   });
 
   it("publishes cleanly (`npm publish --dry-run`) once the owner's fields are set", () => {
