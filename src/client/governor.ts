@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "../logger.js";
 import type { StateStore } from "../state/store.js";
 import { CancelledError } from "./errors.js";
@@ -249,7 +250,7 @@ export class SharedRateGovernor implements Governor {
         }
         this.headReadyAt = Date.now() + wait;
         report(wait);
-        await untilAborted(sleep(Math.min(wait, SHARED_POLL_MS)), signal, operation);
+        await pause(Math.min(wait, SHARED_POLL_MS), signal, operation);
       }
     } catch (error) {
       this.headReadyAt = 0;
@@ -275,8 +276,17 @@ export class SharedRateGovernor implements Governor {
   }
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+/** Waits `ms`, or rejects with CancelledError as soon as the signal aborts. */
+async function pause(
+  ms: number,
+  signal: AbortSignal | undefined,
+  operation: string | undefined,
+): Promise<void> {
+  try {
+    await sleep(ms, undefined, { signal });
+  } catch (error) {
+    throw signal?.aborted ? cancelledWhileQueued(operation) : error;
+  }
 }
 
 /** Waits for `promise`, or rejects with CancelledError as soon as the signal aborts. */
