@@ -3,9 +3,10 @@
 // URL names a JSON document, fetched here, that says who the client is and where it may be sent.
 // The URL comes from anyone on the internet, so the fetch is fenced (draft §6.5, SSRF): https only;
 // the host's every address must be public, and the connection goes to the very address that was
-// checked (no second DNS answer can move it); no redirects (draft §4); 5 KB and 5 s at most
-// (draft §6.6). A document is used only when its client_id is the URL, as a plain string
-// (draft §4.1), it has no secret (public clients only here), and module redirect-uris takes it.
+// checked (no second DNS answer can move it); no redirects (draft §4); its size and time bounded
+// (draft §6.6: MAX_DOCUMENT_BYTES, FETCH_TIMEOUT_MS). A document is used only when its client_id
+// is the URL, as a plain string (draft §4.1), it has no secret (public clients only here), and
+// module redirect-uris takes it.
 import { lookup as dnsLookup } from "node:dns/promises";
 import { request } from "node:https";
 import { BlockList, isIP, type LookupFunction } from "node:net";
