@@ -67,6 +67,23 @@ export interface RequestContext {
 }
 
 export type Args = Record<string, unknown>;
+
+const isArgs = (value: unknown): value is Args =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** A mutation's `input` argument, which the schema requires (`input: …Input!`). */
+export function inputOf(args: Args): Args {
+  const { input } = args;
+  if (!isArgs(input)) throw new TypeError("The field's input argument is required.");
+  return input;
+}
+
+/** A field's `id` argument, which the schema requires (`id: ID!`; GraphQL hands IDs over as strings). */
+export function idOf(args: Args): string {
+  const { id } = args;
+  if (typeof id !== "string") throw new TypeError("The field's id argument is required.");
+  return id;
+}
 type Resolver = GraphQLFieldResolver<unknown, RequestContext, Args>;
 // biome-ignore lint/suspicious/noExplicitAny: resolver parents are our own records, typed per map
 export type AnyRecord = any;

@@ -1,7 +1,14 @@
 // The executable schema: the agreed SDL plus resolvers over the seeded data, with the platform's
 // visibility rules (company scoping, restricted fields) applied per identity.
 import { buildSchema, type GraphQLObjectType, type GraphQLSchema } from "graphql";
-import type { AnyRecord, Args, RequestContext, ResolverMap } from "./context.js";
+import {
+  type AnyRecord,
+  type Args,
+  idOf,
+  inputOf,
+  type RequestContext,
+  type ResolverMap,
+} from "./context.js";
 import { isRealDate } from "./dates.js";
 import {
   checkHireCustomFieldValues,
@@ -466,14 +473,14 @@ const coreResolvers: ResolverMap = {
       ...(ctx.identity.otherAccounts ? [...ctx.data.organisations, ...ctx.data.recruiters] : []),
     ],
     hire: (_p, args, ctx) => {
-      const hire = ctx.data.hires.get(args.id as string);
+      const hire = ctx.data.hires.get(idOf(args));
       if (!hire) return null;
       if (!visibleHire(ctx, hire)) throw authorizationError();
       return hire;
     },
     hires: (_p, args, ctx, info) => hiresQuery(ctx, args, info.fieldName),
     contract: (_p, args, ctx) => {
-      const contract = ctx.data.contracts.get(args.id as string);
+      const contract = ctx.data.contracts.get(idOf(args));
       if (!contract) return null;
       if (!visibleHire(ctx, ctx.data.hires.get(contract.hireId) as HireRecord)) {
         throw authorizationError();
@@ -491,11 +498,10 @@ const coreResolvers: ResolverMap = {
   },
   Mutation: {
     createCustomTimesheet: (_p, args, ctx, info) =>
-      createCustomTimesheet(ctx, args.input as Args, info.fieldName),
-    terminateHire: (_p, args, ctx, info) => terminateHire(ctx, args.input as Args, info.fieldName),
-    createDraftHire: (_p, args, ctx, info) =>
-      createDraftHire(ctx, args.input as Args, info.fieldName),
-    cancelHire: (_p, args, ctx, info) => cancelHire(ctx, args.input as Args, info.fieldName),
+      createCustomTimesheet(ctx, inputOf(args), info.fieldName),
+    terminateHire: (_p, args, ctx, info) => terminateHire(ctx, inputOf(args), info.fieldName),
+    createDraftHire: (_p, args, ctx, info) => createDraftHire(ctx, inputOf(args), info.fieldName),
+    cancelHire: (_p, args, ctx, info) => cancelHire(ctx, inputOf(args), info.fieldName),
   },
   Worker: {
     name: (w: AnyRecord) => workerName(w),

@@ -1,7 +1,14 @@
 // Approval requests on hires, scoped like the core: a caller sees the requests of its companies and
 // may decide one only as a member of the approver group it waits for. Rejecting a request raised
 // by a new hire cancels that hire, as the platform's schema says.
-import type { AnyRecord, Args, RequestContext, ResolverMap } from "../../context.js";
+import {
+  type AnyRecord,
+  type Args,
+  idOf,
+  inputOf,
+  type RequestContext,
+  type ResolverMap,
+} from "../../context.js";
 import { authorizationError, ValidationCollector } from "../../errors.js";
 import { companyOf, listFilter, PRE_START, paginate, sortBy } from "../../kit.js";
 import type { HireRecord } from "../../seed/index.js";
@@ -155,7 +162,7 @@ function hireRequests(ctx: RequestContext, hire: HireRecord): ApprovalRequestRec
 export const approvalsResolvers: ResolverMap = {
   Query: {
     approvalApprovable: (_p, args, ctx) => {
-      const request = approvalsOf(ctx.data).requests.get(args.id as string);
+      const request = approvalsOf(ctx.data).requests.get(idOf(args));
       if (!request) return null;
       if (!visible(ctx, request)) throw authorizationError();
       return request;
@@ -165,7 +172,7 @@ export const approvalsResolvers: ResolverMap = {
   },
   Mutation: {
     actionApprovalApprovable: (_p, args, ctx, info) =>
-      actionApprovalApprovable(ctx, args.input as Args, info.fieldName),
+      actionApprovalApprovable(ctx, inputOf(args), info.fieldName),
   },
   ApprovalApprovable: {
     approval: (r: AnyRecord, _a, ctx) => flowOf(ctx, r),

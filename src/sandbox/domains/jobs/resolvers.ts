@@ -1,6 +1,13 @@
 // Jobs, candidates and bids, scoped like the core: a caller sees its companies' jobs only, and an
 // account that may not see rates gets the job's and the bids' rates as restricted fields.
-import type { AnyRecord, Args, RequestContext, ResolverMap } from "../../context.js";
+import {
+  type AnyRecord,
+  type Args,
+  idOf,
+  inputOf,
+  type RequestContext,
+  type ResolverMap,
+} from "../../context.js";
 import { authorizationError, restrictedFieldError, ValidationCollector } from "../../errors.js";
 import {
   type Comparable,
@@ -205,7 +212,7 @@ export const jobsResolvers: ResolverMap = {
   Query: {
     jobs: (_p, args, ctx, info) => jobsQuery(ctx, args, info.fieldName),
     job: (_p, args, ctx) => {
-      const job = jobById(ctx.data, args.id as string);
+      const job = jobById(ctx.data, idOf(args));
       if (!job) return null;
       if (!visibleJob(ctx, job)) throw authorizationError();
       return job;
@@ -213,26 +220,26 @@ export const jobsResolvers: ResolverMap = {
     jobCandidates: (_p, args, ctx, info) => candidatesQuery(ctx, args, info.fieldName),
     bids: (_p, args, ctx, info) => bidsQuery(ctx, args, info.fieldName),
     jobCandidate: (_p, args, ctx) => {
-      const candidate = jobsOf(ctx.data).candidates.get(args.id as string);
+      const candidate = jobsOf(ctx.data).candidates.get(idOf(args));
       if (!candidate) return null;
       if (!visibleJob(ctx, jobOf(ctx, candidate.jobId))) throw authorizationError();
       return candidate;
     },
     bid: (_p, args, ctx) => {
-      const bid = jobsOf(ctx.data).bids.get(args.id as string);
+      const bid = jobsOf(ctx.data).bids.get(idOf(args));
       if (!bid) return null;
       if (!visibleJob(ctx, jobOf(ctx, bid.jobId))) throw authorizationError();
       return bid;
     },
   },
   Mutation: {
-    createJob: (_p, args, ctx, info) => createJob(ctx, args.input as Args, info.fieldName),
-    updateJob: (_p, args, ctx, info) => updateJob(ctx, args.input as Args, info.fieldName),
+    createJob: (_p, args, ctx, info) => createJob(ctx, inputOf(args), info.fieldName),
+    updateJob: (_p, args, ctx, info) => updateJob(ctx, inputOf(args), info.fieldName),
     updateJobCandidateStep: (_p, args, ctx, info) =>
-      updateJobCandidateStep(ctx, args.input as Args, info.fieldName),
+      updateJobCandidateStep(ctx, inputOf(args), info.fieldName),
     updateJobCandidateStatus: (_p, args, ctx, info) =>
-      updateJobCandidateStatus(ctx, args.input as Args, info.fieldName),
-    acceptBid: (_p, args, ctx, info) => acceptBid(ctx, args.input as Args, info.fieldName),
+      updateJobCandidateStatus(ctx, inputOf(args), info.fieldName),
+    acceptBid: (_p, args, ctx, info) => acceptBid(ctx, inputOf(args), info.fieldName),
   },
   Hire: {
     job: (h: AnyRecord, _a, ctx) => jobOfHire(ctx.data, h as HireRecord),

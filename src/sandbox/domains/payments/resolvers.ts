@@ -4,7 +4,13 @@
 // the others out, a single one asked for by id is refused. The rate is hidden as Contract.rate is
 // (restricted field). The amounts stay visible: they are what the company is billed, as visible as
 // its invoices' amounts, and the schema has them non-null, so hiding one would void the whole list.
-import type { AnyRecord, Args, RequestContext, ResolverMap } from "../../context.js";
+import {
+  type AnyRecord,
+  type Args,
+  inputOf,
+  type RequestContext,
+  type ResolverMap,
+} from "../../context.js";
 import { authorizationError, restrictedFieldError, ValidationCollector } from "../../errors.js";
 import {
   type Comparable,
@@ -198,7 +204,7 @@ function updatePaymentRequest(ctx: RequestContext, input: Args, field: string) {
 export const paymentsResolvers: ResolverMap = {
   Mutation: {
     updatePaymentRequest: (_p, args, ctx, info) =>
-      updatePaymentRequest(ctx, args.input as Args, info.fieldName),
+      updatePaymentRequest(ctx, inputOf(args), info.fieldName),
   },
   Query: {
     paymentRequest: (_p, args, ctx) => {

@@ -1,8 +1,15 @@
 // Skills and the talent pool, scoped like the core: a caller sees the contacts of its companies only.
 
 import * as z from "zod";
-import type { AnyRecord, Args, RequestContext, ResolverMap } from "../../context.js";
-import { IDENTITIES } from "../../context.js";
+import {
+  type AnyRecord,
+  type Args,
+  IDENTITIES,
+  idOf,
+  inputOf,
+  type RequestContext,
+  type ResolverMap,
+} from "../../context.js";
 import { authorizationError, ValidationCollector } from "../../errors.js";
 import {
   type Comparable,
@@ -418,15 +425,15 @@ function setContactValue(
 export const talentResolvers: ResolverMap = {
   Mutation: {
     updateTrustedContact: (_p, args, ctx, info) =>
-      updateTrustedContact(ctx, args.input as Args, info.fieldName),
+      updateTrustedContact(ctx, inputOf(args), info.fieldName),
     createTrustedContact: (_p, args, ctx, info) =>
-      createTrustedContact(ctx, args.input as Args, info.fieldName),
+      createTrustedContact(ctx, inputOf(args), info.fieldName),
     reinviteTrustedContact: (_p, args, ctx, info) =>
-      reinviteTrustedContact(ctx, args.input as Args, info.fieldName),
+      reinviteTrustedContact(ctx, inputOf(args), info.fieldName),
   },
   Query: {
     trustedContact: (_p, args, ctx) => {
-      const contact = talentOf(ctx.data).contacts.get(args.id as string);
+      const contact = talentOf(ctx.data).contacts.get(idOf(args));
       if (!contact) return null;
       if (!ctx.identity.companyIds.has(contact.companyId)) throw authorizationError();
       return contact;
