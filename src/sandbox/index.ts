@@ -21,8 +21,8 @@ import {
   type SandboxClock,
   type SandboxOAuth,
 } from "./oauth/index.js";
+import { referenced } from "./records.js";
 import {
-  type ContractRecord,
   createSeed,
   SANDBOX_TOKENS,
   type SandboxData,
@@ -250,7 +250,7 @@ function acceptContractOf(
 ): { contractId: string } {
   const hire = d.hires.get(hireId);
   if (!hire) throw new Error(`No hire ${hireId} in the sandbox.`);
-  const contracts = hire.contractIds.map((id) => d.contracts.get(id) as ContractRecord);
+  const contracts = hire.contractIds.map((id) => referenced(d.contracts, id));
   const draft = contracts.filter((c) => c.status === "DRAFT").at(-1);
   if (!draft || !["OFFERED", "READY", "ACTIVE"].includes(hire.status)) {
     throw new Error(

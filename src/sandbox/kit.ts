@@ -5,6 +5,7 @@ import type { Args, RequestContext } from "./context.js";
 import { isRealDate } from "./dates.js";
 import { paymentRequestDates } from "./domains/payments/store.js";
 import { ValidationCollector } from "./errors.js";
+import { referenced } from "./records.js";
 import type {
   CompanyRecord,
   ContractRecord,
@@ -137,7 +138,7 @@ export function newestWithStatus(
   status: ContractRecord["status"],
 ): ContractRecord | null {
   for (let i = h.contractIds.length - 1; i >= 0; i--) {
-    const c = ctx.data.contracts.get(h.contractIds[i] as string) as ContractRecord;
+    const c = referenced(ctx.data.contracts, h.contractIds[i]);
     if (c.status === status) return c;
   }
   return null;

@@ -38,6 +38,7 @@ import {
   workerName,
   workerOf,
 } from "./kit.js";
+import { referenced } from "./records.js";
 import { sandboxTypeDefs } from "./schema.js";
 import type {
   CompanyRecord,
@@ -131,7 +132,7 @@ function contractsQuery(ctx: RequestContext, args: Args, field: string, base?: C
   const statuses = listFilter(args, "statuses");
   const locations = listFilter(args, "locationPreferences");
   const contracts = (base ?? [...ctx.data.contracts.values()]).filter((c) => {
-    const hire = ctx.data.hires.get(c.hireId) as HireRecord;
+    const hire = referenced(ctx.data.hires, c.hireId);
     if (!visibleHire(ctx, hire)) return false;
     if (accounts && !accounts.has(hire.companyId)) return false;
     if (currencies && !currencies.has(c.currency)) return false;
@@ -164,7 +165,7 @@ function invoiceMatches(ctx: RequestContext, i: InvoiceRecord, search: string): 
   const hire = i.hireId ? ctx.data.hires.get(i.hireId) : undefined;
   const workers = new Set(i.rows.map((r) => r.workerId).filter((id) => id !== null));
   if (hire) workers.add(hire.workerId);
-  const names = [...workers].map((id) => workerName(ctx.data.workers.get(id) as WorkerRecord));
+  const names = [...workers].map((id) => workerName(referenced(ctx.data.workers, id)));
   const haystack = [i.number, i.purchaseOrderNumber ?? "", ...names].join("\n").toLowerCase();
   if (haystack.includes(search)) return true;
   const amount = searchedAmount(search);
@@ -482,7 +483,7 @@ const coreResolvers: ResolverMap = {
     contract: (_p, args, ctx) => {
       const contract = ctx.data.contracts.get(idOf(args));
       if (!contract) return null;
-      if (!visibleHire(ctx, ctx.data.hires.get(contract.hireId) as HireRecord)) {
+      if (!visibleHire(ctx, referenced(ctx.data.hires, contract.hireId))) {
         throw authorizationError();
       }
       return contract;
@@ -553,11 +554,11 @@ const coreResolvers: ResolverMap = {
       if (!ctx.identity.seesRates) throw restrictedFieldError();
       return c.rate;
     },
-    worker: (c: AnyRecord, _a, ctx) => workerOf(ctx, ctx.data.hires.get(c.hireId) as HireRecord),
+    worker: (c: AnyRecord, _a, ctx) => workerOf(ctx, referenced(ctx.data.hires, c.hireId)),
     company: (c: AnyRecord, _a, ctx) =>
-      companyOf(ctx, (ctx.data.hires.get(c.hireId) as HireRecord).companyId),
+      companyOf(ctx, referenced(ctx.data.hires, c.hireId).companyId),
     companyName: (c: AnyRecord, _a, ctx) =>
-      companyOf(ctx, (ctx.data.hires.get(c.hireId) as HireRecord).companyId).name,
+      companyOf(ctx, referenced(ctx.data.hires, c.hireId).companyId).name,
     pdfUrl: (c: AnyRecord, _a, ctx) => signedUrl(ctx, `/files/contracts/${c.id}.pdf`),
     files: (c: AnyRecord, _a, ctx) =>
       (c as ContractRecord).files.map((f) => ({

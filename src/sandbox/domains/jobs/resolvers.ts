@@ -20,7 +20,8 @@ import {
   sortBy,
   workerName,
 } from "../../kit.js";
-import type { HireRecord, WorkerRecord } from "../../seed/index.js";
+import { referenced } from "../../records.js";
+import type { HireRecord } from "../../seed/index.js";
 import { talentOf } from "../talent/seed.js";
 import {
   acceptBid,
@@ -141,7 +142,7 @@ const CANDIDATE_COLUMNS: Record<
   string,
   (ctx: RequestContext, c: JobCandidateRecord) => Comparable
 > = {
-  WORKER_NAME: (ctx, c) => workerName(ctx.data.workers.get(c.workerId) as WorkerRecord),
+  WORKER_NAME: (ctx, c) => workerName(referenced(ctx.data.workers, c.workerId)),
   HIRING_STEP: (_ctx, c) => STEP_ORDER.indexOf(c.step),
   UPDATED_AT: (_ctx, c) => c.updatedAt,
 };

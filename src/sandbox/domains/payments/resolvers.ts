@@ -23,6 +23,7 @@ import {
   sortBy,
   workerName,
 } from "../../kit.js";
+import { referenced } from "../../records.js";
 import type { HireRecord, WorkerRecord } from "../../seed/index.js";
 import {
   allPaymentRequests,
@@ -124,7 +125,7 @@ function paymentRequestsQuery(
     if (billingStart && !inRange(r.startDate, billingStart)) return false;
     if (billingEnd && !inRange(r.endDate, billingEnd)) return false;
     if (search) {
-      const hire = ctx.data.hires.get(r.hireId) as HireRecord;
+      const hire = referenced(ctx.data.hires, r.hireId);
       const haystack = [
         r.number,
         r.purchaseOrderNumber ?? "",
