@@ -78,6 +78,22 @@ export function inputOf(args: Args): Args {
   return input;
 }
 
+/**
+ * A list's `orderBy` argument: each clause's column (its `field`, or its `column` where the schema
+ * names it so) and whether it asks for DESC. Clauses without a column are left out.
+ */
+export function orderOf(
+  args: Args,
+  name: "field" | "column" = "field",
+): Array<{ by: string; desc: boolean }> {
+  const given: unknown[] = Array.isArray(args.orderBy) ? args.orderBy : [];
+  return given.flatMap((clause) => {
+    if (!isArgs(clause)) return [];
+    const by = clause[name];
+    return typeof by === "string" && by !== "" ? [{ by, desc: clause.order === "DESC" }] : [];
+  });
+}
+
 /** A field's `id` argument, which the schema requires (`id: ID!`; GraphQL hands IDs over as strings). */
 export function idOf(args: Args): string {
   const { id } = args;

@@ -58,6 +58,13 @@ export function searchText(args: Args): string {
 }
 
 export type Comparable = string | number | null;
+
+/** The sort column an orderBy clause names; the schema's enum lets no other name through. */
+export function columnOf<C>(columns: Readonly<Record<string, C>>, name: string): C {
+  const column = columns[name];
+  if (column === undefined) throw new Error(`The sandbox cannot sort by ${name}.`);
+  return column;
+}
 function compareValues(a: Comparable, b: Comparable): number {
   // Nulls sort first ascending (and so last descending).
   if (a === b) return 0;

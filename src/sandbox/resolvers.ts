@@ -6,6 +6,7 @@ import {
   type Args,
   idOf,
   inputOf,
+  orderOf,
   type RequestContext,
   type ResolverMap,
 } from "./context.js";
@@ -21,6 +22,7 @@ import { type TrustedContactRecord, talentOf } from "./domains/talent/seed.js";
 import { authorizationError, restrictedFieldError, ValidationCollector } from "./errors.js";
 import {
   type Comparable,
+  columnOf,
   companyOf,
   dateRange,
   inRange,
@@ -117,12 +119,10 @@ const HIRE_COLUMNS: Record<string, (ctx: RequestContext, h: HireRecord) => Compa
 
 function hiresQuery(ctx: RequestContext, args: Args, field: string) {
   const hires = filterHires(ctx, args, field);
-  const clauses = ((args.orderBy as Array<{ field?: string | null; order?: string | null }>) ?? [])
-    .filter((c) => c.field)
-    .map((c) => {
-      const column = HIRE_COLUMNS[c.field as string] as (typeof HIRE_COLUMNS)[string];
-      return { key: (h: HireRecord) => column(ctx, h), desc: c.order === "DESC" };
-    });
+  const clauses = orderOf(args).map(({ by, desc }) => {
+    const column = columnOf(HIRE_COLUMNS, by);
+    return { key: (h: HireRecord) => column(ctx, h), desc };
+  });
   return paginate(sortBy(hires, clauses), args, field);
 }
 
@@ -193,10 +193,9 @@ function invoicesQuery(ctx: RequestContext, args: Args, field: string) {
   });
   // The platform states no default order, so the sandbox keeps its stored one (oldest first):
   // a client that needs an order has to ask for it, as it must of the platform.
-  const given = (args.orderBy as Array<{ column: string; order: string }> | undefined) ?? [];
-  const clauses = given.map((c) => ({
-    key: INVOICE_COLUMNS[c.column] as (i: InvoiceRecord) => Comparable,
-    desc: c.order === "DESC",
+  const clauses = orderOf(args, "column").map(({ by, desc }) => ({
+    key: columnOf(INVOICE_COLUMNS, by),
+    desc,
   }));
   return paginate(sortBy(invoices, clauses), args, field);
 }

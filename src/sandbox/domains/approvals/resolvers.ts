@@ -6,6 +6,7 @@ import {
   type Args,
   idOf,
   inputOf,
+  orderOf,
   type RequestContext,
   type ResolverMap,
 } from "../../context.js";
@@ -89,10 +90,9 @@ function approvalApprovablesQuery(ctx: RequestContext, args: Args, field: string
     }
     return true;
   });
-  const given = (args.orderBy as Array<{ field?: string | null; order?: string | null }>) ?? [];
-  const clauses = given
-    .filter((c) => c.field === "CREATED_AT")
-    .map((c) => ({ key: (r: ApprovalRequestRecord) => r.createdAt, desc: c.order === "DESC" }));
+  const clauses = orderOf(args)
+    .filter(({ by }) => by === "CREATED_AT")
+    .map(({ desc }) => ({ key: (r: ApprovalRequestRecord) => r.createdAt, desc }));
   return paginate(sortBy(requests, clauses), args, field);
 }
 

@@ -5,12 +5,14 @@ import {
   type Args,
   idOf,
   inputOf,
+  orderOf,
   type RequestContext,
   type ResolverMap,
 } from "../../context.js";
 import { authorizationError, restrictedFieldError, ValidationCollector } from "../../errors.js";
 import {
   type Comparable,
+  columnOf,
   companyOf,
   dateRange,
   inRange,
@@ -118,13 +120,11 @@ function jobsQuery(ctx: RequestContext, args: Args, field: string) {
     }
     return true;
   });
-  const given = (args.orderBy as Array<{ field?: string | null; order?: string | null }>) ?? [];
-  const clauses = (given.length > 0 ? given : [{ field: "CREATED_AT", order: "DESC" }])
-    .filter((c) => c.field)
-    .map((c) => {
-      const column = JOB_COLUMNS[c.field as string] as (typeof JOB_COLUMNS)[string];
-      return { key: (j: JobRecord) => column(ctx, j), desc: c.order === "DESC" };
-    });
+  const given = Array.isArray(args.orderBy) && args.orderBy.length > 0 ? orderOf(args) : null;
+  const clauses = (given ?? [{ by: "CREATED_AT", desc: true }]).map(({ by, desc }) => {
+    const column = columnOf(JOB_COLUMNS, by);
+    return { key: (j: JobRecord) => column(ctx, j), desc };
+  });
   return paginate(sortBy(jobs, clauses), args, field);
 }
 
@@ -165,10 +165,9 @@ function candidatesQuery(
     if (preferred !== undefined && preferred !== null && c.isPreferred !== preferred) return false;
     return true;
   });
-  const given = (args.orderBy as Array<{ column: string; order?: string | null }>) ?? [];
-  const clauses = given.map((c) => {
-    const column = CANDIDATE_COLUMNS[c.column] as (typeof CANDIDATE_COLUMNS)[string];
-    return { key: (r: JobCandidateRecord) => column(ctx, r), desc: c.order === "DESC" };
+  const clauses = orderOf(args, "column").map(({ by, desc }) => {
+    const column = columnOf(CANDIDATE_COLUMNS, by);
+    return { key: (r: JobCandidateRecord) => column(ctx, r), desc };
   });
   // Without an order, the order candidates were added in.
   return paginate(clauses.length > 0 ? sortBy(candidates, clauses) : candidates, args, field);
@@ -201,11 +200,10 @@ function bidsQuery(ctx: RequestContext, args: Args, field: string, base?: BidRec
     }
     return true;
   });
-  const given = (args.orderBy as Array<{ field: string; order: string }>) ?? [];
-  const clauses = (given.length > 0 ? given : [{ field: "CREATED_AT", order: "ASC" }]).map((c) => ({
-    key: BID_COLUMNS[c.field] as (b: BidRecord) => Comparable,
-    desc: c.order === "DESC",
-  }));
+  const given = orderOf(args);
+  const clauses = (given.length > 0 ? given : [{ by: "CREATED_AT", desc: false }]).map(
+    ({ by, desc }) => ({ key: columnOf(BID_COLUMNS, by), desc }),
+  );
   return paginate(sortBy(bids, clauses), args, field);
 }
 

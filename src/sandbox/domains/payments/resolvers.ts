@@ -8,12 +8,14 @@ import {
   type AnyRecord,
   type Args,
   inputOf,
+  orderOf,
   type RequestContext,
   type ResolverMap,
 } from "../../context.js";
 import { authorizationError, restrictedFieldError, ValidationCollector } from "../../errors.js";
 import {
   type Comparable,
+  columnOf,
   companyOf,
   dateRange,
   inRange,
@@ -62,21 +64,18 @@ const COLUMNS: Record<string, (ctx: RequestContext, r: PaymentRequestRecord) => 
 };
 
 function orderClauses(ctx: RequestContext, args: Args) {
-  const given = (
-    (args.orderBy as Array<{ field?: string | null; order?: string | null }>) ?? []
-  ).filter((c) => c.field);
+  const given = orderOf(args);
   // Newest first unless told otherwise.
-  const clauses = given.length > 0 ? given : [{ field: "ISSUED_AT", order: "DESC" }];
-  return clauses.flatMap((c) => {
-    const desc = c.order === "DESC";
-    if (c.field === "PRIORITY") {
+  const clauses = given.length > 0 ? given : [{ by: "ISSUED_AT", desc: true }];
+  return clauses.flatMap(({ by, desc }) => {
+    if (by === "PRIORITY") {
       // "Pending requests first, then by issued date."
       return [
         { key: (r: PaymentRequestRecord) => (r.status === "UNAPPROVED" ? 0 : 1), desc: false },
         { key: (r: PaymentRequestRecord) => r.date, desc },
       ];
     }
-    const column = COLUMNS[c.field as string] as (typeof COLUMNS)[string];
+    const column = columnOf(COLUMNS, by);
     return [{ key: (r: PaymentRequestRecord) => column(ctx, r), desc }];
   });
 }

@@ -7,12 +7,14 @@ import {
   IDENTITIES,
   idOf,
   inputOf,
+  orderOf,
   type RequestContext,
   type ResolverMap,
 } from "../../context.js";
 import { authorizationError, ValidationCollector } from "../../errors.js";
 import {
   type Comparable,
+  columnOf,
   companyOf,
   dateRange,
   inRange,
@@ -125,11 +127,13 @@ function trustedContactsQuery(ctx: RequestContext, args: Args, field: string) {
     }
     return true;
   });
-  const given = (args.orderBy as Array<{ field: string; order: string }> | null) ?? [];
-  const clauses = (given.length > 0 ? given : [{ field: "WORKER_NAME", order: "ASC" }]).map((c) => {
-    const column = CONTACT_COLUMNS[c.field] as (typeof CONTACT_COLUMNS)[string];
-    return { key: (t: TrustedContactRecord) => column(ctx, t), desc: c.order === "DESC" };
-  });
+  const given = orderOf(args);
+  const clauses = (given.length > 0 ? given : [{ by: "WORKER_NAME", desc: false }]).map(
+    ({ by, desc }) => {
+      const column = columnOf(CONTACT_COLUMNS, by);
+      return { key: (t: TrustedContactRecord) => column(ctx, t), desc };
+    },
+  );
   return paginate(sortBy(contacts, clauses), args, field);
 }
 
