@@ -1,15 +1,8 @@
 // The executable schema: the agreed SDL plus resolvers over the seeded data, with the platform's
 // visibility rules (company scoping, restricted fields) applied per identity.
 import { buildSchema, type GraphQLObjectType, type GraphQLSchema } from "graphql";
-import {
-  type AnyRecord,
-  type Args,
-  idOf,
-  inputOf,
-  orderOf,
-  type RequestContext,
-  type ResolverMap,
-} from "./context.js";
+import type { AnyRecord, Args, RequestContext, ResolverMap } from "./context.js";
+import { idOf, inputOf, orderOf } from "./context.js";
 import { isRealDate } from "./dates.js";
 import {
   checkHireCustomFieldValues,

@@ -1,15 +1,8 @@
 // Approval requests on hires, scoped like the core: a caller sees the requests of its companies and
 // may decide one only as a member of the approver group it waits for. Rejecting a request raised
 // by a new hire cancels that hire, as the platform's schema says.
-import {
-  type AnyRecord,
-  type Args,
-  idOf,
-  inputOf,
-  orderOf,
-  type RequestContext,
-  type ResolverMap,
-} from "../../context.js";
+import type { AnyRecord, Args, RequestContext, ResolverMap } from "../../context.js";
+import { idOf, inputOf, orderOf } from "../../context.js";
 import { authorizationError, ValidationCollector } from "../../errors.js";
 import { companyOf, listFilter, PRE_START, paginate, sortBy } from "../../kit.js";
 import type { HireRecord } from "../../seed/index.js";

@@ -1,14 +1,7 @@
 // Jobs, candidates and bids, scoped like the core: a caller sees its companies' jobs only, and an
 // account that may not see rates gets the job's and the bids' rates as restricted fields.
-import {
-  type AnyRecord,
-  type Args,
-  idOf,
-  inputOf,
-  orderOf,
-  type RequestContext,
-  type ResolverMap,
-} from "../../context.js";
+import type { AnyRecord, Args, RequestContext, ResolverMap } from "../../context.js";
+import { idOf, inputOf, orderOf } from "../../context.js";
 import { authorizationError, restrictedFieldError, ValidationCollector } from "../../errors.js";
 import {
   type Comparable,

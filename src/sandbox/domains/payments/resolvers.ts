@@ -4,14 +4,8 @@
 // the others out, a single one asked for by id is refused. The rate is hidden as Contract.rate is
 // (restricted field). The amounts stay visible: they are what the company is billed, as visible as
 // its invoices' amounts, and the schema has them non-null, so hiding one would void the whole list.
-import {
-  type AnyRecord,
-  type Args,
-  inputOf,
-  orderOf,
-  type RequestContext,
-  type ResolverMap,
-} from "../../context.js";
+import type { AnyRecord, Args, RequestContext, ResolverMap } from "../../context.js";
+import { inputOf, orderOf } from "../../context.js";
 import { authorizationError, restrictedFieldError, ValidationCollector } from "../../errors.js";
 import {
   type Comparable,

@@ -1,16 +1,8 @@
 // Skills and the talent pool, scoped like the core: a caller sees the contacts of its companies only.
 
 import * as z from "zod";
-import {
-  type AnyRecord,
-  type Args,
-  IDENTITIES,
-  idOf,
-  inputOf,
-  orderOf,
-  type RequestContext,
-  type ResolverMap,
-} from "../../context.js";
+import type { AnyRecord, Args, RequestContext, ResolverMap } from "../../context.js";
+import { IDENTITIES, idOf, inputOf, orderOf } from "../../context.js";
 import { authorizationError, ValidationCollector } from "../../errors.js";
 import {
   type Comparable,

@@ -1,12 +1,7 @@
 // Visibility as in the core: the caller's companies only; another company's webhook, or its
 // events, is not authorised. Deliveries themselves are made by delivery.ts.
-import {
-  type AnyRecord,
-  type Args,
-  inputOf,
-  type RequestContext,
-  type ResolverMap,
-} from "../../context.js";
+import type { AnyRecord, Args, RequestContext, ResolverMap } from "../../context.js";
+import { inputOf } from "../../context.js";
 import { authorizationError, ValidationCollector } from "../../errors.js";
 import { companyOf, listFilter, paginate, sortBy } from "../../kit.js";
 import { dateTime, type WebhookEventRecord, webhookEventsOf } from "./delivery.js";
