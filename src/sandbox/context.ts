@@ -94,6 +94,16 @@ export function orderOf(
   });
 }
 
+/** A list of strings an argument or input field holds; none when it is null or left out. */
+export function stringsOf(args: Args, name: string): string[] {
+  const value = args[name];
+  if (value === null || value === undefined) return [];
+  if (!Array.isArray(value) || !value.every((item) => typeof item === "string")) {
+    throw new TypeError(`The field's ${name} argument must be a list of strings.`);
+  }
+  return value;
+}
+
 /** A field's `id` argument, which the schema requires (`id: ID!`; GraphQL hands IDs over as strings). */
 export function idOf(args: Args): string {
   const { id } = args;

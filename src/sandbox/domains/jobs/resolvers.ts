@@ -1,7 +1,7 @@
 // Jobs, candidates and bids, scoped like the core: a caller sees its companies' jobs only, and an
 // account that may not see rates gets the job's and the bids' rates as restricted fields.
 import type { AnyRecord, Args, RequestContext, ResolverMap } from "../../context.js";
-import { idOf, inputOf, orderOf } from "../../context.js";
+import { idOf, inputOf, orderOf, stringsOf } from "../../context.js";
 import { authorizationError, restrictedFieldError, ValidationCollector } from "../../errors.js";
 import {
   type Comparable,
@@ -75,7 +75,7 @@ function jobsQuery(ctx: RequestContext, args: Args, field: string) {
   const externalIds = listFilter(args, "externalIdentifiers");
   const statuses = listFilter(args, "statuses");
   // The schema: skills are names ("php", "Graphql api"), not ids.
-  const skills = ((args.skills as string[] | null) ?? []).map((s) => s.trim().toLowerCase());
+  const skills = stringsOf(args, "skills").map((s) => s.trim().toLowerCase());
   const search = searchText(args);
   const flag = (name: string) => args[name] as boolean | null | undefined;
   const skillNames = (j: JobRecord) =>

@@ -2,7 +2,7 @@
 
 import * as z from "zod";
 import type { AnyRecord, Args, RequestContext, ResolverMap } from "../../context.js";
-import { IDENTITIES, idOf, inputOf, orderOf } from "../../context.js";
+import { IDENTITIES, idOf, inputOf, orderOf, stringsOf } from "../../context.js";
 import { authorizationError, ValidationCollector } from "../../errors.js";
 import {
   type Comparable,
@@ -76,7 +76,7 @@ function trustedContactsQuery(ctx: RequestContext, args: Args, field: string) {
   const talent = talentOf(ctx.data);
   const accounts = listFilter(args, "accounts");
   const workers = listFilter(args, "workers");
-  const skills = (args.skills as string[] | null | undefined) ?? [];
+  const skills = stringsOf(args, "skills");
   const countries = listFilter(args, "countries");
   const wantedCountries = countries
     ? new Set([...countries].map((c) => String(c).trim().toUpperCase()))
@@ -199,18 +199,18 @@ function createTrustedContact(ctx: RequestContext, input: Args, field: string) {
     v.add("input.country", "The selected input.country is invalid.");
   }
   const skillIds: string[] = [];
-  ((input.skills as string[] | undefined) ?? []).forEach((value, i) => {
+  stringsOf(input, "skills").forEach((value, i) => {
     const skill = findSkill(ctx, value);
     if (!skill) v.add(`input.skills.${i}`, `The selected input.skills.${i} is invalid.`);
     else if (!skillIds.includes(skill.id)) skillIds.push(skill.id);
   });
-  ((input.links as string[] | undefined) ?? []).forEach((link, i) => {
+  stringsOf(input, "links").forEach((link, i) => {
     if (!/^https?:\/\/\S+$/.test(link)) {
       v.add(`input.links.${i}`, `The input.links.${i} must be a valid URL.`);
     }
   });
   // The sandbox has no uploads, so no attachment id exists.
-  ((input.attachments as string[] | undefined) ?? []).forEach((_id, i) => {
+  stringsOf(input, "attachments").forEach((_id, i) => {
     v.add(`input.attachments.${i}`, `The selected input.attachments.${i} is invalid.`);
   });
   const message = typeof input.message === "string" ? input.message : null;
@@ -350,17 +350,17 @@ function updateTrustedContact(ctx: RequestContext, input: Args, field: string) {
   const c = contact as TrustedContactRecord;
   requireTalentManager(ctx, c.companyId);
   const skillIds: string[] = [];
-  ((input.skills as string[] | null | undefined) ?? []).forEach((value, i) => {
+  stringsOf(input, "skills").forEach((value, i) => {
     const skill = findSkill(ctx, value);
     if (!skill) v.add(`input.skills.${i}`, `The selected input.skills.${i} is invalid.`);
     else if (!skillIds.includes(skill.id)) skillIds.push(skill.id);
   });
-  ((input.links as string[] | null | undefined) ?? []).forEach((link, i) => {
+  stringsOf(input, "links").forEach((link, i) => {
     if (!/^https?:\/\/\S+$/.test(link)) {
       v.add(`input.links.${i}`, `The input.links.${i} must be a valid URL.`);
     }
   });
-  ((input.attachments as string[] | null | undefined) ?? []).forEach((_id, i) => {
+  stringsOf(input, "attachments").forEach((_id, i) => {
     v.add(`input.attachments.${i}`, `The selected input.attachments.${i} is invalid.`);
   });
   const values = checkContactValues(ctx, c, input.customFieldValues, v);
