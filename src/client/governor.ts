@@ -1,5 +1,4 @@
 import { createHash, randomUUID } from "node:crypto";
-import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "../logger.js";
 import type { StateStore } from "../state/store.js";
 import { CancelledError } from "./errors.js";
@@ -250,7 +249,7 @@ export class SharedRateGovernor implements Governor {
         }
         this.headReadyAt = Date.now() + wait;
         report(wait);
-        await pause(Math.min(wait, SHARED_POLL_MS), signal, operation);
+        await untilAborted(sleep(Math.min(wait, SHARED_POLL_MS)), signal, operation);
       }
     } catch (error) {
       this.headReadyAt = 0;
@@ -276,17 +275,9 @@ export class SharedRateGovernor implements Governor {
   }
 }
 
-/** Waits `ms`, or rejects with CancelledError as soon as the signal aborts. */
-async function pause(
-  ms: number,
-  signal: AbortSignal | undefined,
-  operation: string | undefined,
-): Promise<void> {
-  try {
-    await sleep(ms, undefined, { signal });
-  } catch (error) {
-    throw signal?.aborted ? cancelledWhileQueued(operation) : error;
-  }
+/** The global timer, not node:timers/promises: the tests' fake timers move this one. */
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /** Waits for `promise`, or rejects with CancelledError as soon as the signal aborts. */
