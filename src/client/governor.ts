@@ -275,6 +275,7 @@ export class SharedRateGovernor implements Governor {
   }
 }
 
+/** The global timer, not node:timers/promises: the tests' fake timers move this one. */
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -5,6 +5,7 @@ import type { Args, RequestContext } from "./context.js";
 import { isRealDate } from "./dates.js";
 import { paymentRequestDates } from "./domains/payments/store.js";
 import { ValidationCollector } from "./errors.js";
+import { referenced } from "./records.js";
 import type {
   CompanyRecord,
   ContractRecord,
@@ -57,6 +58,13 @@ export function searchText(args: Args): string {
 }
 
 export type Comparable = string | number | null;
+
+/** The sort column an orderBy clause names; the schema's enum lets no other name through. */
+export function columnOf<C>(columns: Readonly<Record<string, C>>, name: string): C {
+  const column = columns[name];
+  if (column === undefined) throw new Error(`The sandbox cannot sort by ${name}.`);
+  return column;
+}
 function compareValues(a: Comparable, b: Comparable): number {
   // Nulls sort first ascending (and so last descending).
   if (a === b) return 0;
@@ -137,7 +145,7 @@ export function newestWithStatus(
   status: ContractRecord["status"],
 ): ContractRecord | null {
   for (let i = h.contractIds.length - 1; i >= 0; i--) {
-    const c = ctx.data.contracts.get(h.contractIds[i] as string) as ContractRecord;
+    const c = referenced(ctx.data.contracts, h.contractIds[i]);
     if (c.status === status) return c;
   }
   return null;

@@ -2,6 +2,7 @@
 // visibility rules (company scoping, restricted fields) applied per identity.
 import { buildSchema, type GraphQLObjectType, type GraphQLSchema } from "graphql";
 import type { AnyRecord, Args, RequestContext, ResolverMap } from "./context.js";
+import { idOf, inputOf, orderOf } from "./context.js";
 import { isRealDate } from "./dates.js";
 import {
   checkHireCustomFieldValues,
@@ -14,6 +15,7 @@ import { type TrustedContactRecord, talentOf } from "./domains/talent/seed.js";
 import { authorizationError, restrictedFieldError, ValidationCollector } from "./errors.js";
 import {
   type Comparable,
+  columnOf,
   companyOf,
   dateRange,
   inRange,
@@ -31,6 +33,7 @@ import {
   workerName,
   workerOf,
 } from "./kit.js";
+import { referenced } from "./records.js";
 import { sandboxTypeDefs } from "./schema.js";
 import type {
   CompanyRecord,
@@ -109,12 +112,10 @@ const HIRE_COLUMNS: Record<string, (ctx: RequestContext, h: HireRecord) => Compa
 
 function hiresQuery(ctx: RequestContext, args: Args, field: string) {
   const hires = filterHires(ctx, args, field);
-  const clauses = ((args.orderBy as Array<{ field?: string | null; order?: string | null }>) ?? [])
-    .filter((c) => c.field)
-    .map((c) => {
-      const column = HIRE_COLUMNS[c.field as string] as (typeof HIRE_COLUMNS)[string];
-      return { key: (h: HireRecord) => column(ctx, h), desc: c.order === "DESC" };
-    });
+  const clauses = orderOf(args).map(({ by, desc }) => {
+    const column = columnOf(HIRE_COLUMNS, by);
+    return { key: (h: HireRecord) => column(ctx, h), desc };
+  });
   return paginate(sortBy(hires, clauses), args, field);
 }
 
@@ -124,7 +125,7 @@ function contractsQuery(ctx: RequestContext, args: Args, field: string, base?: C
   const statuses = listFilter(args, "statuses");
   const locations = listFilter(args, "locationPreferences");
   const contracts = (base ?? [...ctx.data.contracts.values()]).filter((c) => {
-    const hire = ctx.data.hires.get(c.hireId) as HireRecord;
+    const hire = referenced(ctx.data.hires, c.hireId);
     if (!visibleHire(ctx, hire)) return false;
     if (accounts && !accounts.has(hire.companyId)) return false;
     if (currencies && !currencies.has(c.currency)) return false;
@@ -157,7 +158,7 @@ function invoiceMatches(ctx: RequestContext, i: InvoiceRecord, search: string): 
   const hire = i.hireId ? ctx.data.hires.get(i.hireId) : undefined;
   const workers = new Set(i.rows.map((r) => r.workerId).filter((id) => id !== null));
   if (hire) workers.add(hire.workerId);
-  const names = [...workers].map((id) => workerName(ctx.data.workers.get(id) as WorkerRecord));
+  const names = [...workers].map((id) => workerName(referenced(ctx.data.workers, id)));
   const haystack = [i.number, i.purchaseOrderNumber ?? "", ...names].join("\n").toLowerCase();
   if (haystack.includes(search)) return true;
   const amount = searchedAmount(search);
@@ -185,10 +186,9 @@ function invoicesQuery(ctx: RequestContext, args: Args, field: string) {
   });
   // The platform states no default order, so the sandbox keeps its stored one (oldest first):
   // a client that needs an order has to ask for it, as it must of the platform.
-  const given = (args.orderBy as Array<{ column: string; order: string }> | undefined) ?? [];
-  const clauses = given.map((c) => ({
-    key: INVOICE_COLUMNS[c.column] as (i: InvoiceRecord) => Comparable,
-    desc: c.order === "DESC",
+  const clauses = orderOf(args, "column").map(({ by, desc }) => ({
+    key: columnOf(INVOICE_COLUMNS, by),
+    desc,
   }));
   return paginate(sortBy(invoices, clauses), args, field);
 }
@@ -466,16 +466,16 @@ const coreResolvers: ResolverMap = {
       ...(ctx.identity.otherAccounts ? [...ctx.data.organisations, ...ctx.data.recruiters] : []),
     ],
     hire: (_p, args, ctx) => {
-      const hire = ctx.data.hires.get(args.id as string);
+      const hire = ctx.data.hires.get(idOf(args));
       if (!hire) return null;
       if (!visibleHire(ctx, hire)) throw authorizationError();
       return hire;
     },
     hires: (_p, args, ctx, info) => hiresQuery(ctx, args, info.fieldName),
     contract: (_p, args, ctx) => {
-      const contract = ctx.data.contracts.get(args.id as string);
+      const contract = ctx.data.contracts.get(idOf(args));
       if (!contract) return null;
-      if (!visibleHire(ctx, ctx.data.hires.get(contract.hireId) as HireRecord)) {
+      if (!visibleHire(ctx, referenced(ctx.data.hires, contract.hireId))) {
         throw authorizationError();
       }
       return contract;
@@ -491,11 +491,10 @@ const coreResolvers: ResolverMap = {
   },
   Mutation: {
     createCustomTimesheet: (_p, args, ctx, info) =>
-      createCustomTimesheet(ctx, args.input as Args, info.fieldName),
-    terminateHire: (_p, args, ctx, info) => terminateHire(ctx, args.input as Args, info.fieldName),
-    createDraftHire: (_p, args, ctx, info) =>
-      createDraftHire(ctx, args.input as Args, info.fieldName),
-    cancelHire: (_p, args, ctx, info) => cancelHire(ctx, args.input as Args, info.fieldName),
+      createCustomTimesheet(ctx, inputOf(args), info.fieldName),
+    terminateHire: (_p, args, ctx, info) => terminateHire(ctx, inputOf(args), info.fieldName),
+    createDraftHire: (_p, args, ctx, info) => createDraftHire(ctx, inputOf(args), info.fieldName),
+    cancelHire: (_p, args, ctx, info) => cancelHire(ctx, inputOf(args), info.fieldName),
   },
   Worker: {
     name: (w: AnyRecord) => workerName(w),
@@ -547,11 +546,11 @@ const coreResolvers: ResolverMap = {
       if (!ctx.identity.seesRates) throw restrictedFieldError();
       return c.rate;
     },
-    worker: (c: AnyRecord, _a, ctx) => workerOf(ctx, ctx.data.hires.get(c.hireId) as HireRecord),
+    worker: (c: AnyRecord, _a, ctx) => workerOf(ctx, referenced(ctx.data.hires, c.hireId)),
     company: (c: AnyRecord, _a, ctx) =>
-      companyOf(ctx, (ctx.data.hires.get(c.hireId) as HireRecord).companyId),
+      companyOf(ctx, referenced(ctx.data.hires, c.hireId).companyId),
     companyName: (c: AnyRecord, _a, ctx) =>
-      companyOf(ctx, (ctx.data.hires.get(c.hireId) as HireRecord).companyId).name,
+      companyOf(ctx, referenced(ctx.data.hires, c.hireId).companyId).name,
     pdfUrl: (c: AnyRecord, _a, ctx) => signedUrl(ctx, `/files/contracts/${c.id}.pdf`),
     files: (c: AnyRecord, _a, ctx) =>
       (c as ContractRecord).files.map((f) => ({

@@ -170,6 +170,46 @@ export async function createRedisStore(
   logger: Logger,
   options: RedisStoreOptions = {},
 ): Promise<StateStore> {
+  const connection = await connect(url, logger, options);
+  const { redis } = connection;
+  const run = async <T>(action: string, command: () => Promise<T>): Promise<T> => {
+    try {
+      return await command();
+    } catch (error) {
+      logger.debug("Redis command failed", { action, error: errorText(error) });
+      throw new SharedStateUnavailableError(action, { cause: error });
+    }
+  };
+  const channels = createChannels(connection, logger, run);
+  return {
+    ...keyValueCommands(redis, run),
+    ...windowCommands(redis, run),
+    ...logCommands(redis, run),
+    publish: channels.publish,
+    subscribe: channels.subscribe,
+    async close() {
+      connection.closing = true;
+      await channels.close();
+      await redis.quit().catch(() => redis.disconnect());
+    },
+  };
+}
+
+/** Runs one Redis command; any failure becomes SharedStateUnavailableError saying what failed. */
+type Run = <T>(action: string, command: () => Promise<T>) => Promise<T>;
+
+/** The main connection; `closing` once the store is being closed (outages are no news then). */
+interface Connection {
+  redis: ScriptedRedis;
+  closing: boolean;
+}
+
+/** The connection, with its scripts, outage reports in the log, and a first ping. */
+async function connect(
+  url: string,
+  logger: Logger,
+  options: RedisStoreOptions,
+): Promise<Connection> {
   const where = describeRedisUrl(url);
   // Nothing here logs the URL; its password is blanked anyway, should an error quote it.
   const password = decodeURIComponent(new URL(url).password);
@@ -192,11 +232,11 @@ export async function createRedisStore(
   redis.defineCommand("wfmcpAppend", { numberOfKeys: 5, lua: APPEND });
   redis.defineCommand("wfmcpReadLog", { numberOfKeys: 2, lua: READ_LOG });
 
+  const connection: Connection = { redis, closing: false };
   let down = false;
-  let closing = false;
   let started = false;
   const lost = (why: string) => {
-    if (!started || closing || down) return;
+    if (!started || connection.closing || down) return;
     down = true;
     logger.warning(`The shared state store (${where}) is unreachable; retrying.`, { error: why });
   };
@@ -216,39 +256,19 @@ export async function createRedisStore(
     await redis.connect();
     await redis.ping();
   } catch (error) {
-    closing = true;
+    connection.closing = true;
     redis.disconnect();
     const why = (firstError ?? errorText(error)).replace(/\.+$/, "");
     throw new Error(`Could not connect to Redis at ${where} (WORKFORCE_REDIS_URL): ${why}.`);
   }
   started = true;
   logger.info(`Shared state in Redis at ${where}.`);
+  return connection;
+}
 
-  const k = (key: string) => `${KEY_PREFIX}${key}`;
-  // Subscriptions need a connection of their own, opened with the first one.
-  let subscriber: Promise<Redis> | undefined;
-  const listeners = new Map<string, Set<(message: string) => void>>();
-  const openSubscriber = async (): Promise<Redis> => {
-    const sub = redis.duplicate();
-    // The main connection reports outages; this one reconnects and resubscribes by itself.
-    sub.on("error", (error: Error) =>
-      logger.debug("Redis subscription connection failed", { error: errorText(error) }),
-    );
-    sub.on("message", (channel: string, message: string) => {
-      for (const listener of listeners.get(channel) ?? []) listener(message);
-    });
-    await sub.connect();
-    return sub;
-  };
-  async function run<T>(action: string, command: () => Promise<T>): Promise<T> {
-    try {
-      return await command();
-    } catch (error) {
-      logger.debug("Redis command failed", { action, error: errorText(error) });
-      throw new SharedStateUnavailableError(action, { cause: error });
-    }
-  }
+const k = (key: string) => `${KEY_PREFIX}${key}`;
 
+function keyValueCommands(redis: ScriptedRedis, run: Run) {
   return {
     async get(key) {
       const value = await run("read its shared state", () => redis.get(k(key)));
@@ -274,6 +294,20 @@ export async function createRedisStore(
     async delete(key) {
       await run("update its shared state", () => redis.del(k(key)));
     },
+    async setField(key, field, value) {
+      await run("record its shared state", () => redis.hset(k(key), field, value));
+    },
+    async deleteField(key, field) {
+      await run("update its shared state", () => redis.hdel(k(key), field));
+    },
+    async readFields(key) {
+      return run("read its shared state", () => redis.hgetall(k(key)));
+    },
+  } satisfies Partial<StateStore>;
+}
+
+function windowCommands(redis: ScriptedRedis, run: Run) {
+  return {
     async claimWindowSlot(key, limit, windowMs, hold?: WindowHold) {
       const wait = await run("claim a slot of the rate budget", () =>
         redis.wfmcpClaim(
@@ -291,6 +325,11 @@ export async function createRedisStore(
         redis.wfmcpRelease(k(key), id, Math.ceil(windowMs)),
       );
     },
+  } satisfies Partial<StateStore>;
+}
+
+function logCommands(redis: ScriptedRedis, run: Run) {
+  return {
     async appendToLog(key, group, entry, bounds) {
       const added = await run("record a received event", () =>
         redis.wfmcpAppend(
@@ -329,15 +368,27 @@ export async function createRedisStore(
       const all = await run("read the received events", () => redis.hget(k(`${key}:bytes`), "all"));
       return Math.max(0, Number(all ?? 0));
     },
-    async setField(key, field, value) {
-      await run("record its shared state", () => redis.hset(k(key), field, value));
-    },
-    async deleteField(key, field) {
-      await run("update its shared state", () => redis.hdel(k(key), field));
-    },
-    async readFields(key) {
-      return run("read its shared state", () => redis.hgetall(k(key)));
-    },
+  } satisfies Partial<StateStore>;
+}
+
+/** Publish and subscribe; subscriptions need a connection of their own, opened with the first. */
+function createChannels(connection: Connection, logger: Logger, run: Run) {
+  const { redis } = connection;
+  let subscriber: Promise<Redis> | undefined;
+  const listeners = new Map<string, Set<(message: string) => void>>();
+  const openSubscriber = async (): Promise<Redis> => {
+    const sub = redis.duplicate();
+    // The main connection reports outages; this one reconnects and resubscribes by itself.
+    sub.on("error", (error: Error) =>
+      logger.debug("Redis subscription connection failed", { error: errorText(error) }),
+    );
+    sub.on("message", (channel: string, message: string) => {
+      for (const listener of listeners.get(channel) ?? []) listener(message);
+    });
+    await sub.connect();
+    return sub;
+  };
+  return {
     async publish(channel, message) {
       await run("tell the other replicas", () => redis.publish(k(channel), message));
     },
@@ -357,21 +408,19 @@ export async function createRedisStore(
       }
       return async () => {
         set.delete(own);
-        if (set.size === 0 && !closing) {
+        if (set.size === 0 && !connection.closing) {
           listeners.delete(name);
           await sub.unsubscribe(name).catch(() => {});
         }
       };
     },
     async close() {
-      closing = true;
       if (subscriber) {
         const sub = await subscriber.catch(() => undefined);
         sub?.disconnect();
       }
-      await redis.quit().catch(() => redis.disconnect());
     },
-  };
+  } satisfies Partial<StateStore> & { close(): Promise<void> };
 }
 
 /** The error's message without the address's credentials (ioredis names host and port only). */

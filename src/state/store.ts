@@ -22,7 +22,7 @@ export interface LogEntry {
  * go first; a group over `maxGroupBytes` or `maxGroupEntries` drops its own oldest; and when the
  * whole log would pass `maxBytes`, the new entry is refused: one group never drops another's.
  */
-interface LogBounds {
+export interface LogBounds {
   maxAgeMs: number;
   maxBytes: number;
   maxGroupBytes: number;
@@ -39,7 +39,7 @@ export const logEntryBytes = (entry: LogEntry): number =>
   LOG_ENTRY_OVERHEAD_BYTES;
 
 /** appendToLog's outcome: kept, an id already kept, or refused because the whole log is full. */
-type AppendOutcome = "added" | "duplicate" | "full";
+export type AppendOutcome = "added" | "duplicate" | "full";
 
 /** Values by key, with expiry: all that confirmations need, so a local file can hold them too. */
 export interface KeyValueStore {

@@ -1,8 +1,8 @@
 import { formatBytes } from "../client/format-bytes.js";
 
-// One tool answer (text + structured content) is kept under WORKFORCE_MAX_ANSWER_BYTES: a 6 MB
-// answer made an MCP message over the SDK client's 10 MiB limit, and the client dropped the
-// connection. An answer under the budget is returned untouched.
+// One tool answer (text + structured content) is kept under WORKFORCE_MAX_ANSWER_BYTES: a large
+// answer once made an MCP message over the SDK client's message limit, and the client dropped the
+// connection (docs/performance.md). An answer under the budget is returned untouched.
 
 /** Room kept for the note that says the answer was cut. */
 const NOTE_RESERVE = 512;

@@ -1,3 +1,4 @@
+import { setTimeout as wait } from "node:timers/promises";
 import type { GraphQLSchema } from "graphql";
 import type * as z from "zod";
 import type { TeamChanges } from "../client/team-changes.js";
@@ -56,19 +57,7 @@ export interface Clock {
 /** The real clock. */
 export const systemClock: Clock = {
   now: () => Date.now(),
-  sleep: (ms, signal) =>
-    new Promise((resolve, reject) => {
-      if (signal.aborted) return reject(signal.reason);
-      const timer = setTimeout(() => {
-        signal.removeEventListener("abort", stop);
-        resolve();
-      }, ms);
-      const stop = () => {
-        clearTimeout(timer);
-        reject(signal.reason);
-      };
-      signal.addEventListener("abort", stop, { once: true });
-    }),
+  sleep: (ms, signal) => wait(ms, undefined, { signal }),
 };
 
 export interface ToolContext {

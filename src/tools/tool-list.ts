@@ -14,8 +14,9 @@ const entries = new WeakMap<AnyTool, Tool>();
  * The `tools/list` entries, each converted once on first listing. The SDK would convert the zod
  * schemas on every listing and keep what JSON Schema conversion adds but no client needs: `$schema`
  * on every schema, `additionalProperties: false` and `required` on every output object, and ±2^53
- * bounds on every integer. Dropping them takes ~2.6 KB (~650 tokens) off a list the assistant pays
- * for in every conversation. Tool results are still checked against the full zod output schema.
+ * bounds on every integer. Dropping them shortens a list the assistant pays for in every
+ * conversation (docs/performance.md, "Figures behind choices in the code"). Tool results are still
+ * checked against the full zod output schema.
  */
 export function buildToolList(tools: readonly AnyTool[]): Tool[] {
   return tools.map((tool) => {
@@ -84,11 +85,9 @@ function mapValues(properties: unknown, io: "input" | "output"): JsonSchema {
  * the result's own fields and the fields of the records in its lists (with the objects that hold
  * them). Then, as long as the schema fits its budget here: the fields of its other objects,
  * shallowest first. An object left out is listed as `{"type":"object"}`; output descriptions are
- * left out. The server itself still checks every result against the whole zod schema.
- *
- * The default list's output schemas take 17,036 bytes, and the whole default list 41,646 of its
- * 42 KB (test/meta/tool-budget.test.ts). Listing every object's fields, not only list items', would
- * take about 11 KB more.
+ * left out. The server itself still checks every result against the whole zod schema. The whole
+ * list's budget is held by test/meta/tool-budget.test.ts; what listing every object's fields would
+ * cost is in docs/performance.md.
  */
 const OUTPUT_SCHEMA_BUDGETS: Readonly<Partial<Record<string, number>>> = {
   list_changes: 680,
@@ -135,8 +134,8 @@ function mapSubschemas(schema: JsonSchema, map: (sub: JsonSchema) => JsonSchema)
 
 /**
  * The same schema, written shorter: `{"anyOf": [X, {"type": "null"}]}` (what zod writes for a
- * nullable X) becomes X with "null" among its types (and in its enum), 20 to 30 bytes less for each
- * nullable field; a record's `propertyNames: {"type": "string"}` goes (JSON keys are strings).
+ * nullable X) becomes X with "null" among its types (and in its enum), shorter for each nullable
+ * field; a record's `propertyNames: {"type": "string"}` goes (JSON keys are strings).
  */
 function foldNull(schema: JsonSchema): JsonSchema {
   const result = mapSubschemas(schema, foldNull);

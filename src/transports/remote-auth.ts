@@ -99,6 +99,58 @@ export function createRemoteAuth(options: RemoteAuthOptions): RemoteAuth {
     clientMetadata,
   });
 
+  const router = oauthRouter(provider, state, publicUrl, resource);
+  const resourceMetadataUrl = getOAuthProtectedResourceMetadataUrl(resource);
+  // The bearer check of every MCP request: the SDK's 2.x resource-server middleware.
+  const bearer = requireBearerAuth({
+    verifier: bearerVerifier(provider),
+    resourceMetadataUrl,
+    expectedResource: resource,
+  });
+  const challenge = (res: Response, description: string) =>
+    res.set(
+      "WWW-Authenticate",
+      `Bearer error="invalid_token", error_description="${description}", resource_metadata="${resourceMetadataUrl}"`,
+    );
+
+  async function authenticate(req: Request, res: Response) {
+    const personal = req.header(PERSONAL_TOKEN_HEADER);
+    if (personal !== undefined) {
+      return personalToken(personal.trim(), req, res, { config, tokens, challenge });
+    }
+    let passed = false;
+    await bearer(req, res, () => {
+      passed = true;
+    });
+    if (!passed) return undefined;
+    const info = req.auth;
+    const grantId = info?.extra?.grantId;
+    const identity = info?.extra?.identity as SignInIdentity | undefined;
+    if (typeof grantId !== "string" || !identity) return undefined;
+    const credential: RequestCredential = {
+      key: sha256(`grant\n${grantId}`),
+      identity,
+      token: (sessionLogger) => grants.tokenSource({ id: grantId, identity }, sessionLogger),
+    };
+    return credential;
+  }
+
+  logger.info(
+    `Remote sign-in (--auth oauth): MCP clients sign in at ${publicUrl}; the platform's OAuth client must have the redirect URL ${callbackUrl}.`,
+  );
+  return { resource, router, authenticate };
+}
+
+/**
+ * The OAuth endpoints and metadata: the SDK's authorization server, with our checks of /authorize
+ * and /register before it, and the consent page and the platform's callback after it.
+ */
+function oauthRouter(
+  provider: TeamSignIn,
+  state: StateStore,
+  publicUrl: string,
+  resource: URL,
+): express.Router {
   const router = express.Router();
   // Checked here first: the SDK's handlers would send some refusals straight to the client.
   router.use(
@@ -136,96 +188,72 @@ export function createRemoteAuth(options: RemoteAuthOptions): RemoteAuth {
     CALLBACK_PATH,
     answer((req, res) => provider.callback(req, res)),
   );
+  return router;
+}
 
-  const resourceMetadataUrl = getOAuthProtectedResourceMetadataUrl(resource);
-  // The bearer check of every MCP request: the SDK's 2.x resource-server middleware.
-  const bearer = requireBearerAuth({
-    verifier: bearerVerifier(provider),
-    resourceMetadataUrl,
-    expectedResource: resource,
-  });
-  const challenge = (res: Response, description: string) =>
-    res.set(
-      "WWW-Authenticate",
-      `Bearer error="invalid_token", error_description="${description}", resource_metadata="${resourceMetadataUrl}"`,
-    );
+interface PersonalTokenCheck {
+  config: Config;
+  tokens: PersonalTokens;
+  /** Sets the WWW-Authenticate challenge of a refusal, saying why. */
+  challenge: (res: Response, description: string) => Response;
+}
 
-  async function authenticate(req: Request, res: Response) {
-    const personal = req.header(PERSONAL_TOKEN_HEADER);
-    if (personal !== undefined) return personalToken(personal.trim(), req, res);
-    let passed = false;
-    await bearer(req, res, () => {
-      passed = true;
+/** A personal access token in X-Workforce-Token: its credential, or undefined once answered. */
+async function personalToken(
+  token: string,
+  req: Request,
+  res: Response,
+  { config, tokens, challenge }: PersonalTokenCheck,
+): Promise<RequestCredential | undefined> {
+  if (req.header("authorization") !== undefined) {
+    res.status(400).json({
+      error: "invalid_request",
+      error_description: `Send either Authorization: Bearer (signed in) or ${PERSONAL_TOKEN_HEADER}, not both.`,
     });
-    if (!passed) return undefined;
-    const info = req.auth;
-    const grantId = info?.extra?.grantId;
-    const identity = info?.extra?.identity as SignInIdentity | undefined;
-    if (typeof grantId !== "string" || !identity) return undefined;
+    return undefined;
+  }
+  if (!config.tokenPassthrough) {
+    // MCP authorization: a server accepts only tokens issued for it, unless told otherwise.
+    challenge(res, "This server does not accept passthrough tokens")
+      .status(401)
+      .json({
+        error: "invalid_token",
+        error_description: `This server does not accept passthrough tokens: a platform token in ${PERSONAL_TOKEN_HEADER} is not used here. Sign in with OAuth instead (your MCP client does it after this answer); the server's operator can allow personal access tokens with --token-passthrough.`,
+      });
+    return undefined;
+  }
+  const check = await tokens.check(token, clientAddress(req));
+  if (check.ok) {
     const credential: RequestCredential = {
-      key: sha256(`grant\n${grantId}`),
-      identity,
-      token: (sessionLogger) => grants.tokenSource({ id: grantId, identity }, sessionLogger),
+      key: sha256(`personal\n${token}`),
+      identity: check.identity,
+      secret: token,
+      token: () => token,
     };
     return credential;
   }
-
-  async function personalToken(token: string, req: Request, res: Response) {
-    if (req.header("authorization") !== undefined) {
-      res.status(400).json({
-        error: "invalid_request",
-        error_description: `Send either Authorization: Bearer (signed in) or ${PERSONAL_TOKEN_HEADER}, not both.`,
+  if (check.reason === "refused") {
+    challenge(res, "The platform did not accept the personal access token")
+      .status(401)
+      .json({
+        error: "invalid_token",
+        error_description: `The platform did not accept the personal access token in ${PERSONAL_TOKEN_HEADER}: it is missing, expired or revoked.`,
       });
-      return undefined;
-    }
-    if (!config.tokenPassthrough) {
-      // MCP authorization: a server accepts only tokens issued for it, unless told otherwise.
-      challenge(res, "This server does not accept passthrough tokens")
-        .status(401)
-        .json({
-          error: "invalid_token",
-          error_description: `This server does not accept passthrough tokens: a platform token in ${PERSONAL_TOKEN_HEADER} is not used here. Sign in with OAuth instead (your MCP client does it after this answer); the server's operator can allow personal access tokens with --token-passthrough.`,
-        });
-      return undefined;
-    }
-    const check = await tokens.check(token, clientAddress(req));
-    if (check.ok) {
-      const credential: RequestCredential = {
-        key: sha256(`personal\n${token}`),
-        identity: check.identity,
-        secret: token,
-        token: () => token,
-      };
-      return credential;
-    }
-    if (check.reason === "refused") {
-      challenge(res, "The platform did not accept the personal access token")
-        .status(401)
-        .json({
-          error: "invalid_token",
-          error_description: `The platform did not accept the personal access token in ${PERSONAL_TOKEN_HEADER}: it is missing, expired or revoked.`,
-        });
-    } else if (check.reason === "rate-limited") {
-      res
-        .status(429)
-        .set("Retry-After", String(check.retryAfterSeconds))
-        .json({
-          error: "too_many_requests",
-          error_description: `Too many unknown personal access tokens from your address: the server checks only a few new tokens a minute with the platform. Retry in ${check.retryAfterSeconds} seconds.`,
-        });
-    } else {
-      res.status(503).json({
-        error: "temporarily_unavailable",
-        error_description: `Could not check the personal access token with the platform: ${check.message}`,
+  } else if (check.reason === "rate-limited") {
+    res
+      .status(429)
+      .set("Retry-After", String(check.retryAfterSeconds))
+      .json({
+        error: "too_many_requests",
+        error_description: `Too many unknown personal access tokens from your address: the server checks only a few new tokens a minute with the platform. Retry in ${check.retryAfterSeconds} seconds.`,
       });
-    }
-    return undefined;
+  } else {
+    res.status(503).json({
+      error: "temporarily_unavailable",
+      error_description: `Could not check the personal access token with the platform: ${check.message}`,
+    });
   }
-
-  logger.info(
-    `Remote sign-in (--auth oauth): MCP clients sign in at ${publicUrl}; the platform's OAuth client must have the redirect URL ${callbackUrl}.`,
-  );
-  return { resource, router, authenticate };
+  return undefined;
 }
 
 /** The server's own OAuth client at the platform; the embedded sandbox registers one for it. */

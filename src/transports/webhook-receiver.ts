@@ -185,37 +185,7 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
           "The event names a company other than the one whose webhook secret signed it.",
         );
       }
-      const id = createHash("sha256").update(`${signer}\n`).update(body).digest("hex");
-      try {
-        const outcome = await events.add({
-          id,
-          event: payload.event,
-          companyId: signer,
-          payload,
-        });
-        if (outcome === "full") {
-          logger.warning(
-            "Refused a webhook event: the events kept take the whole byte budget (WORKFORCE_WEBHOOK_MAX_BYTES); the platform will deliver it again.",
-            { event: payload.event, company: signer },
-          );
-          res.setHeader("retry-after", "3600");
-          return sendError(res, 503, "The event store is full; deliver it again later.");
-        }
-        logger.debug(
-          outcome === "stored"
-            ? "Received a webhook event."
-            : "Received a webhook event again (a redelivery); kept once.",
-          { event: payload.event, id },
-        );
-        res.status(200).json({ received: true, id, duplicate: outcome === "duplicate" });
-      } catch (error) {
-        // The platform tries again later; nothing is lost by refusing now.
-        logger.warning("Could not store a webhook event; the platform will deliver it again.", {
-          event: payload.event,
-          error: error instanceof Error ? error.message : String(error),
-        });
-        sendError(res, 503, "The event could not be stored; deliver it again later.");
-      }
+      await keep(events, logger, res, { signer, body, payload });
     },
   );
   router.all("/", (_req, res) => {
@@ -233,6 +203,46 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     next(error);
   });
   return { handler: router, events, registeredSecrets: registered };
+}
+
+/** Keeps a signed event once (a redelivery has the same digest) and answers the platform. */
+async function keep(
+  events: WebhookEventStore,
+  logger: Logger,
+  res: Response,
+  { signer, body, payload }: { signer: string; body: Buffer; payload: { event: string } },
+): Promise<void> {
+  const id = createHash("sha256").update(`${signer}\n`).update(body).digest("hex");
+  try {
+    const outcome = await events.add({
+      id,
+      event: payload.event,
+      companyId: signer,
+      payload,
+    });
+    if (outcome === "full") {
+      logger.warning(
+        "Refused a webhook event: the events kept take the whole byte budget (WORKFORCE_WEBHOOK_MAX_BYTES); the platform will deliver it again.",
+        { event: payload.event, company: signer },
+      );
+      res.setHeader("retry-after", "3600");
+      return sendError(res, 503, "The event store is full; deliver it again later.");
+    }
+    logger.debug(
+      outcome === "stored"
+        ? "Received a webhook event."
+        : "Received a webhook event again (a redelivery); kept once.",
+      { event: payload.event, id },
+    );
+    res.status(200).json({ received: true, id, duplicate: outcome === "duplicate" });
+  } catch (error) {
+    // The platform tries again later; nothing is lost by refusing now.
+    logger.warning("Could not store a webhook event; the platform will deliver it again.", {
+      event: payload.event,
+      error: error instanceof Error ? error.message : String(error),
+    });
+    sendError(res, 503, "The event could not be stored; deliver it again later.");
+  }
 }
 
 /** The header's 32 bytes, or undefined unless it is exactly 64 hex digits. */

@@ -52,7 +52,7 @@ describe("MCP security best practices (token passthrough): checking a client's o
     const t = setup();
     expect(await t.tokens.check("good-1", "10.0.0.1")).toEqual({ ok: true, identity: ALICE });
     expect(await t.tokens.check("good-1", "10.0.0.2")).toEqual({ ok: true, identity: ALICE });
-    t.advance(ACCEPTED_FOR_MS - 1);
+    t.advance(ACCEPTED_FOR_MS);
     await t.tokens.check("good-1", "10.0.0.1");
     expect(t.asked).toEqual(["good-1"]);
     t.advance(1);
@@ -67,6 +67,9 @@ describe("MCP security best practices (token passthrough): checking a client's o
     expect(await t.tokens.check("", "10.0.0.1")).toEqual({ ok: false, reason: "refused" });
     expect(t.asked).toEqual(["bad-1"]);
     t.advance(REFUSED_FOR_MS);
+    await t.tokens.check("bad-1", "10.0.0.1");
+    expect(t.asked).toEqual(["bad-1"]);
+    t.advance(1);
     await t.tokens.check("bad-1", "10.0.0.1");
     expect(t.asked).toEqual(["bad-1", "bad-1"]);
   });

@@ -3,9 +3,10 @@
 // URL names a JSON document, fetched here, that says who the client is and where it may be sent.
 // The URL comes from anyone on the internet, so the fetch is fenced (draft §6.5, SSRF): https only;
 // the host's every address must be public, and the connection goes to the very address that was
-// checked (no second DNS answer can move it); no redirects (draft §4); 5 KB and 5 s at most
-// (draft §6.6). A document is used only when its client_id is the URL, as a plain string
-// (draft §4.1), it has no secret (public clients only here), and module redirect-uris takes it.
+// checked (no second DNS answer can move it); no redirects (draft §4); its size and time bounded
+// (draft §6.6: MAX_DOCUMENT_BYTES, FETCH_TIMEOUT_MS). A document is used only when its client_id
+// is the URL, as a plain string (draft §4.1), it has no secret (public clients only here), and
+// module redirect-uris takes it.
 import { lookup as dnsLookup } from "node:dns/promises";
 import { request } from "node:https";
 import { BlockList, isIP, type LookupFunction } from "node:net";
@@ -16,6 +17,7 @@ import {
   InvalidClientError,
   InvalidClientMetadataError,
 } from "@modelcontextprotocol/server-legacy/auth";
+import { LRUCache } from "lru-cache";
 import { readCapped } from "../../web/body.js";
 import { checkClientMetadata, MAX_URI_LENGTH, quoted } from "./redirect-uris.js";
 
@@ -179,11 +181,7 @@ interface Fetched {
   cacheControl: string | undefined;
 }
 
-interface CacheEntry {
-  until: number;
-  client?: OAuthClientInformationFull;
-  failure?: ClientMetadataError;
-}
+type CacheEntry = { client: OAuthClientInformationFull } | { failure: ClientMetadataError };
 
 /**
  * Resolves Client ID Metadata Document URLs to the client they describe, with a bounded cache.
@@ -192,23 +190,24 @@ interface CacheEntry {
 export class ClientMetadataDocuments {
   private readonly resolve: Resolver;
   private readonly allowAddress: AddressPolicy;
-  private readonly now: () => number;
   private readonly timeoutMs: number;
   private readonly maxBytes: number;
-  private readonly cacheEntries: number;
   private readonly failureCacheMs: number;
-  /** Oldest first (Map keeps insertion order); a hit moves its entry to the end. */
-  private readonly cache = new Map<string, CacheEntry>();
+  /** Each entry for its own lifetime on the injected clock (read on every lookup: ttlResolution 0). */
+  private readonly cache: LRUCache<string, CacheEntry>;
   private readonly pending = new Map<string, Promise<OAuthClientInformationFull>>();
 
   constructor(private readonly options: ClientMetadataOptions = {}) {
     this.resolve = options.resolve ?? systemResolver;
     this.allowAddress = options.allowAddress ?? publicAddressesOnly;
-    this.now = options.now ?? Date.now;
     this.timeoutMs = options.timeoutMs ?? FETCH_TIMEOUT_MS;
     this.maxBytes = options.maxBytes ?? MAX_DOCUMENT_BYTES;
-    this.cacheEntries = options.cacheEntries ?? CACHE_ENTRIES;
     this.failureCacheMs = options.failureCacheMs ?? 0;
+    this.cache = new LRUCache({
+      max: options.cacheEntries ?? CACHE_ENTRIES,
+      ttlResolution: 0,
+      perf: { now: options.now ?? Date.now },
+    });
   }
 
   /**
@@ -218,12 +217,8 @@ export class ClientMetadataDocuments {
   async getClient(clientId: string): Promise<OAuthClientInformationFull> {
     const cached = this.cache.get(clientId);
     if (cached) {
-      this.cache.delete(clientId);
-      if (cached.until > this.now()) {
-        this.cache.set(clientId, cached);
-        if (cached.failure) throw cached.failure;
-        return structuredClone(cached.client as OAuthClientInformationFull);
-      }
+      if ("failure" in cached) throw cached.failure;
+      return structuredClone(cached.client);
     }
     let loading = this.pending.get(clientId);
     if (!loading) {
@@ -239,24 +234,14 @@ export class ClientMetadataDocuments {
       if (problem) throw new ClientMetadataError("client_id", clientId, problem);
       const { body, cacheControl } = await this.fetch(clientId);
       const client = clientFromDocument(clientId, body);
-      this.remember(clientId, { client, until: this.now() + cacheLifetimeMs(cacheControl) });
+      this.cache.set(clientId, { client }, { ttl: cacheLifetimeMs(cacheControl) });
       return client;
     } catch (error) {
       if (error instanceof ClientMetadataError && this.failureCacheMs > 0) {
-        this.remember(clientId, { failure: error, until: this.now() + this.failureCacheMs });
+        this.cache.set(clientId, { failure: error }, { ttl: this.failureCacheMs });
       }
       throw error;
     }
-  }
-
-  private remember(clientId: string, entry: CacheEntry): void {
-    this.cache.delete(clientId);
-    while (this.cache.size >= this.cacheEntries) {
-      const oldest = this.cache.keys().next();
-      if (oldest.done) break;
-      this.cache.delete(oldest.value);
-    }
-    this.cache.set(clientId, entry);
   }
 
   private async fetch(clientId: string): Promise<Fetched> {

@@ -4,6 +4,7 @@
 // is claimed first (one replica per token being replaced); the others wait for its result. When
 // the platform refuses to renew (90 days over, grant or client revoked), the grant is deleted, and
 // with it every token of this server that points to it: the person's next request gets a 401.
+import { setTimeout as sleep } from "node:timers/promises";
 import { AuthenticationError, NetworkError } from "../../client/errors.js";
 import type { TokenSource } from "../../client/types.js";
 import type { Logger } from "../../logger.js";
@@ -143,7 +144,7 @@ export class PlatformGrants {
           "Your sign-in at the platform is being renewed by another server and it did not finish in time. The request was not sent; try again.",
         );
       }
-      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      await sleep(POLL_MS);
     }
   }
 

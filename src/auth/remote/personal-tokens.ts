@@ -6,6 +6,7 @@
 // platform request each: those checks are limited per client address, in the shared state store,
 // so that every replica counts against the same limit.
 import { createHash } from "node:crypto";
+import { LRUCache } from "lru-cache";
 import { createPlatformClient } from "../../client/client.js";
 import { AuthenticationError, isPlatformError } from "../../client/errors.js";
 import { viewerQuery } from "../../client/operations/index.js";
@@ -48,53 +49,33 @@ export interface PersonalTokensOptions {
   whoIs?: (token: string) => Promise<SignInIdentity>;
 }
 
-/** A bounded map that forgets its least recently used entry first. */
-class Recent<V> {
-  private readonly map = new Map<string, { value: V; until: number }>();
-  constructor(private readonly size: number) {}
-
-  get(key: string, now: number): V | undefined {
-    const entry = this.map.get(key);
-    if (!entry) return undefined;
-    this.map.delete(key);
-    if (entry.until <= now) return undefined;
-    this.map.set(key, entry);
-    return entry.value;
-  }
-
-  set(key: string, value: V, until: number): void {
-    this.map.delete(key);
-    if (this.map.size >= this.size) {
-      const oldest = this.map.keys().next().value;
-      if (oldest !== undefined) this.map.delete(oldest);
-    }
-    this.map.set(key, { value, until });
-  }
-
-  delete(key: string): void {
-    this.map.delete(key);
-  }
+/**
+ * A bounded map that forgets its least recently used entry first, and each entry after `ttl` on the
+ * injected clock (read on every lookup: ttlResolution 0).
+ */
+function recent<V extends {}>(now: () => number, ttl: number): LRUCache<string, V> {
+  return new LRUCache<string, V>({ max: CACHE_SIZE, ttl, ttlResolution: 0, perf: { now } });
 }
 
 export class PersonalTokens {
-  private readonly now: () => number;
-  private readonly accepted = new Recent<SignInIdentity>(CACHE_SIZE);
-  private readonly refused = new Recent<true>(CACHE_SIZE);
+  private readonly accepted: LRUCache<string, SignInIdentity>;
+  private readonly refused: LRUCache<string, true>;
   /** Checks under way, so that a burst with one new token asks the platform once. */
   private readonly pending = new Map<string, Promise<TokenCheck>>();
 
   constructor(private readonly options: PersonalTokensOptions) {
-    this.now = options.now ?? Date.now;
+    const now = options.now ?? Date.now;
+    this.accepted = recent(now, ACCEPTED_FOR_MS);
+    this.refused = recent(now, REFUSED_FOR_MS);
   }
 
   /** Whose token this is, asking the platform only when it is not remembered. */
   async check(token: string, clientAddress: string): Promise<TokenCheck> {
     if (!token) return { ok: false, reason: "refused" };
     const key = digest(token);
-    const now = this.now();
-    const identity = this.accepted.get(key, now);
+    const identity = this.accepted.get(key);
     if (identity) return { ok: true, identity };
-    if (this.refused.get(key, now)) return { ok: false, reason: "refused" };
+    if (this.refused.get(key)) return { ok: false, reason: "refused" };
     const under = this.pending.get(key);
     if (under) return under;
     const checking = this.ask(token, key, clientAddress).finally(() => this.pending.delete(key));
@@ -123,12 +104,12 @@ export class PersonalTokens {
       const identity = await (
         this.options.whoIs ?? ((t) => whoIs(this.options.apiUrl, t, this.options.timeoutMs))
       )(token);
-      this.accepted.set(key, identity, this.now() + ACCEPTED_FOR_MS);
+      this.accepted.set(key, identity);
       this.refused.delete(key);
       return { ok: true, identity };
     } catch (error) {
       if (error instanceof AuthenticationError) {
-        this.refused.set(key, true, this.now() + REFUSED_FOR_MS);
+        this.refused.set(key, true);
         return { ok: false, reason: "refused" };
       }
       const message = isPlatformError(error) ? error.message : "the check failed";

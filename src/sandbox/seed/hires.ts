@@ -2,6 +2,7 @@
 // statuses with generated dates, rates and workers. Every draw of the seeded sequence is in a fixed
 // order, so the data is the same on every run.
 import { addDays, endOfMonth, startOfNextMonth } from "../dates.js";
+import { referenced } from "../records.js";
 import { dayDiff, pad, round2, type SeedRandom } from "./random.js";
 import type {
   CompanyRecord,
@@ -87,7 +88,7 @@ function newFiles(s: HireSeeding, count: number): FileRecord[] {
 function addHire(s: HireSeeding, spec: HireSpec): HireRecord {
   s.data.counters.hire += 1;
   const n = s.data.counters.hire;
-  const company = s.companyById.get(spec.companyId) as CompanyRecord;
+  const company = referenced(s.companyById, spec.companyId);
   const term: Array<["NET" | "END_OF_MONTH", number]> = [
     ["NET", 30],
     ["END_OF_MONTH", 30],
@@ -257,7 +258,7 @@ export function seedGeneratedHires(s: HireSeeding): void {
 
   mix.forEach((status, i) => {
     const companyId = companyCycle[i % companyCycle.length] as string;
-    const company = s.companyById.get(companyId) as CompanyRecord;
+    const company = referenced(s.companyById, companyId);
     const job = pick(JOBS);
     // A few workers come back for a second engagement, so Worker.hires has more than one.
     const worker =
@@ -399,10 +400,10 @@ export function addPendingChange(
   hireId: string,
   change: { rate: number; startDate: string },
 ): void {
-  const hire = data.hires.get(hireId) as HireRecord;
+  const hire = referenced(data.hires, hireId);
   const active = [...hire.contractIds]
     .reverse()
-    .map((id) => data.contracts.get(id) as ContractRecord)
+    .map((id) => referenced(data.contracts, id))
     .find((c) => c.status === "ACTIVE") as ContractRecord;
   data.counters.contract += 1;
   const draft: ContractRecord = {

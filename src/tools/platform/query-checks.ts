@@ -40,9 +40,9 @@ export const QUERY_LIMITS = {
   /**
    * The main cost rule: values the answer could hold with every page full (estimateQuery). The
    * platform caps query complexity at a value it does not publish, and its docs suggest first: 25
-   * (PLATFORM.md). 10,000 leaves room for one full page of 100 with some 100 fields and short
-   * lists each, or first: 25 with a nested page of 10 and 40 fields each; it refuses a page nested
-   * in a full page (100 × 100 items), an answer of hundreds of KB of which 24 KB would be shown.
+   * (PLATFORM.md). The limit leaves room for one full page with many fields and short lists each,
+   * or a default page with a small nested page; it refuses a page nested in a full page, an answer
+   * far larger than what would be shown (docs/performance.md).
    */
   maxValues: 10_000,
   /**
@@ -52,8 +52,8 @@ export const QUERY_LIMITS = {
    */
   unpagedListItems: 10,
   /**
-   * The `variables` argument as JSON. A read's variables are ids, filters and a search: a few KB.
-   * 64 KB holds thousands of ids and refuses lists of 100,000 (a 1.2 MB request to the platform).
+   * The `variables` argument as JSON. A read's variables are ids, filters and a search: this holds
+   * thousands of ids and refuses lists large enough to burden the platform (docs/performance.md).
    */
   maxVariablesBytes: 64 * 1024,
   /**

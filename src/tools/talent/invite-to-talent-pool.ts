@@ -50,7 +50,7 @@ import {
 } from "../sent-text.js";
 
 const TOOL = "invite_to_talent_pool";
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const EMAIL = z.email();
 const DAY_MS = 86_400_000;
 const RIGHTS = "talent pool management";
 // The platform's own limits: a longer value is refused here, never cut in the preview.
@@ -290,7 +290,7 @@ function checkArguments(args: Call): Checked {
     throw new ToolInputError(`at most ${MAX_SKILL_LOOKUPS} skills at once`, "skills");
   }
   const email = args.email as string;
-  if (!EMAIL.test(email)) {
+  if (!EMAIL.safeParse(email).success) {
     throw new ToolInputError(`${quoted(shown(email))} is not an email address`, "email");
   }
   if (args.country !== undefined && !/^[A-Za-z]{2}$/.test(args.country)) {

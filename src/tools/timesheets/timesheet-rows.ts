@@ -22,7 +22,8 @@ export interface InvalidRow {
 const MAX_HOURS_PER_DAY = 24;
 /**
  * Limits on each row's meta, checked before anything is sent: deeper data overflowed the stack
- * on the way to the platform. 1,000 rows at 2 KB stay well inside one 4 MiB stdio message.
+ * on the way to the platform. A full submission at these limits stays well inside one stdio
+ * message (docs/performance.md).
  */
 export const MAX_META_DEPTH = 10;
 export const MAX_META_BYTES = 2048;

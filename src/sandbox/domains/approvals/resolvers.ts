@@ -2,6 +2,7 @@
 // may decide one only as a member of the approver group it waits for. Rejecting a request raised
 // by a new hire cancels that hire, as the platform's schema says.
 import type { AnyRecord, Args, RequestContext, ResolverMap } from "../../context.js";
+import { idOf, inputOf, orderOf } from "../../context.js";
 import { authorizationError, ValidationCollector } from "../../errors.js";
 import { companyOf, listFilter, PRE_START, paginate, sortBy } from "../../kit.js";
 import type { HireRecord } from "../../seed/index.js";
@@ -82,10 +83,9 @@ function approvalApprovablesQuery(ctx: RequestContext, args: Args, field: string
     }
     return true;
   });
-  const given = (args.orderBy as Array<{ field?: string | null; order?: string | null }>) ?? [];
-  const clauses = given
-    .filter((c) => c.field === "CREATED_AT")
-    .map((c) => ({ key: (r: ApprovalRequestRecord) => r.createdAt, desc: c.order === "DESC" }));
+  const clauses = orderOf(args)
+    .filter(({ by }) => by === "CREATED_AT")
+    .map(({ desc }) => ({ key: (r: ApprovalRequestRecord) => r.createdAt, desc }));
   return paginate(sortBy(requests, clauses), args, field);
 }
 
@@ -155,7 +155,7 @@ function hireRequests(ctx: RequestContext, hire: HireRecord): ApprovalRequestRec
 export const approvalsResolvers: ResolverMap = {
   Query: {
     approvalApprovable: (_p, args, ctx) => {
-      const request = approvalsOf(ctx.data).requests.get(args.id as string);
+      const request = approvalsOf(ctx.data).requests.get(idOf(args));
       if (!request) return null;
       if (!visible(ctx, request)) throw authorizationError();
       return request;
@@ -165,7 +165,7 @@ export const approvalsResolvers: ResolverMap = {
   },
   Mutation: {
     actionApprovalApprovable: (_p, args, ctx, info) =>
-      actionApprovalApprovable(ctx, args.input as Args, info.fieldName),
+      actionApprovalApprovable(ctx, inputOf(args), info.fieldName),
   },
   ApprovalApprovable: {
     approval: (r: AnyRecord, _a, ctx) => flowOf(ctx, r),

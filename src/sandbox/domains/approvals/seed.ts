@@ -1,6 +1,7 @@
 // Approval flows, their approver groups and the approval requests on hires. A few hires wait for
 // a decision (Amara Okafor's at Nordlys among them); one was approved and one rejected before.
 import { addDays } from "../../dates.js";
+import { referenced } from "../../records.js";
 import type { HireRecord, SandboxData } from "../../seed/index.js";
 
 export type ApprovalStateName =
@@ -199,7 +200,7 @@ export function seedApprovals(data: SandboxData, rand: () => number): void {
   };
   for (const spec of specs) {
     const hire = data.hires.get(spec.hire) as HireRecord | undefined;
-    const flow = approvals.flows.get(spec.flow) as ApprovalFlowRecord;
+    const flow = referenced(approvals.flows, spec.flow);
     if (!hire || hire.companyId !== flow.companyId) {
       throw new Error(`Approvals seed: ${spec.hire} is not a hire of ${flow.companyId}`);
     }

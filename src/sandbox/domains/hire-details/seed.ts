@@ -3,7 +3,8 @@
 // rest come from the seed's deterministic `rand`.
 import { IDENTITIES } from "../../context.js";
 import { addDays } from "../../dates.js";
-import type { ContractRecord, HireRecord, SandboxData } from "../../seed/index.js";
+import { referenced } from "../../records.js";
+import type { HireRecord, SandboxData } from "../../seed/index.js";
 
 export interface UserRecord {
   id: string;
@@ -413,7 +414,7 @@ export function seedJobAndContactValues(
         const option = field.options[i % field.options.length] as CustomFieldOptionRecord;
         add("Job", job.id, field, { optionId: option.id });
       } else if (field.slug === "budget-owner") {
-        const owner = details.users.get(team[i % team.length] as string) as UserRecord;
+        const owner = referenced(details.users, team[i % team.length]);
         add("Job", job.id, field, { content: owner.name });
       } else {
         add("Job", job.id, field, { content: `Store ${pad(100 + i)}` });
@@ -475,7 +476,7 @@ function compliancesFor(
   market: string,
   rand: () => number,
 ): ComplianceRecord[] {
-  const contract = data.contracts.get(hire.contractIds.at(-1) as string) as ContractRecord;
+  const contract = referenced(data.contracts, hire.contractIds.at(-1));
   const onsite =
     contract.locationPreference !== null && contract.locationPreference !== "REMOTE_ONLY";
   const local = BUSINESS_ENTITY[market] ?? [];

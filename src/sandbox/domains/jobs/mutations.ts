@@ -4,6 +4,7 @@
 import type { Args, RequestContext } from "../../context.js";
 import { isRealDate } from "../../dates.js";
 import { authorizationError, ValidationCollector } from "../../errors.js";
+import { referenced } from "../../records.js";
 import type { ContractRecord, HireRecord } from "../../seed/index.js";
 import { talentOf } from "../talent/seed.js";
 import {
@@ -172,7 +173,7 @@ function requireCandidate(ctx: RequestContext, id: unknown, v: ValidationCollect
     v.add("input.jobCandidate", "The selected input.jobCandidate is invalid.");
     return null;
   }
-  const job = jobsOf(ctx.data).jobs.get(candidate.jobId) as JobRecord;
+  const job = referenced(jobsOf(ctx.data).jobs, candidate.jobId);
   if (!mayManage(ctx, job.companyId)) throw authorizationError();
   if (CLOSED.has(job.status)) {
     v.add(

@@ -1,9 +1,11 @@
 // Jobs, candidates and bids, scoped like the core: a caller sees its companies' jobs only, and an
 // account that may not see rates gets the job's and the bids' rates as restricted fields.
 import type { AnyRecord, Args, RequestContext, ResolverMap } from "../../context.js";
+import { idOf, inputOf, orderOf, stringsOf } from "../../context.js";
 import { authorizationError, restrictedFieldError, ValidationCollector } from "../../errors.js";
 import {
   type Comparable,
+  columnOf,
   companyOf,
   dateRange,
   inRange,
@@ -13,7 +15,8 @@ import {
   sortBy,
   workerName,
 } from "../../kit.js";
-import type { HireRecord, WorkerRecord } from "../../seed/index.js";
+import { referenced } from "../../records.js";
+import type { HireRecord } from "../../seed/index.js";
 import { talentOf } from "../talent/seed.js";
 import {
   acceptBid,
@@ -72,7 +75,7 @@ function jobsQuery(ctx: RequestContext, args: Args, field: string) {
   const externalIds = listFilter(args, "externalIdentifiers");
   const statuses = listFilter(args, "statuses");
   // The schema: skills are names ("php", "Graphql api"), not ids.
-  const skills = ((args.skills as string[] | null) ?? []).map((s) => s.trim().toLowerCase());
+  const skills = stringsOf(args, "skills").map((s) => s.trim().toLowerCase());
   const search = searchText(args);
   const flag = (name: string) => args[name] as boolean | null | undefined;
   const skillNames = (j: JobRecord) =>
@@ -110,13 +113,11 @@ function jobsQuery(ctx: RequestContext, args: Args, field: string) {
     }
     return true;
   });
-  const given = (args.orderBy as Array<{ field?: string | null; order?: string | null }>) ?? [];
-  const clauses = (given.length > 0 ? given : [{ field: "CREATED_AT", order: "DESC" }])
-    .filter((c) => c.field)
-    .map((c) => {
-      const column = JOB_COLUMNS[c.field as string] as (typeof JOB_COLUMNS)[string];
-      return { key: (j: JobRecord) => column(ctx, j), desc: c.order === "DESC" };
-    });
+  const given = Array.isArray(args.orderBy) && args.orderBy.length > 0 ? orderOf(args) : null;
+  const clauses = (given ?? [{ by: "CREATED_AT", desc: true }]).map(({ by, desc }) => {
+    const column = columnOf(JOB_COLUMNS, by);
+    return { key: (j: JobRecord) => column(ctx, j), desc };
+  });
   return paginate(sortBy(jobs, clauses), args, field);
 }
 
@@ -134,7 +135,7 @@ const CANDIDATE_COLUMNS: Record<
   string,
   (ctx: RequestContext, c: JobCandidateRecord) => Comparable
 > = {
-  WORKER_NAME: (ctx, c) => workerName(ctx.data.workers.get(c.workerId) as WorkerRecord),
+  WORKER_NAME: (ctx, c) => workerName(referenced(ctx.data.workers, c.workerId)),
   HIRING_STEP: (_ctx, c) => STEP_ORDER.indexOf(c.step),
   UPDATED_AT: (_ctx, c) => c.updatedAt,
 };
@@ -157,10 +158,9 @@ function candidatesQuery(
     if (preferred !== undefined && preferred !== null && c.isPreferred !== preferred) return false;
     return true;
   });
-  const given = (args.orderBy as Array<{ column: string; order?: string | null }>) ?? [];
-  const clauses = given.map((c) => {
-    const column = CANDIDATE_COLUMNS[c.column] as (typeof CANDIDATE_COLUMNS)[string];
-    return { key: (r: JobCandidateRecord) => column(ctx, r), desc: c.order === "DESC" };
+  const clauses = orderOf(args, "column").map(({ by, desc }) => {
+    const column = columnOf(CANDIDATE_COLUMNS, by);
+    return { key: (r: JobCandidateRecord) => column(ctx, r), desc };
   });
   // Without an order, the order candidates were added in.
   return paginate(clauses.length > 0 ? sortBy(candidates, clauses) : candidates, args, field);
@@ -193,11 +193,10 @@ function bidsQuery(ctx: RequestContext, args: Args, field: string, base?: BidRec
     }
     return true;
   });
-  const given = (args.orderBy as Array<{ field: string; order: string }>) ?? [];
-  const clauses = (given.length > 0 ? given : [{ field: "CREATED_AT", order: "ASC" }]).map((c) => ({
-    key: BID_COLUMNS[c.field] as (b: BidRecord) => Comparable,
-    desc: c.order === "DESC",
-  }));
+  const given = orderOf(args);
+  const clauses = (given.length > 0 ? given : [{ by: "CREATED_AT", desc: false }]).map(
+    ({ by, desc }) => ({ key: columnOf(BID_COLUMNS, by), desc }),
+  );
   return paginate(sortBy(bids, clauses), args, field);
 }
 
@@ -205,7 +204,7 @@ export const jobsResolvers: ResolverMap = {
   Query: {
     jobs: (_p, args, ctx, info) => jobsQuery(ctx, args, info.fieldName),
     job: (_p, args, ctx) => {
-      const job = jobById(ctx.data, args.id as string);
+      const job = jobById(ctx.data, idOf(args));
       if (!job) return null;
       if (!visibleJob(ctx, job)) throw authorizationError();
       return job;
@@ -213,26 +212,26 @@ export const jobsResolvers: ResolverMap = {
     jobCandidates: (_p, args, ctx, info) => candidatesQuery(ctx, args, info.fieldName),
     bids: (_p, args, ctx, info) => bidsQuery(ctx, args, info.fieldName),
     jobCandidate: (_p, args, ctx) => {
-      const candidate = jobsOf(ctx.data).candidates.get(args.id as string);
+      const candidate = jobsOf(ctx.data).candidates.get(idOf(args));
       if (!candidate) return null;
       if (!visibleJob(ctx, jobOf(ctx, candidate.jobId))) throw authorizationError();
       return candidate;
     },
     bid: (_p, args, ctx) => {
-      const bid = jobsOf(ctx.data).bids.get(args.id as string);
+      const bid = jobsOf(ctx.data).bids.get(idOf(args));
       if (!bid) return null;
       if (!visibleJob(ctx, jobOf(ctx, bid.jobId))) throw authorizationError();
       return bid;
     },
   },
   Mutation: {
-    createJob: (_p, args, ctx, info) => createJob(ctx, args.input as Args, info.fieldName),
-    updateJob: (_p, args, ctx, info) => updateJob(ctx, args.input as Args, info.fieldName),
+    createJob: (_p, args, ctx, info) => createJob(ctx, inputOf(args), info.fieldName),
+    updateJob: (_p, args, ctx, info) => updateJob(ctx, inputOf(args), info.fieldName),
     updateJobCandidateStep: (_p, args, ctx, info) =>
-      updateJobCandidateStep(ctx, args.input as Args, info.fieldName),
+      updateJobCandidateStep(ctx, inputOf(args), info.fieldName),
     updateJobCandidateStatus: (_p, args, ctx, info) =>
-      updateJobCandidateStatus(ctx, args.input as Args, info.fieldName),
-    acceptBid: (_p, args, ctx, info) => acceptBid(ctx, args.input as Args, info.fieldName),
+      updateJobCandidateStatus(ctx, inputOf(args), info.fieldName),
+    acceptBid: (_p, args, ctx, info) => acceptBid(ctx, inputOf(args), info.fieldName),
   },
   Hire: {
     job: (h: AnyRecord, _a, ctx) => jobOfHire(ctx.data, h as HireRecord),

@@ -1,7 +1,8 @@
 // Jobs, their candidates and bids. Candidates are workers from the talent pool (seeded before this
 // domain); two finished jobs lead to the core seed's hires of Ana (Nordlys) and Liam (Harbor).
 import { addDays } from "../../dates.js";
-import type { ContractRecord, HireRecord, SandboxData, WorkerRecord } from "../../seed/index.js";
+import { referenced } from "../../records.js";
+import type { HireRecord, SandboxData, WorkerRecord } from "../../seed/index.js";
 import { seedJobAndContactValues } from "../hire-details/seed.js";
 import { talentOf } from "../talent/seed.js";
 
@@ -482,7 +483,7 @@ export function jobOfHire(data: SandboxData, hire: HireRecord): JobRecord {
     store.hireJobs.get(hire.id) ??
     [...store.candidates.values()].find((c) => c.hireId === hire.id)?.jobId;
   if (linked) return jobById(data, linked) as JobRecord;
-  const contract = data.contracts.get(hire.contractIds[0] as string) as ContractRecord;
+  const contract = referenced(data.contracts, hire.contractIds[0]);
   let job = allJobs(data).find(
     (j) => j.companyId === hire.companyId && j.name === contract.jobName && j.status !== "DRAFT",
   );

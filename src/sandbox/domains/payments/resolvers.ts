@@ -5,9 +5,11 @@
 // (restricted field). The amounts stay visible: they are what the company is billed, as visible as
 // its invoices' amounts, and the schema has them non-null, so hiding one would void the whole list.
 import type { AnyRecord, Args, RequestContext, ResolverMap } from "../../context.js";
+import { inputOf, orderOf } from "../../context.js";
 import { authorizationError, restrictedFieldError, ValidationCollector } from "../../errors.js";
 import {
   type Comparable,
+  columnOf,
   companyOf,
   dateRange,
   inRange,
@@ -17,6 +19,7 @@ import {
   sortBy,
   workerName,
 } from "../../kit.js";
+import { referenced } from "../../records.js";
 import type { HireRecord, WorkerRecord } from "../../seed/index.js";
 import {
   allPaymentRequests,
@@ -55,21 +58,18 @@ const COLUMNS: Record<string, (ctx: RequestContext, r: PaymentRequestRecord) => 
 };
 
 function orderClauses(ctx: RequestContext, args: Args) {
-  const given = (
-    (args.orderBy as Array<{ field?: string | null; order?: string | null }>) ?? []
-  ).filter((c) => c.field);
+  const given = orderOf(args);
   // Newest first unless told otherwise.
-  const clauses = given.length > 0 ? given : [{ field: "ISSUED_AT", order: "DESC" }];
-  return clauses.flatMap((c) => {
-    const desc = c.order === "DESC";
-    if (c.field === "PRIORITY") {
+  const clauses = given.length > 0 ? given : [{ by: "ISSUED_AT", desc: true }];
+  return clauses.flatMap(({ by, desc }) => {
+    if (by === "PRIORITY") {
       // "Pending requests first, then by issued date."
       return [
         { key: (r: PaymentRequestRecord) => (r.status === "UNAPPROVED" ? 0 : 1), desc: false },
         { key: (r: PaymentRequestRecord) => r.date, desc },
       ];
     }
-    const column = COLUMNS[c.field as string] as (typeof COLUMNS)[string];
+    const column = columnOf(COLUMNS, by);
     return [{ key: (r: PaymentRequestRecord) => column(ctx, r), desc }];
   });
 }
@@ -118,7 +118,7 @@ function paymentRequestsQuery(
     if (billingStart && !inRange(r.startDate, billingStart)) return false;
     if (billingEnd && !inRange(r.endDate, billingEnd)) return false;
     if (search) {
-      const hire = ctx.data.hires.get(r.hireId) as HireRecord;
+      const hire = referenced(ctx.data.hires, r.hireId);
       const haystack = [
         r.number,
         r.purchaseOrderNumber ?? "",
@@ -198,7 +198,7 @@ function updatePaymentRequest(ctx: RequestContext, input: Args, field: string) {
 export const paymentsResolvers: ResolverMap = {
   Mutation: {
     updatePaymentRequest: (_p, args, ctx, info) =>
-      updatePaymentRequest(ctx, args.input as Args, info.fieldName),
+      updatePaymentRequest(ctx, inputOf(args), info.fieldName),
   },
   Query: {
     paymentRequest: (_p, args, ctx) => {

@@ -6,6 +6,7 @@
 // they are. The core reads them too (hires' missingPaymentRequestDateRange and the
 // LAST_PAYMENT_REQUEST_DATE order), so this file imports nothing at runtime but the date helpers.
 import { addDays, toDate } from "../../dates.js";
+import { referenced } from "../../records.js";
 import type {
   ContractRecord,
   HireRecord,
@@ -141,7 +142,7 @@ export function isWeekday(date: string): boolean {
 
 /** The contract whose terms applied on `date`: the newest signed one covering it, else the newest signed. */
 export function contractOn(data: SandboxData, hire: HireRecord, date: string): ContractRecord {
-  const contracts = hire.contractIds.map((id) => data.contracts.get(id) as ContractRecord);
+  const contracts = hire.contractIds.map((id) => referenced(data.contracts, id));
   const signed = contracts.filter((c) => c.status !== "DRAFT");
   return (
     signed.findLast(

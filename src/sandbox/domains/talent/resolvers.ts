@@ -2,10 +2,11 @@
 
 import * as z from "zod";
 import type { AnyRecord, Args, RequestContext, ResolverMap } from "../../context.js";
-import { IDENTITIES } from "../../context.js";
+import { IDENTITIES, idOf, inputOf, orderOf, stringsOf } from "../../context.js";
 import { authorizationError, ValidationCollector } from "../../errors.js";
 import {
   type Comparable,
+  columnOf,
   companyOf,
   dateRange,
   inRange,
@@ -75,7 +76,7 @@ function trustedContactsQuery(ctx: RequestContext, args: Args, field: string) {
   const talent = talentOf(ctx.data);
   const accounts = listFilter(args, "accounts");
   const workers = listFilter(args, "workers");
-  const skills = (args.skills as string[] | null | undefined) ?? [];
+  const skills = stringsOf(args, "skills");
   const countries = listFilter(args, "countries");
   const wantedCountries = countries
     ? new Set([...countries].map((c) => String(c).trim().toUpperCase()))
@@ -118,11 +119,13 @@ function trustedContactsQuery(ctx: RequestContext, args: Args, field: string) {
     }
     return true;
   });
-  const given = (args.orderBy as Array<{ field: string; order: string }> | null) ?? [];
-  const clauses = (given.length > 0 ? given : [{ field: "WORKER_NAME", order: "ASC" }]).map((c) => {
-    const column = CONTACT_COLUMNS[c.field] as (typeof CONTACT_COLUMNS)[string];
-    return { key: (t: TrustedContactRecord) => column(ctx, t), desc: c.order === "DESC" };
-  });
+  const given = orderOf(args);
+  const clauses = (given.length > 0 ? given : [{ by: "WORKER_NAME", desc: false }]).map(
+    ({ by, desc }) => {
+      const column = columnOf(CONTACT_COLUMNS, by);
+      return { key: (t: TrustedContactRecord) => column(ctx, t), desc };
+    },
+  );
   return paginate(sortBy(contacts, clauses), args, field);
 }
 
@@ -196,18 +199,18 @@ function createTrustedContact(ctx: RequestContext, input: Args, field: string) {
     v.add("input.country", "The selected input.country is invalid.");
   }
   const skillIds: string[] = [];
-  ((input.skills as string[] | undefined) ?? []).forEach((value, i) => {
+  stringsOf(input, "skills").forEach((value, i) => {
     const skill = findSkill(ctx, value);
     if (!skill) v.add(`input.skills.${i}`, `The selected input.skills.${i} is invalid.`);
     else if (!skillIds.includes(skill.id)) skillIds.push(skill.id);
   });
-  ((input.links as string[] | undefined) ?? []).forEach((link, i) => {
+  stringsOf(input, "links").forEach((link, i) => {
     if (!/^https?:\/\/\S+$/.test(link)) {
       v.add(`input.links.${i}`, `The input.links.${i} must be a valid URL.`);
     }
   });
   // The sandbox has no uploads, so no attachment id exists.
-  ((input.attachments as string[] | undefined) ?? []).forEach((_id, i) => {
+  stringsOf(input, "attachments").forEach((_id, i) => {
     v.add(`input.attachments.${i}`, `The selected input.attachments.${i} is invalid.`);
   });
   const message = typeof input.message === "string" ? input.message : null;
@@ -347,17 +350,17 @@ function updateTrustedContact(ctx: RequestContext, input: Args, field: string) {
   const c = contact as TrustedContactRecord;
   requireTalentManager(ctx, c.companyId);
   const skillIds: string[] = [];
-  ((input.skills as string[] | null | undefined) ?? []).forEach((value, i) => {
+  stringsOf(input, "skills").forEach((value, i) => {
     const skill = findSkill(ctx, value);
     if (!skill) v.add(`input.skills.${i}`, `The selected input.skills.${i} is invalid.`);
     else if (!skillIds.includes(skill.id)) skillIds.push(skill.id);
   });
-  ((input.links as string[] | null | undefined) ?? []).forEach((link, i) => {
+  stringsOf(input, "links").forEach((link, i) => {
     if (!/^https?:\/\/\S+$/.test(link)) {
       v.add(`input.links.${i}`, `The input.links.${i} must be a valid URL.`);
     }
   });
-  ((input.attachments as string[] | null | undefined) ?? []).forEach((_id, i) => {
+  stringsOf(input, "attachments").forEach((_id, i) => {
     v.add(`input.attachments.${i}`, `The selected input.attachments.${i} is invalid.`);
   });
   const values = checkContactValues(ctx, c, input.customFieldValues, v);
@@ -418,15 +421,15 @@ function setContactValue(
 export const talentResolvers: ResolverMap = {
   Mutation: {
     updateTrustedContact: (_p, args, ctx, info) =>
-      updateTrustedContact(ctx, args.input as Args, info.fieldName),
+      updateTrustedContact(ctx, inputOf(args), info.fieldName),
     createTrustedContact: (_p, args, ctx, info) =>
-      createTrustedContact(ctx, args.input as Args, info.fieldName),
+      createTrustedContact(ctx, inputOf(args), info.fieldName),
     reinviteTrustedContact: (_p, args, ctx, info) =>
-      reinviteTrustedContact(ctx, args.input as Args, info.fieldName),
+      reinviteTrustedContact(ctx, inputOf(args), info.fieldName),
   },
   Query: {
     trustedContact: (_p, args, ctx) => {
-      const contact = talentOf(ctx.data).contacts.get(args.id as string);
+      const contact = talentOf(ctx.data).contacts.get(idOf(args));
       if (!contact) return null;
       if (!ctx.identity.companyIds.has(contact.companyId)) throw authorizationError();
       return contact;

@@ -1,7 +1,8 @@
 // The talent pool: skills, trusted contacts (a worker in one company's pool) and where workers live.
 // Some contacts are workers the core seed already hired; the rest were never hired.
 import { addDays } from "../../dates.js";
-import type { ContractRecord, HireRecord, SandboxData, WorkerRecord } from "../../seed/index.js";
+import { referenced } from "../../records.js";
+import type { HireRecord, SandboxData, WorkerRecord } from "../../seed/index.js";
 
 type ContactStatus = "INVITED" | "ACTIVE" | "DECLINED" | "APPLIED" | "BLOCKED";
 type SkillableType = "WORKER" | "TRUSTED_CONTACT" | "JOB";
@@ -444,6 +445,6 @@ export function seedTalent(data: SandboxData, rand: () => number): void {
 }
 
 function jobNameOf(data: SandboxData, hire: HireRecord): string {
-  const contract = data.contracts.get(hire.contractIds.at(-1) as string) as ContractRecord;
+  const contract = referenced(data.contracts, hire.contractIds.at(-1));
   return contract.jobName;
 }

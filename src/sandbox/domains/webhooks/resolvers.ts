@@ -1,6 +1,7 @@
 // Visibility as in the core: the caller's companies only; another company's webhook, or its
 // events, is not authorised. Deliveries themselves are made by delivery.ts.
 import type { AnyRecord, Args, RequestContext, ResolverMap } from "../../context.js";
+import { inputOf } from "../../context.js";
 import { authorizationError, ValidationCollector } from "../../errors.js";
 import { companyOf, listFilter, paginate, sortBy } from "../../kit.js";
 import { dateTime, type WebhookEventRecord, webhookEventsOf } from "./delivery.js";
@@ -135,11 +136,11 @@ export const webhooksResolvers: ResolverMap = {
     },
   },
   Mutation: {
-    createWebhook: (_p, args, ctx, info) => createWebhook(ctx, args.input as Args, info.fieldName),
-    updateWebhook: (_p, args, ctx, info) => updateWebhook(ctx, args.input as Args, info.fieldName),
-    deleteWebhook: (_p, args, ctx, info) => deleteWebhook(ctx, args.input as Args, info.fieldName),
+    createWebhook: (_p, args, ctx, info) => createWebhook(ctx, inputOf(args), info.fieldName),
+    updateWebhook: (_p, args, ctx, info) => updateWebhook(ctx, inputOf(args), info.fieldName),
+    deleteWebhook: (_p, args, ctx, info) => deleteWebhook(ctx, inputOf(args), info.fieldName),
     retryWebhookEvent: (_p, args, ctx, info) => {
-      const input = args.input as Args;
+      const input = inputOf(args);
       const event = visibleEvent(ctx, input.id);
       if (!event) {
         const v = new ValidationCollector();
