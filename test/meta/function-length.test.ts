@@ -12,11 +12,8 @@ const MAX_LINES = 150;
 /** Written by a generator, not by hand (the table "Generated files" in ARCHITECTURE.md). */
 const GENERATED = new Set(["client/operation-types.generated.ts"]);
 
-/**
- * Over the limit for now, by file and name, with the functions inside it. To be removed:
- * startHttpServer is being split by route and protocol version; nothing else may join this list.
- */
-const ALLOWED = new Set(["transports/http.ts startHttpServer"]);
+/** Over the limit for now, by file and name, with the functions inside it: none. */
+const ALLOWED = new Set<string>();
 
 function* sourceFiles(dir: string): Generator<string> {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
