@@ -8,5 +8,10 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: "forks",
+    // Most files wait on servers and child processes, so more workers than cores keep both cores
+    // busy; a worker keeps the modules it loaded for its next file instead of loading them again
+    // (no test depends on a module's fresh state: each builds its own servers, stores and clocks).
+    maxWorkers: 3,
+    isolate: false,
   },
 });
