@@ -87,6 +87,27 @@ describe("the bundle a plain `mcpb pack` makes", () => {
     );
     expect(protocolErrors).toEqual([]);
   });
+
+  it("offers the prompts its manifest names, with their descriptions and arguments", async () => {
+    const { prompts } = await client.listPrompts();
+    const manifest = JSON.parse(readFileSync(path.join(unpacked, "manifest.json"), "utf8"));
+    expect(prompts.length).toBeGreaterThan(0);
+    expect(
+      prompts.map((p) => ({
+        name: p.name,
+        description: p.description,
+        arguments: (p.arguments ?? []).map((a) => a.name),
+      })),
+    ).toEqual(
+      manifest.prompts.map((p: { name: string; description: string; arguments?: string[] }) => ({
+        name: p.name,
+        description: p.description,
+        arguments: p.arguments ?? [],
+      })),
+    );
+    expect(manifest.prompts_generated).not.toBe(true);
+    expect(protocolErrors).toEqual([]);
+  });
 });
 
 describe("a plain `mcpb pack` of a tree that is not built", () => {

@@ -1,14 +1,16 @@
 // The README's tool table (and its prompt table, from the prompts' registry) and manifest.json's
-// tools are written from the registry, never by hand.
+// tools and prompts are written from the registries, never by hand.
 // This test builds them in memory and fails when a committed file differs; with UPDATE_TOOL_FILES=1
 // it writes them instead. Regenerate: npm run generate:tools
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { describe, expect, it } from "vitest";
+import { DEFAULT_TOOLSETS } from "../../src/config/defaults.js";
 import { TOOLSETS } from "../../src/config.js";
 import type { PromptDefinition } from "../../src/prompts/define-prompt.js";
 import { prompts } from "../../src/prompts/registry.js";
+import { exposes } from "../../src/tools/catalog.js";
 import type { AnyTool } from "../../src/tools/define-tool.js";
 import { LISTED_FIRST } from "../../src/tools/reach.js";
 import { tools } from "../../src/tools/registry.js";
@@ -88,6 +90,38 @@ function manifestTools(all: readonly AnyTool[]): { name: string; description: st
   }));
 }
 
+/**
+ * manifest.json's prompts: those a start with no settings offers (every tool each needs reached),
+ * as the MCPB manifest describes a prompt. The server writes each message when it is asked for,
+ * from the arguments and what the configuration reaches; `text` is the gist of that message as a
+ * template, in mcpb's `${arguments.name}` form. The list itself is fixed: no `prompts_generated`.
+ */
+function manifestPrompts(all: readonly PromptDefinition[], allTools: readonly AnyTool[]) {
+  const config = { toolsets: [...DEFAULT_TOOLSETS], readOnly: false };
+  const reached = new Set(
+    allTools
+      .filter((tool) =>
+        exposes(config, {
+          toolset: tool.toolset,
+          readOnly: tool.annotations.readOnlyHint === true,
+        }),
+      )
+      .map((tool) => tool.name),
+  );
+  return all
+    .filter((prompt) => prompt.needs.every((tool) => reached.has(tool)))
+    .map((prompt) => {
+      const names = prompt.arguments.map((a) => a.name);
+      const given = names.map((name) => `${name}: \${arguments.${name}}`).join("; ");
+      return {
+        name: prompt.name,
+        description: prompt.description,
+        ...(names.length > 0 ? { arguments: names } : {}),
+        text: `${prompt.title}${given ? ` (${given})` : ""}. ${prompt.description}`,
+      };
+    });
+}
+
 describe("files written from the tool registry", () => {
   const readme = readFileSync(README, "utf8");
   const manifest = JSON.parse(readFileSync(MANIFEST, "utf8"));
@@ -96,6 +130,7 @@ describe("files written from the tool registry", () => {
     "<!-- prompts:end -->",
   ]);
   const expectedTools = manifestTools(tools);
+  const expectedPrompts = manifestPrompts(prompts, tools);
 
   if (UPDATE) {
     it("are rewritten", () => {
@@ -103,17 +138,19 @@ describe("files written from the tool registry", () => {
       // Whole-file layout is biome's: the npm script formats manifest.json after this.
       writeFileSync(
         MANIFEST,
-        `${JSON.stringify({ ...manifest, tools: expectedTools }, null, 2)}\n`,
+        `${JSON.stringify({ ...manifest, tools: expectedTools, prompts: expectedPrompts }, null, 2)}\n`,
       );
-      expect(JSON.parse(readFileSync(MANIFEST, "utf8")).tools).toEqual(expectedTools);
+      const written = JSON.parse(readFileSync(MANIFEST, "utf8"));
+      expect([written.tools, written.prompts]).toEqual([expectedTools, expectedPrompts]);
     });
     return;
   }
 
-  it("are up to date: the README's tool and prompt tables and manifest.json's tools", () => {
+  it("are up to date: the README's tool and prompt tables and manifest.json's tools and prompts", () => {
     const stale = [
       ...(readme === expectedReadme ? [] : ["README.md"]),
-      ...(isDeepStrictEqual(manifest.tools, expectedTools) ? [] : ["manifest.json"]),
+      ...(isDeepStrictEqual(manifest.tools, expectedTools) ? [] : ["manifest.json tools"]),
+      ...(isDeepStrictEqual(manifest.prompts, expectedPrompts) ? [] : ["manifest.json prompts"]),
     ];
     expect(stale, HOW).toEqual([]);
   });

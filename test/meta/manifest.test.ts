@@ -1,5 +1,6 @@
-// The bundle manifest must stay a valid MCPB manifest that starts the built CLI. Its `tools` entries
-// are written from the registry (npm run generate:tools; test/meta/generated-tool-files.test.ts).
+// The bundle manifest must stay a valid MCPB manifest that starts the built CLI. Its `tools` and
+// `prompts` entries are written from the registries (npm run generate:tools;
+// test/meta/generated-tool-files.test.ts).
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { LATEST_MANIFEST_VERSION, MANIFEST_SCHEMAS } from "@anthropic-ai/mcpb";
@@ -17,6 +18,19 @@ describe("manifest.json", () => {
     expect(manifest.manifest_version).toBe(LATEST_MANIFEST_VERSION);
     const result = MANIFEST_SCHEMAS[LATEST_MANIFEST_VERSION].safeParse(manifest);
     expect(result.error?.issues ?? []).toEqual([]);
+  });
+
+  it("lists a fixed set of prompts whose texts fill in only their own arguments", () => {
+    // prompts_generated would tell clients the server makes up prompts beyond these; it does not.
+    expect(manifest.prompts_generated).not.toBe(true);
+    expect(manifest.prompts.length).toBeGreaterThan(0);
+    for (const prompt of manifest.prompts) {
+      const used = [...prompt.text.matchAll(/\$\{arguments\.([^}]*)\}/g)].map((m) => m[1]);
+      expect(used, prompt.name).toEqual(prompt.arguments ?? []);
+      expect(prompt.text.replaceAll(/\$\{arguments\.[^}]*\}/g, ""), prompt.name).not.toContain(
+        "${",
+      );
+    }
   });
 
   it("carries the package's version", () => {
