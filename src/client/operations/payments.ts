@@ -108,6 +108,25 @@ export type BilledPaymentRequest = NonNullable<
   NonNullable<InvoiceByNumberQuery["invoice"]>["rows"]["data"][number]["paymentRequest"]
 >;
 
+// The filters of ListPaymentRequests and PaymentRequestTotals: one text, so the rows and the totals
+// always cover the same requests.
+const FILTER_VARIABLES = `
+  $hires: [ID!]
+  $accounts: [ID!]
+  $statuses: [PaymentRequestStatus!]
+  $billingStartDateRange: DateRangeInput
+  $billingEndDateRange: DateRangeInput
+  $orderBy: [PaymentRequestOrderByClauseInput!]
+`;
+const FILTER_ARGUMENTS = `
+  hires: $hires
+  accounts: $accounts
+  statuses: $statuses
+  billingStartDateRange: $billingStartDateRange
+  billingEndDateRange: $billingEndDateRange
+  orderBy: $orderBy
+`;
+
 // A billing period overlaps [from, to] when it starts on or before `to` and ends on or after
 // `from`: the two billing ranges together say exactly that, for requests with or without a
 // timesheet. netAmount as the company sees it: the total excluding taxes, fees included.
@@ -118,23 +137,13 @@ export const listPaymentRequestsQuery = query<
   "ListPaymentRequests",
   /* GraphQL */ `
     query ListPaymentRequests(
-      $hires: [ID!]
-      $accounts: [ID!]
-      $statuses: [PaymentRequestStatus!]
-      $billingStartDateRange: DateRangeInput
-      $billingEndDateRange: DateRangeInput
-      $orderBy: [PaymentRequestOrderByClauseInput!]
+      ${FILTER_VARIABLES}
       $includeRegistrations: Boolean!
       $first: Int!
       $page: Int
     ) {
       paymentRequests(
-        hires: $hires
-        accounts: $accounts
-        statuses: $statuses
-        billingStartDateRange: $billingStartDateRange
-        billingEndDateRange: $billingEndDateRange
-        orderBy: $orderBy
+        ${FILTER_ARGUMENTS}
         first: $first
         page: $page
       ) {
@@ -156,21 +165,11 @@ export const paymentRequestTotalsQuery = query<
   "PaymentRequestTotals",
   /* GraphQL */ `
     query PaymentRequestTotals(
-      $hires: [ID!]
-      $accounts: [ID!]
-      $statuses: [PaymentRequestStatus!]
-      $billingStartDateRange: DateRangeInput
-      $billingEndDateRange: DateRangeInput
-      $orderBy: [PaymentRequestOrderByClauseInput!]
+      ${FILTER_VARIABLES}
       $page: Int
     ) {
       paymentRequests(
-        hires: $hires
-        accounts: $accounts
-        statuses: $statuses
-        billingStartDateRange: $billingStartDateRange
-        billingEndDateRange: $billingEndDateRange
-        orderBy: $orderBy
+        ${FILTER_ARGUMENTS}
         first: ${TOTALS_PAGE_SIZE}
         page: $page
       ) {
