@@ -24,6 +24,7 @@ import type {
 import { PAGINATOR_INFO_FIELDS } from "../pagination.js";
 import type { Operation } from "../types.js";
 import { mutation, query } from "./define.js";
+import { BILLED_PAYMENT_REQUEST_FIELDS } from "./payments.js";
 
 // The operations of the first tools: who is signed in, hires, contracts, invoices, timesheets and
 // terminating a hire. A test validates each one against the platform's real schema and the sandbox
@@ -288,6 +289,8 @@ const INVOICE_SUMMARY_FIELDS = `
 
 /** An invoice as list_invoices shows it. */
 export type InvoiceSummary = ListInvoicesQuery["invoices"]["data"][number];
+/** One invoice looked up by number: the summary with its document and a page of rows. */
+export type InvoiceDetails = NonNullable<InvoiceByNumberQuery["invoice"]>;
 
 export const listInvoicesQuery = query<ListInvoicesQuery, ListInvoicesQueryVariables>(
   "ListInvoices",
@@ -341,16 +344,7 @@ export const invoiceByNumberQuery = query<InvoiceByNumberQuery, InvoiceByNumberQ
               id
               name
             }
-            paymentRequest {
-              number
-              startDate
-              endDate
-              currency
-              rate
-              rateType
-              rateQuantity
-              netAmount(accountType: COMPANY)
-            }
+            paymentRequest {${BILLED_PAYMENT_REQUEST_FIELDS}}
           }
         }
       }

@@ -16,31 +16,7 @@ import type {
   UpdateTrustedContactMutationVariables,
 } from "../operation-types.generated.js";
 import { mutation, query } from "./define.js";
-
-const PAYMENT_REQUEST_FIELDS = `
-  id
-  number
-  status
-  purchaseOrderNumber
-  comments
-  startDate
-  endDate
-  currency
-  netAmount(accountType: COMPANY)
-  paidAt
-  worker {
-    id
-    name
-  }
-  company {
-    id
-    name
-  }
-  hire {
-    id
-    number
-  }
-`;
+import { PAYMENT_REQUEST_FOR_UPDATE_FIELDS } from "./payments.js";
 
 /** A payment request as update_payment_request previews it and reads it back. */
 export type PaymentRequestForUpdate = NonNullable<PaymentRequestForUpdateQuery["paymentRequest"]>;
@@ -52,7 +28,7 @@ export const paymentRequestForUpdateQuery = query<
   "PaymentRequestForUpdate",
   /* GraphQL */ `
     query PaymentRequestForUpdate($id: ID!) {
-      paymentRequest(id: $id) {${PAYMENT_REQUEST_FIELDS}}
+      paymentRequest(id: $id) {${PAYMENT_REQUEST_FOR_UPDATE_FIELDS}}
     }
   `,
 );
@@ -64,7 +40,7 @@ export const updatePaymentRequestMutation = mutation<
   "UpdatePaymentRequest",
   /* GraphQL */ `
     mutation UpdatePaymentRequest($input: UpdatePaymentRequestInput!) {
-      updatePaymentRequest(input: $input) {${PAYMENT_REQUEST_FIELDS}}
+      updatePaymentRequest(input: $input) {${PAYMENT_REQUEST_FOR_UPDATE_FIELDS}}
     }
   `,
   // Setting the same values twice leaves the same record, but the answer of a lost one is read

@@ -1,7 +1,6 @@
 import * as z from "zod";
-import type { InvoiceByNumberQuery } from "../../client/operation-types.generated.js";
 import {
-  type InvoiceSummary,
+  type InvoiceDetails,
   invoiceByNumberQuery,
   listInvoicesQuery,
 } from "../../client/operations/index.js";
@@ -22,6 +21,14 @@ import {
   upperCaseEnum,
 } from "../format.js";
 import { resolveAccounts } from "../known-ids.js";
+import {
+  type InvoiceOut,
+  invoiceDetailsOutput,
+  invoiceOutput,
+  toInvoiceDetails,
+  toInvoiceOutput,
+} from "../shapes/invoice.js";
+import type { BilledOut } from "../shapes/payment-request.js";
 
 const INVOICE_STATUSES = ["PAID", "UNPAID", "OVERDUE", "CREDITED"] as const;
 const TRANSACTION_TYPES = ["INVOICE", "CREDIT_NOTE", "BATCH_INVOICE"] as const;
@@ -29,55 +36,6 @@ const CURRENCIES = ["CAD", "DKK", "EUR", "GBP", "NOK", "SEK", "USD", "AED", "SGD
 const ORDER_COLUMNS = ["DATE", "DUE_DATE", "NUMBER", "TOTAL_AMOUNT"] as const;
 /** The list filters; a lookup by number takes none of them. */
 const LIST_FILTERS = ["status", "transactionTypes", "search", "currency", "accounts", "orderBy"];
-
-const invoiceOutput = z.object({
-  number: z.string().nullable(),
-  date: z.string(),
-  dueDate: z.string(),
-  currency: z.string(),
-  grossAmount: z.number(),
-  netAmount: z.number(),
-  openAmount: z.number(),
-  overdue: z.boolean(),
-  payer: z.string(),
-  payee: z.string(),
-  type: z.string(),
-  company: z.object({ id: z.string(), name: z.string() }),
-});
-
-type InvoiceOut = z.infer<typeof invoiceOutput>;
-
-/** What a lookup by number adds to the invoice's entry in `invoices`: its document and rows. */
-const invoiceDetails = z.object({
-  taxAmount: z.number(),
-  markedPaidAt: z.string().nullable(),
-  fullyCredited: z.boolean(),
-  externalIdentifier: z.string().nullable(),
-  /** The invoice document itself; the link expires. */
-  pdfUrl: z.string(),
-  rows: z.array(
-    z.object({
-      id: z.string(),
-      text: z.string().nullable(),
-      worker: z.object({ id: z.string(), name: z.string() }).nullable(),
-      /** From the row's payment request; null when the row has none. */
-      billed: z
-        .object({
-          paymentRequest: z.string(),
-          startDate: z.string().nullable(),
-          endDate: z.string().nullable(),
-          quantity: z.number(),
-          rateType: z.string().nullable(),
-          /** Null when hidden from you. */
-          rate: z.number().nullable(),
-          currency: z.string(),
-          amount: z.number(),
-        })
-        .nullable(),
-    }),
-  ),
-  rowsPage: pageOutput,
-});
 
 const NEWEST_FIRST = [
   { column: "DATE", order: "DESC" },
@@ -142,7 +100,7 @@ export const listInvoicesTool = defineTool({
     totalsCoverOnlyThisPage: z.boolean(),
     page: pageOutput,
     /** Only with number: the invoice's document and rows (its amounts are in `invoices`). */
-    invoice: invoiceDetails.nullable(),
+    invoice: invoiceDetailsOutput.nullable(),
     hiddenFields: z.array(z.string()),
   },
   annotations: {
@@ -203,7 +161,7 @@ export const listInvoicesTool = defineTool({
       },
       requestOptions(ctx),
     );
-    const invoices = data.invoices.data.map((i) => toOutput(i, today));
+    const invoices = data.invoices.data.map((i) => toInvoiceOutput(i, today));
     const info = pageOf(data.invoices.paginatorInfo);
     const totals = totalsOf(invoices);
     const partial = info.hasMore || info.page > 1;
@@ -264,39 +222,10 @@ async function fullNumber(ctx: ToolContext, given: string): Promise<string | und
   );
 }
 
-function oneInvoice(
-  found: NonNullable<InvoiceByNumberQuery["invoice"]>,
-  today: string,
-  hidden: string[],
-  note?: string,
-) {
-  const summary = toOutput(found, today);
-  const rowsPage = pageOf(found.rows.paginatorInfo);
-  const invoice: z.infer<typeof invoiceDetails> = {
-    taxAmount: found.taxAmount,
-    markedPaidAt: found.markedPaidAt,
-    fullyCredited: found.isFullyCredited,
-    externalIdentifier: found.externalIdentifier,
-    pdfUrl: found.pdfUrl,
-    rows: found.rows.data.map((r) => ({
-      id: r.id,
-      text: r.customText,
-      worker: r.worker ? { id: r.worker.id, name: r.worker.name } : null,
-      billed: r.paymentRequest
-        ? {
-            paymentRequest: r.paymentRequest.number,
-            startDate: r.paymentRequest.startDate,
-            endDate: r.paymentRequest.endDate,
-            quantity: r.paymentRequest.rateQuantity,
-            rateType: r.paymentRequest.rateType,
-            rate: r.paymentRequest.rate,
-            currency: r.paymentRequest.currency,
-            amount: r.paymentRequest.netAmount,
-          }
-        : null,
-    })),
-    rowsPage,
-  };
+function oneInvoice(found: InvoiceDetails, today: string, hidden: string[], note?: string) {
+  const summary = toInvoiceOutput(found, today);
+  const invoice = toInvoiceDetails(found);
+  const rowsPage = invoice.rowsPage;
   const one: PageInfo = {
     page: 1,
     perPage: 1,
@@ -334,7 +263,7 @@ function oneInvoice(
 }
 
 // Hours (or days) and rate come from the row's payment request, the only place they are given.
-function billedText(b: z.infer<typeof invoiceDetails>["rows"][number]["billed"]): string {
+function billedText(b: BilledOut | null): string {
   if (!b) return "no payment request on the row, so no hours or rate";
   const rate = rateText(b.rate, b.currency, b.rateType);
   return `${period(b.startDate, b.endDate)}, ${quantityText(b.quantity, b.rateType)} at ${rate} = ${oneLine(b.currency)} ${money(b.amount)} (${oneLine(b.paymentRequest)})`;
@@ -374,23 +303,4 @@ function totalsText(totals: Totals[]): string {
 
 function round2(n: number): number {
   return Math.round(n * 100) / 100;
-}
-
-function toOutput(i: InvoiceSummary, today: string): InvoiceOut {
-  // The platform's flag may be null; an open amount past its due date is overdue all the same.
-  const overdue = i.isOverDue ?? (i.grossOpenAmount > 0 && i.dueDate < today);
-  return {
-    number: i.number,
-    date: i.date,
-    dueDate: i.dueDate,
-    currency: i.currency,
-    grossAmount: i.grossAmount,
-    netAmount: i.netAmount,
-    openAmount: i.grossOpenAmount,
-    overdue,
-    payer: i.payerDisplayName,
-    payee: i.payeeDisplayName,
-    type: i.transactionType,
-    company: { id: i.company.id, name: i.company.name },
-  };
 }

@@ -17,6 +17,7 @@ import { defineTool, type ToolContext, ToolInputError } from "../define-tool.js"
 import { money, period, requestOptions } from "../format.js";
 import { refusedAsNotAllowed } from "../not-allowed.js";
 import { sentTextSchema, sentTextShown } from "../sent-text.js";
+import { paymentRequestBriefOutput, toPaymentRequestBrief } from "../shapes/payment-request.js";
 
 const TOOL = "update_payment_request";
 const RIGHTS = "payment request management";
@@ -36,18 +37,7 @@ const changeOutput = z.object({
   to: z.string(),
 });
 
-const previewOutput = z.object({
-  number: z.string(),
-  status: z.string(),
-  worker: z.string(),
-  company: z.string(),
-  hire: z.string().nullable(),
-  startDate: z.string().nullable(),
-  endDate: z.string().nullable(),
-  currency: z.string(),
-  netAmount: z.number(),
-  changes: z.array(changeOutput),
-});
+const previewOutput = paymentRequestBriefOutput.extend({ changes: z.array(changeOutput) });
 type Preview = z.infer<typeof previewOutput>;
 
 export const updatePaymentRequestTool = defineTool({
@@ -179,18 +169,7 @@ async function propose(
       "Nothing was changed.",
     );
   }
-  const preview: Preview = {
-    number: r.number,
-    status: r.status,
-    worker: r.worker.name,
-    company: r.company.name,
-    hire: r.hire ? r.hire.number : null,
-    startDate: r.startDate,
-    endDate: r.endDate,
-    currency: r.currency,
-    netAmount: r.netAmount,
-    changes,
-  };
+  const preview: Preview = { ...toPaymentRequestBrief(r), changes };
   return {
     preview,
     lines: [

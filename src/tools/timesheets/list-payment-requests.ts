@@ -2,7 +2,6 @@ import * as z from "zod";
 import type { PaymentRequestTotalsQueryVariables } from "../../client/operation-types.generated.js";
 import {
   listPaymentRequestsQuery,
-  type PaymentRequestSummary,
   paymentRequestTotalsQuery,
   TOTALS_PAGE_SIZE,
 } from "../../client/operations/payments.js";
@@ -23,46 +22,14 @@ import {
   upperCaseEnum,
 } from "../format.js";
 import { resolveAccounts, resolveHires } from "../known-ids.js";
+import {
+  type PaymentRequestOut,
+  paymentRequestOutput,
+  type RegistrationOut,
+  toPaymentRequestOutput,
+} from "../shapes/payment-request.js";
 
 const STATUSES = ["UNAPPROVED", "APPROVED", "REJECTED", "CANCELLED"] as const;
-
-const registrationOutput = z.object({
-  date: z.string(),
-  duration: z.number(),
-  unit: z.string(),
-  billable: z.boolean(),
-});
-
-const requestOutput = z.object({
-  id: z.string(),
-  number: z.string(),
-  hireId: z.string().nullable(),
-  worker: z.object({ id: z.string(), name: z.string() }),
-  company: z.object({ id: z.string(), name: z.string() }),
-  startDate: z.string().nullable(),
-  endDate: z.string().nullable(),
-  status: z.string(),
-  payoutStatus: z.string(),
-  submittedOn: z.string(),
-  approvedOn: z.string().nullable(),
-  approvedAutomatically: z.boolean(),
-  rejectedOn: z.string().nullable(),
-  cancelledOn: z.string().nullable(),
-  paidOn: z.string().nullable(),
-  dueOn: z.string().nullable(),
-  currency: z.string(),
-  amount: z.number(),
-  rate: z.number().nullable(),
-  rateType: z.string().nullable(),
-  quantity: z.number(),
-  /** Hours charged: the quantity of an hourly request; null for other rate types. */
-  hours: z.number().nullable(),
-  comments: z.string().nullable(),
-  /** Only with includeHours, and only the days inside `period` when one is given. */
-  registrations: z.array(registrationOutput).nullable(),
-});
-
-type RequestOut = z.infer<typeof requestOutput>;
 
 export const listPaymentRequestsTool = defineTool({
   name: "list_payment_requests",
@@ -104,7 +71,7 @@ export const listPaymentRequestsTool = defineTool({
     page: z.number().int().min(1).optional().describe("Page, from 1."),
   },
   outputSchema: {
-    paymentRequests: z.array(requestOutput),
+    paymentRequests: z.array(paymentRequestOutput),
     /**
      * Per currency over every matching request (up to 1,000): payable is approved plus awaiting
      * approval; rejected and cancelled requests are not payable and counted apart.
@@ -185,12 +152,12 @@ export const listPaymentRequestsTool = defineTool({
           hasMore: false,
           summary: `${read.total} ${read.total === 1 ? "request matches" : "requests match"}; rows left out (first: 0).`,
         };
-    const requests: RequestOut[] = [];
+    const requests: PaymentRequestOut[] = [];
     let cutRegistrations = false;
     /** Per request shown, the days logged outside the period (left out of its registrations). */
-    const outside = new Map<RequestOut, number>();
+    const outside = new Map<PaymentRequestOut, number>();
     for (const r of rowsWanted ? data.paymentRequests.data : []) {
-      const out = toOutput(r, includeHours);
+      const out = toPaymentRequestOutput(r, includeHours);
       if (out.registrations) {
         const kept = out.registrations.filter((g) => inPeriod(g.date));
         outside.set(out, out.registrations.length - kept.length);
@@ -368,44 +335,7 @@ function round2(n: number): number {
   return Math.round(n * 100) / 100;
 }
 
-function toOutput(r: PaymentRequestSummary, includeHours: boolean): RequestOut {
-  const registrations = includeHours
-    ? (r.timesheet?.registrations?.data ?? []).map((g) => ({
-        date: g.date,
-        duration: g.duration,
-        unit: g.unit,
-        billable: g.isBillable !== false,
-      }))
-    : null;
-  return {
-    id: r.id,
-    number: r.number,
-    hireId: r.hire?.id ?? null,
-    worker: { id: r.worker.id, name: r.worker.name },
-    company: { id: r.company.id, name: r.company.name },
-    startDate: r.startDate,
-    endDate: r.endDate,
-    status: r.status,
-    payoutStatus: r.workerPayoutStatus,
-    submittedOn: r.date,
-    approvedOn: r.manuallyApprovedAt ?? r.autoApprovedAt,
-    approvedAutomatically: r.manuallyApprovedAt === null && r.autoApprovedAt !== null,
-    rejectedOn: r.rejectedAt,
-    cancelledOn: r.cancelledAt,
-    paidOn: r.paidAt,
-    dueOn: r.dueAt,
-    currency: r.currency,
-    amount: r.netAmount,
-    rate: r.rate,
-    rateType: r.rateType,
-    quantity: r.rateQuantity,
-    hours: r.rateType === "HOURLY" ? r.rateQuantity : null,
-    comments: r.comments,
-    registrations,
-  };
-}
-
-function statusText(r: RequestOut): string {
+function statusText(r: PaymentRequestOut): string {
   const on = (d: string | null) => (d ? ` ${oneLine(d)}` : "");
   switch (r.status) {
     case "UNAPPROVED":
@@ -426,7 +356,7 @@ function statusText(r: RequestOut): string {
 }
 
 // Names and comments are quoted; ids, statuses, dates and currencies only kept to one line.
-function renderRequest(r: RequestOut): string {
+function renderRequest(r: PaymentRequestOut): string {
   const quantity = quantityText(r.quantity, r.rateType);
   const rate = rateText(r.rate, r.currency, r.rateType);
   const hire = r.hireId ? ` ${oneLine(r.hireId)}` : "";
@@ -435,11 +365,7 @@ function renderRequest(r: RequestOut): string {
 }
 
 /** A request's daily hours within the period, and how many logged days lie outside it. */
-function renderDays(
-  days: z.infer<typeof registrationOutput>[],
-  outside: number,
-  within: string,
-): string {
+function renderDays(days: RegistrationOut[], outside: number, within: string): string {
   const elsewhere = `${outside} ${outside === 1 ? "day" : "days"} logged outside it`;
   if (days.length === 0) {
     return outside === 0
