@@ -22,16 +22,11 @@ writeFileSync(
 
 // The MCP Apps views' browser script (src/web/views/view-app.ts with the ext-apps App class),
 // built once and carried by the chunk that serves the views, so a read needs no esbuild.
+const { VIEW_SCRIPT_BUILD } = await import("../dist/web/view-script-build.js");
 const views = await build({
+  ...VIEW_SCRIPT_BUILD,
   absWorkingDir: root,
   entryPoints: ["src/web/views/view-app.ts"],
-  bundle: true,
-  minify: true,
-  format: "iife",
-  platform: "browser",
-  target: "es2022",
-  write: false,
-  legalComments: "none",
   logLevel: "warning",
 });
 const viewScript = views.outputFiles[0]?.text ?? "";

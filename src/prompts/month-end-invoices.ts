@@ -1,6 +1,6 @@
 import { definePrompt } from "./define-prompt.js";
-import { fitting, monthOf, recentMonths } from "./periods.js";
-import { companyArgument, companyScope, json, steps } from "./shared.js";
+import { monthOf, recentMonths } from "./periods.js";
+import { companyArgument, companyScope, json, periodArgument, steps } from "./shared.js";
 import { API_CANNOT_APPROVE } from "./wording.js";
 
 export const monthEndInvoicesPrompt = definePrompt({
@@ -11,11 +11,11 @@ export const monthEndInvoicesPrompt = definePrompt({
   needs: ["list_invoices"],
   arguments: [
     companyArgument,
-    {
-      name: "month",
-      description: "YYYY-MM; default last month in the first ten days of a month, else this month.",
-      complete: async (typed, ctx) => fitting(recentMonths(ctx.today), typed),
-    },
+    periodArgument(
+      "month",
+      "YYYY-MM; default last month in the first ten days of a month, else this month.",
+      recentMonths,
+    ),
   ],
   async render(args, ctx) {
     const scope = await companyScope(args.company, ctx);

@@ -1,6 +1,6 @@
 import { definePrompt } from "./define-prompt.js";
-import { fitting, recentWeeks, weekOf } from "./periods.js";
-import { companyArgument, companyScope, json, steps } from "./shared.js";
+import { recentWeeks, weekOf } from "./periods.js";
+import { companyArgument, companyScope, json, periodArgument, steps } from "./shared.js";
 
 export const weeklyTimesheetsPrompt = definePrompt({
   name: "weekly_timesheets",
@@ -10,11 +10,11 @@ export const weeklyTimesheetsPrompt = definePrompt({
   needs: ["list_payment_requests"],
   arguments: [
     companyArgument,
-    {
-      name: "week",
-      description: "ISO week such as 2026-W47, or a day in it (YYYY-MM-DD); default last week.",
-      complete: async (typed, ctx) => fitting(recentWeeks(ctx.today), typed),
-    },
+    periodArgument(
+      "week",
+      "ISO week such as 2026-W47, or a day in it (YYYY-MM-DD); default last week.",
+      recentWeeks,
+    ),
   ],
   async render(args, ctx) {
     const scope = await companyScope(args.company, ctx);

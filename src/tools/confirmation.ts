@@ -259,12 +259,12 @@ async function issuePreview<P>(
 ): Promise<Extract<Decision<P>, { kind: "preview" }>> {
   const token = randomUUID();
   const expiresAt = Date.now() + CONFIRMATION_TTL_MS;
-  const text = [
-    ...proposal.lines,
+  const text = shownText(
+    ctx,
+    proposal,
+    undefined,
     `Nothing has been changed yet. Show this preview to the person and wait for their answer. Only if they clearly confirm, call ${callOf(ctx, request.tool)} again with exactly the same arguments and confirmationToken: ${token} (single use, valid 5 minutes).`,
-    proposal.consequence,
-  ].join("\n");
-  refuseTooLong(ctx, text);
+  );
   await storeOf(ctx).put(token, {
     tool: request.tool,
     argDigests: digests(request.args),
@@ -305,12 +305,7 @@ async function askInForm<P>(
   round: number,
   changedNote?: string,
 ): Promise<Decision<P>> {
-  const message = [
-    ...(changedNote ? [changedNote] : []),
-    ...proposal.lines,
-    proposal.consequence,
-  ].join("\n");
-  refuseTooLong(ctx, message);
+  const message = shownText(ctx, proposal, changedNote);
   const state = await openForm(ctx, request, proposal, round);
   const form: FormAnswer["form"] = {
     message,
@@ -362,13 +357,12 @@ async function offerCard<P>(
   round: number,
   changedNote?: string,
 ): Promise<Decision<P>> {
-  const text = [
-    ...(changedNote ? [changedNote] : []),
-    ...proposal.lines,
+  const text = shownText(
+    ctx,
+    proposal,
+    changedNote,
     "Nothing has been changed yet. The person confirms or cancels on the card shown with this preview (valid 10 minutes); nothing is sent unless they press Confirm there. There is no token to pass back: do not confirm for them.",
-    proposal.consequence,
-  ].join("\n");
-  refuseTooLong(ctx, text);
+  );
   const form = await openForm(ctx, request, proposal, round, "card");
   const state = sealCard(ctx.sealingKey, {
     tool: request.tool,
@@ -503,6 +497,26 @@ function factText(value: Fact | undefined): string {
 export const whole = (value: unknown) => quoted(value, Number.POSITIVE_INFINITY);
 
 /** A preview or form cut by the answer budget would hide what the person decides on. */
+/**
+ * What a preview, form or card shows: what changed meanwhile (if anything), the change, what to do
+ * next (if anything) and its consequence; refused whole when too long.
+ */
+function shownText<P>(
+  ctx: ToolContext,
+  proposal: Proposal<P>,
+  changedNote?: string,
+  next?: string,
+): string {
+  const text = [
+    ...(changedNote ? [changedNote] : []),
+    ...proposal.lines,
+    ...(next ? [next] : []),
+    proposal.consequence,
+  ].join("\n");
+  refuseTooLong(ctx, text);
+  return text;
+}
+
 function refuseTooLong(ctx: ToolContext, text: string): void {
   const bytes = Buffer.byteLength(text);
   const limit = ctx.config.maxAnswerBytes - 4096;

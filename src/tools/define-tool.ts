@@ -54,6 +54,14 @@ export interface Clock {
   sleep(ms: number, signal: AbortSignal): Promise<void>;
 }
 
+/** A tool's annotations when it only reads the platform (MCP 2025-11-25, Tool annotations). */
+export const readOnlyAnnotations = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: true,
+} as const;
+
 /** The real clock. */
 export const systemClock: Clock = {
   now: () => Date.now(),

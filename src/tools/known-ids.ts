@@ -87,6 +87,20 @@ export function accountsOf(ctx: ToolContext): Promise<Account[]> {
   return read;
 }
 
+/**
+ * The caller's company with id `company` (from the accounts read once per call), or an argument
+ * error saying it is not one of theirs, with `hint` as what to do.
+ */
+export async function ownCompany(ctx: ToolContext, company: string, hint: string) {
+  const account = (await accountsOf(ctx)).find(
+    (a) => a.__typename === "Company" && a.id === company,
+  );
+  if (!account) {
+    throw new ToolInputError(`${oneLine(company)} is not one of your companies`, "company", hint);
+  }
+  return account;
+}
+
 /** Company ids in `argument`, checked against the accounts the viewer may act for; names resolved. */
 export async function resolveAccounts(
   ctx: ToolContext,

@@ -2,6 +2,7 @@
 // bundled with the ext-apps App class) inline, a strict policy of its own, and nothing loaded from
 // anywhere. Loaded with the first read of a view: the script is large, and a start needs none.
 import { APP_MIME_TYPE, VIEW_URIS, type ViewName } from "./app-views.js";
+import { VIEW_SCRIPT_BUILD } from "./view-script-build.js";
 
 /**
  * The policy the page itself carries, and the one declared to the host (`_meta.ui.csp` with no
@@ -42,14 +43,8 @@ async function buildViewScript(): Promise<string> {
   const ts = fileURLToPath(new URL("./views/view-app.ts", import.meta.url));
   const entry = existsSync(ts) ? ts : ts.replace(/\.ts$/, ".js");
   const built = await esbuild.build({
+    ...VIEW_SCRIPT_BUILD,
     entryPoints: [entry],
-    bundle: true,
-    minify: true,
-    format: "iife",
-    platform: "browser",
-    target: "es2022",
-    write: false,
-    legalComments: "none",
     logLevel: "silent",
   });
   return built.outputFiles[0]?.text ?? "";

@@ -11,6 +11,8 @@ import {
   WEBHOOK_PATH,
   type WebhookReceiver,
 } from "../../src/transports/webhook-receiver.js";
+import type { Harness } from "./mcp-harness.js";
+import { until } from "./until.js";
 
 export const SECRET = "whsec_test_secret_0123456789";
 /** The company of contractAccepted()'s default payload, whose webhook SECRET signs. */
@@ -130,4 +132,21 @@ export async function startReceiver(
         server.closeAllConnections();
       }),
   };
+}
+
+/**
+ * Accepts the contract of an offered hire at cmp_nordlys; nothing listens at the test's public
+ * address, so its delivery to `webhookId` fails. The failed delivery's id.
+ */
+export async function failedDelivery(h: Harness, webhookId: string): Promise<string> {
+  let hireId = "";
+  h.sandbox.edit((d) => {
+    hireId =
+      [...d.hires.values()].find((x) => x.status === "OFFERED" && x.companyId === "cmp_nordlys")
+        ?.id ?? "";
+  });
+  h.sandbox.acceptContract(hireId);
+  const failed = () => h.sandbox.webhookEvents.find((e) => e.webhookId === webhookId);
+  await until(() => failed()?.status.startsWith("failed") === true, "the delivery failed");
+  return failed()?.id as string;
 }

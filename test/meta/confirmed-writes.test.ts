@@ -2,15 +2,17 @@
 // module: a tool that is not read-only and whose description or annotations say so must take a
 // confirmationToken, and each of its acts must, without one, send no mutation to the platform and
 // answer with a preview (token path), a refusal (forms only, no form client) or nothing sent after a
-// declined form (on 2025-11-25 and on 2026-07-28); on a client that renders MCP Apps, a card whose
+// declined form (on 2025-11-25 and on 2026-07-28, the acts taking the declining answers in turn;
+// test/unit/confirmation.test.ts tests each answer at confirmedWrite); on a client that renders MCP Apps, a card whose
 // Confirm sends it once. A new tool of that kind without an act below
 // fails the first test.
+import type { ElicitResult } from "@modelcontextprotocol/server";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_TOOLSETS } from "../../src/config/defaults.js";
 import { tools } from "../../src/tools/registry.js";
 import { APPS_CAPABILITIES } from "../helpers/apps.js";
 import type { Harness, HarnessOptions } from "../helpers/mcp-harness.js";
-import { callTool, useHarness } from "../helpers/tool-calls.js";
+import { callTool, DECLINING_ANSWERS, useHarness } from "../helpers/tool-calls.js";
 
 /** What a description says when its change cannot be taken back, moves money or tells someone. */
 const IRREVERSIBLE =
@@ -82,6 +84,9 @@ const mutations = (h: Harness) =>
 
 const harness = useHarness();
 
+const answered = (answer: ElicitResult) =>
+  answer.action === "accept" ? "with the box unticked" : answer.action;
+
 describe("changes that cannot be undone, move money or email someone", () => {
   // run_write_tool confirms nothing itself: the tool it runs asks, bound to its own name.
   const writes = tools.filter((t) => !t.annotations.readOnlyHint && t.toolset !== "discovery");
@@ -98,10 +103,13 @@ describe("changes that cannot be undone, move money or email someone", () => {
     }
   });
 
+  let turn = 0;
   for (const [tool, acts] of Object.entries(ACTS)) {
     const config = SETTINGS[tool] ?? {};
     for (const args of acts) {
       const act = `${tool} ${JSON.stringify(args).slice(0, 80)}`;
+      const declining = DECLINING_ANSWERS[turn++ % DECLINING_ANSWERS.length] as ElicitResult;
+      const declining2026 = DECLINING_ANSWERS[turn % DECLINING_ANSWERS.length] as ElicitResult;
 
       it(`${act}: a preview, and no mutation, without a token`, async () => {
         const h = await harness({ config });
@@ -110,26 +118,28 @@ describe("changes that cannot be undone, move money or email someone", () => {
         expect(mutations(h)).toEqual([]);
       });
 
-      it(`${act}: nothing sent when the person declines the form`, async () => {
+      it(`${act}: nothing sent when the form is answered ${answered(declining)}`, async () => {
         const h = await harness({
           config,
           clientCapabilities: { elicitation: {} },
-          onElicit: () => ({ action: "decline" }),
+          onElicit: () => declining,
         });
         const r = await callTool<{ status?: string }>(h, tool, args);
         expect(r.out?.status, r.text).toBe("declined");
+        expect(r.text).toMatch(/^Not confirmed \(.+\): nothing was changed\./m);
         expect(mutations(h)).toEqual([]);
       });
 
-      it(`${act}: nothing sent when the person declines the form on MCP 2026-07-28`, async () => {
+      it(`${act}: nothing sent when the form is answered ${answered(declining2026)} on MCP 2026-07-28`, async () => {
         const h = await harness({
           config,
           protocol: "2026-07-28",
           clientCapabilities: { elicitation: { form: {} } },
-          onElicit: () => ({ action: "decline" }),
+          onElicit: () => declining2026,
         });
         const r = await callTool<{ status?: string }>(h, tool, args);
         expect(r.out?.status, r.text).toBe("declined");
+        expect(r.text).toMatch(/^Not confirmed \(.+\): nothing was changed\./m);
         expect(mutations(h)).toEqual([]);
       });
 

@@ -11,7 +11,6 @@ import {
 } from "../helpers/preview-commitment.js";
 import {
   callTool,
-  DECLINING_ANSWERS,
   formAnswering,
   PAST_TOKEN_LIFETIME_MS,
   previewToken,
@@ -296,19 +295,16 @@ describe("cancel_hire with elicitation", () => {
     expect(await statusOf(h)).toBe("CANCELLED");
   });
 
-  it("changes nothing on decline, cancel or an unticked box", async () => {
-    for (const answer of DECLINING_ANSWERS) {
-      const e = formAnswering(answer);
-      const h = await harness(e.options);
-      const r = await call(h, ARGS);
-      expect(r.r.isError).toBeFalsy();
-      expect(r.out.status).toBe("declined");
-      expect(r.text).toContain("nothing was changed");
-      expect(r.text).toContain("still DRAFT");
-      expect(h.sandbox.countRequests("CancelHire")).toBe(0);
-      expect(await statusOf(h)).toBe("DRAFT");
-      await h.close();
-    }
+  it("changes nothing when the person declines the form", async () => {
+    const e = formAnswering({ action: "decline" });
+    const h = await harness(e.options);
+    const r = await call(h, ARGS);
+    expect(r.r.isError).toBeFalsy();
+    expect(r.out.status).toBe("declined");
+    expect(r.text).toContain("nothing was changed");
+    expect(r.text).toContain("still DRAFT");
+    expect(h.sandbox.countRequests("CancelHire")).toBe(0);
+    expect(await statusOf(h)).toBe("DRAFT");
   });
 });
 

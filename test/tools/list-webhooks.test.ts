@@ -6,7 +6,7 @@ import { webhooksOf } from "../../src/sandbox/domains/webhooks/seed.js";
 import { createMemoryStore } from "../../src/state/memory-store.js";
 import type { Harness, HarnessOptions } from "../helpers/mcp-harness.js";
 import { callTool, previewToken, useHarness } from "../helpers/tool-calls.js";
-import { until } from "../helpers/until.js";
+import { failedDelivery } from "../helpers/webhooks.js";
 
 const TOOL = "list_webhooks";
 const PUBLIC_URL = "http://127.0.0.1:39871";
@@ -93,17 +93,7 @@ describe("list_webhooks", () => {
       confirmationToken: token,
     });
     const webhookId = created.out.webhook.id;
-    let hireId = "";
-    h.sandbox.edit((d) => {
-      hireId =
-        [...d.hires.values()].find((x) => x.status === "OFFERED" && x.companyId === "cmp_nordlys")
-          ?.id ?? "";
-    });
-    h.sandbox.acceptContract(hireId);
-    // Nothing listens at the public address in this test: the first attempt fails.
-    const failed = () => h.sandbox.webhookEvents.find((e) => e.webhookId === webhookId);
-    await until(() => failed()?.status.startsWith("failed") === true, "the delivery failed");
-    const eventId = failed()?.id as string;
+    const eventId = await failedDelivery(h, webhookId);
 
     const all = await call(h, { company: "cmp_nordlys" });
     expect(all.out.deliveries).toBeUndefined();

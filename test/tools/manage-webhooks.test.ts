@@ -10,7 +10,7 @@ import type { StateStore } from "../../src/state/store.js";
 import { createWebhookSecretStore } from "../../src/state/webhook-secrets.js";
 import type { Harness, HarnessOptions } from "../helpers/mcp-harness.js";
 import { callTool, useHarness } from "../helpers/tool-calls.js";
-import { until } from "../helpers/until.js";
+import { failedDelivery } from "../helpers/webhooks.js";
 
 const PUBLIC_URL = "http://127.0.0.1:39871";
 const RECEIVER = `${PUBLIC_URL}/webhooks/platform`;
@@ -267,17 +267,7 @@ describe("manage_webhooks retry", () => {
     const { out } = await call(h, CREATE);
     const created = await call(h, { ...CREATE, confirmationToken: out.confirmationToken });
     const webhookId = created.out.webhook?.id as string;
-    let hireId = "";
-    h.sandbox.edit((d) => {
-      hireId =
-        [...d.hires.values()].find((x) => x.status === "OFFERED" && x.companyId === "cmp_nordlys")
-          ?.id ?? "";
-    });
-    h.sandbox.acceptContract(hireId);
-    // Nothing listens at the public address in this test: the first attempt fails.
-    const failed = () => h.sandbox.webhookEvents.find((e) => e.webhookId === webhookId);
-    await until(() => failed()?.status.startsWith("failed") === true, "the delivery failed");
-    const eventId = failed()?.id as string;
+    const eventId = await failedDelivery(h, webhookId);
     const listed = await callTool<Out>(h, "list_webhooks", { company: "cmp_nordlys" });
     expect(listed.text).toContain(eventId);
 

@@ -11,7 +11,7 @@ import {
   appliedAfterLostAnswer,
   changedBeforeTokenConfirmation,
 } from "../helpers/preview-commitment.js";
-import { callTool, DECLINING_ANSWERS, formAnswering, useHarness } from "../helpers/tool-calls.js";
+import { callTool, useHarness } from "../helpers/tool-calls.js";
 
 const TOOL = "update_payment_request";
 const RECORDS: HarnessOptions = { config: { toolsets: [...DEFAULT_TOOLSETS, "records"] } };
@@ -198,16 +198,6 @@ describe("update_payment_request", () => {
         r.purchaseOrderNumber = "PO-SET-ELSEWHERE";
       },
     });
-  });
-
-  it("changes nothing when the person declines the form", async () => {
-    for (const answer of DECLINING_ANSWERS) {
-      const { options } = formAnswering(answer);
-      const h = await start(options);
-      const r = await call(h, ARGS);
-      expect(r.out.status, r.text).toBe("declined");
-      expect(h.sandbox.countRequests("UpdatePaymentRequest")).toBe(0);
-    }
   });
 
   it("reads the request back after the connection drops post-send and reports it updated", async () => {

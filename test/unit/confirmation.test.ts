@@ -12,13 +12,20 @@ import { SharedStateUnavailableError, type StateStore } from "../../src/state/st
 import {
   type ChangeRequest,
   confirmChange,
+  confirmedWrite,
   type Fact,
   OutcomeStillUnknownError,
   READ_BACK_DELAYS_MS,
   sendWrite,
   UNKNOWN_OUTCOME_HOLD_MS,
 } from "../../src/tools/confirmation.js";
-import type { ElicitResult, FormReply, ToolContext } from "../../src/tools/define-tool.js";
+import type {
+  ElicitResult,
+  FormAnswer,
+  FormReply,
+  ToolContext,
+} from "../../src/tools/define-tool.js";
+import { DECLINING_ANSWERS } from "../helpers/tool-calls.js";
 
 interface Waits {
   slept: number[];
@@ -294,6 +301,47 @@ describe("the form", () => {
       text: "Not confirmed: the form's answer could not be read; nothing changed.",
     });
   });
+});
+
+// Every write tool confirms through confirmedWrite: the three answers that decline are tested here
+// once; test/meta/confirmed-writes.test.ts declines one form of each tool's every act.
+describe("a declined form, through confirmedWrite", () => {
+  const ticked: ElicitResult = { action: "accept", content: { confirm: true } };
+  const why = {
+    decline: "the person declined",
+    cancel: "the person cancelled",
+    accept: "the box was left unticked",
+  };
+
+  for (const answer of DECLINING_ANSWERS) {
+    const because = why[answer.action];
+    it(`sends nothing when ${because}, says what stays, and its form cannot be answered again`, async () => {
+      const ctx = context({ forms: true });
+      const applied: unknown[] = [];
+      const write = {
+        ...change({ hireId: "hire_003" }, { status: "DRAFT" }),
+        check: "get_hire (hireId hire_003)",
+        fields: () => ({ hireId: "hire_003" }),
+        declined: () => ({ text: "The hire is still DRAFT.", fields: { hireStatus: "DRAFT" } }),
+        apply: async (proposal: unknown) => {
+          applied.push(proposal);
+          return { structured: { status: "cancelled" as const }, text: "Cancelled." };
+        },
+      };
+      const { form } = (await confirmedWrite(ctx, write)) as FormAnswer;
+      const state = openRequestState(ctx.sealingKey, form.requestState, ctx.clock.now());
+      const declined = await confirmedWrite({ ...ctx, formReply: { state, answer } }, write);
+      expect(declined).toEqual({
+        structured: { status: "declined", hireId: "hire_003", hireStatus: "DRAFT" },
+        text: `Not confirmed (${because}): nothing was changed. The hire is still DRAFT.`,
+      });
+      // Its state is spent by any answer: the same form answered again with a tick sends nothing.
+      await expect(
+        confirmedWrite({ ...ctx, formReply: { state, answer: ticked } }, write),
+      ).rejects.toThrow("this form's answer was already used");
+      expect(applied).toEqual([]);
+    });
+  }
 });
 
 describe("sendWrite", () => {

@@ -1,7 +1,7 @@
 import * as z from "zod";
 import { listAccountsQuery } from "../../client/operations/accounts.js";
 import { oneLine, quoted } from "../../client/platform-text.js";
-import { defineTool } from "../define-tool.js";
+import { defineTool, readOnlyAnnotations } from "../define-tool.js";
 import { requestOptions, upperCaseEnum } from "../format.js";
 
 const ACCOUNT_TYPES = ["COMPANY", "ORGANISATION", "RECRUITER", "WORKER", "PARTNER"] as const;
@@ -51,12 +51,7 @@ export const listAccountsTool = defineTool({
     /** Accounts of every type, before the `type` filter. */
     totalAccounts: z.number(),
   },
-  annotations: {
-    readOnlyHint: true,
-    destructiveHint: false,
-    idempotentHint: true,
-    openWorldHint: true,
-  },
+  annotations: readOnlyAnnotations,
   async handler(args, ctx) {
     const { data } = await ctx.client.run(listAccountsQuery, {}, requestOptions(ctx));
     const all = data.accounts.map((a) => ({

@@ -8,8 +8,9 @@ import {
   hireContractQuery,
 } from "../../client/operations/index.js";
 import { oneLine, quoted, urlText } from "../../client/platform-text.js";
-import { defineTool, ToolInputError } from "../define-tool.js";
+import { defineTool, readOnlyAnnotations, ToolInputError } from "../define-tool.js";
 import { hiddenFields, hiddenLine, period, rateText, requestOptions } from "../format.js";
+import { contractTerms } from "./contract-terms.js";
 
 const contractRef = z.object({
   id: z.string(),
@@ -21,12 +22,7 @@ const contractRef = z.object({
 const draftOutput = z.object({
   id: z.string(),
   status: z.string(),
-  jobName: z.string(),
-  startDate: z.string().nullable(),
-  endDate: z.string().nullable(),
-  currency: z.string(),
-  rate: z.number().nullable(),
-  rateType: z.string().nullable(),
+  ...contractTerms(),
   pdfUrl: z.string().nullable(),
 });
 
@@ -68,12 +64,7 @@ export const getContractTool = defineTool({
   outputSchema: {
     id: z.string(),
     status: z.string(),
-    jobName: z.string(),
-    startDate: z.string().nullable(),
-    endDate: z.string().nullable(),
-    currency: z.string(),
-    rate: z.number().nullable(),
-    rateType: z.string().nullable(),
+    ...contractTerms(),
     paymentTerms: z.string(),
     purchaseOrderNumber: z.string().nullable(),
     hireId: z.string().nullable(),
@@ -93,12 +84,7 @@ export const getContractTool = defineTool({
     otherContracts: z.array(contractRef),
     hiddenFields: z.array(z.string()),
   },
-  annotations: {
-    readOnlyHint: true,
-    destructiveHint: false,
-    idempotentHint: true,
-    openWorldHint: true,
-  },
+  annotations: readOnlyAnnotations,
   async handler(args, ctx) {
     if ((args.contractId === undefined) === (args.hireId === undefined)) {
       throw new ToolInputError(

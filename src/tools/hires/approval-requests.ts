@@ -1,6 +1,7 @@
 // An approval request on a hire as list_hire_approvals shows it and review_hire_approval decides it.
 import * as z from "zod";
 import type { ApprovalRequest } from "../../client/operations/approvals.js";
+import { contractTerms } from "../contracts/contract-terms.js";
 
 export const approvalOutput = z.object({
   id: z.string(),
@@ -24,13 +25,7 @@ export const approvalOutput = z.object({
       worker: z.string(),
       companyId: z.string(),
       company: z.string(),
-      jobName: z.string(),
-      startDate: z.string().nullable(),
-      endDate: z.string().nullable(),
-      currency: z.string(),
-      /** Null when hidden for this account. */
-      rate: z.number().nullable(),
-      rateType: z.string().nullable(),
+      ...contractTerms(),
     })
     .nullable(),
 });

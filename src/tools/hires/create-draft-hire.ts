@@ -19,6 +19,7 @@ import {
 } from "../../client/operations/talent-invitations.js";
 import { oneLine, quoted } from "../../client/platform-text.js";
 import { sendWrite, whole } from "../confirmation.js";
+import { contractTerms } from "../contracts/contract-terms.js";
 import { defineTool, type ToolContext, ToolInputError } from "../define-tool.js";
 import { dateSchema, period, rateText, requestOptions, upperCaseEnum } from "../format.js";
 import { contactByName, withCompanyId } from "../known-ids.js";
@@ -32,13 +33,8 @@ const hireOutput = z.object({
   worker: z.object({ id: z.string(), name: z.string() }),
   company: z.object({ id: z.string(), name: z.string() }),
   contractId: z.string(),
-  jobName: z.string(),
-  startDate: z.string().nullable(),
-  endDate: z.string().nullable(),
-  currency: z.string(),
-  /** The rate given in this call; the platform may hide rates from some accounts. */
-  rate: z.number().nullable(),
-  rateType: z.string().nullable(),
+  // The rate is the one given in this call.
+  ...contractTerms(),
   purchaseOrderNumber: z.string().nullable(),
 });
 

@@ -9,19 +9,20 @@ import {
   type PaidRequestsPage,
 } from "../../client/operations/hires.js";
 import { oneLine, quoted } from "../../client/platform-text.js";
+import { contractTerms } from "../contracts/contract-terms.js";
 import { paymentTerms } from "../contracts/get-contract.js";
-import { defineTool, type ToolContext, ToolInputError } from "../define-tool.js";
+import {
+  defineTool,
+  readOnlyAnnotations,
+  type ToolContext,
+  ToolInputError,
+} from "../define-tool.js";
 import { hiddenFields, hiddenLine, money, period, rateText, requestOptions } from "../format.js";
 
 // Status and PO number are left out: the field says the status, the hire carries the PO number.
 const termsOutput = z.object({
   id: z.string(),
-  jobName: z.string(),
-  startDate: z.string().nullable(),
-  endDate: z.string().nullable(),
-  currency: z.string(),
-  rate: z.number().nullable(),
-  rateType: z.string().nullable(),
+  ...contractTerms(),
   paymentTerms: z.string(),
 });
 
@@ -105,12 +106,7 @@ export const getHireTool = defineTool({
     hireId: z.string().min(1).describe("The hire's id (from search_hires), e.g. 48213."),
   },
   outputSchema: outputShape,
-  annotations: {
-    readOnlyHint: true,
-    destructiveHint: false,
-    idempotentHint: true,
-    openWorldHint: true,
-  },
+  annotations: readOnlyAnnotations,
   async handler(args, ctx) {
     const { data, restricted } = await ctx.client.run(
       getHireQuery,

@@ -2,7 +2,7 @@ import * as z from "zod";
 import { pendingApprovalsQuery } from "../../client/operations/approvals.js";
 import { oneLine, quoted } from "../../client/platform-text.js";
 import type { RestrictedField } from "../../client/types.js";
-import { defineTool, type ToolContext } from "../define-tool.js";
+import { defineTool, readOnlyAnnotations, type ToolContext } from "../define-tool.js";
 import { hiddenFields, hiddenLine, period, rateText, requestOptions } from "../format.js";
 import { callOf, reachOf } from "../reach.js";
 import { type ApprovalOut, approvalOutput, toOutput } from "./approval-requests.js";
@@ -40,12 +40,7 @@ export const listHireApprovalsTool = defineTool({
     total: z.number(),
     hiddenFields: z.array(z.string()),
   },
-  annotations: {
-    readOnlyHint: true,
-    destructiveHint: false,
-    idempotentHint: true,
-    openWorldHint: true,
-  },
+  annotations: readOnlyAnnotations,
   async handler(args, ctx) {
     const { data, restricted } = await ctx.client.run(
       pendingApprovalsQuery,

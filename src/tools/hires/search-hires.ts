@@ -2,7 +2,7 @@ import * as z from "zod";
 import { type HireSummary, searchHiresQuery } from "../../client/operations/index.js";
 import { clampPage, clampPageSize } from "../../client/pagination.js";
 import { oneLine, quoted } from "../../client/platform-text.js";
-import { defineTool, ToolInputError } from "../define-tool.js";
+import { defineTool, readOnlyAnnotations, ToolInputError } from "../define-tool.js";
 import {
   dateRangeSchema,
   hiddenFields,
@@ -125,12 +125,7 @@ export const searchHiresTool = defineTool({
     page: pageOutput,
     hiddenFields: z.array(z.string()),
   },
-  annotations: {
-    readOnlyHint: true,
-    destructiveHint: false,
-    idempotentHint: true,
-    openWorldHint: true,
-  },
+  annotations: readOnlyAnnotations,
   async handler(args, ctx) {
     for (const [name, range] of [
       ["startDateRange", args.startDateRange],

@@ -6,7 +6,12 @@ import {
 } from "../../client/operations/index.js";
 import { clampPage, clampPageSize, describePage, type PageInfo } from "../../client/pagination.js";
 import { oneLine, quoted, urlText } from "../../client/platform-text.js";
-import { defineTool, type ToolContext, ToolInputError } from "../define-tool.js";
+import {
+  defineTool,
+  readOnlyAnnotations,
+  type ToolContext,
+  ToolInputError,
+} from "../define-tool.js";
 import {
   hiddenFields,
   hiddenLine,
@@ -103,12 +108,7 @@ export const listInvoicesTool = defineTool({
     invoice: invoiceDetailsOutput.nullable(),
     hiddenFields: z.array(z.string()),
   },
-  annotations: {
-    readOnlyHint: true,
-    destructiveHint: false,
-    idempotentHint: true,
-    openWorldHint: true,
-  },
+  annotations: readOnlyAnnotations,
   async handler(args, ctx) {
     const today = new Date().toISOString().slice(0, 10);
     if (args.number !== undefined) {

@@ -9,7 +9,12 @@ import {
 } from "../../client/operations/jobs.js";
 import { clampPage, clampPageSize, MAX_PAGE_SIZE } from "../../client/pagination.js";
 import { oneLine, quoted } from "../../client/platform-text.js";
-import { defineTool, type ToolContext, ToolInputError } from "../define-tool.js";
+import {
+  defineTool,
+  readOnlyAnnotations,
+  type ToolContext,
+  ToolInputError,
+} from "../define-tool.js";
 import {
   hiddenFields,
   hiddenLine,
@@ -156,12 +161,7 @@ export const listJobsTool = defineTool({
     candidacies: z.array(candidacyOutput).optional(),
     hiddenFields: z.array(z.string()),
   },
-  annotations: {
-    readOnlyHint: true,
-    destructiveHint: false,
-    idempotentHint: true,
-    openWorldHint: true,
-  },
+  annotations: readOnlyAnnotations,
   async handler(args, ctx) {
     const options = requestOptions(ctx);
     const first = clampPageSize(args.first);

@@ -26,7 +26,7 @@ import {
   ToolInputError,
 } from "../define-tool.js";
 import { requestOptions } from "../format.js";
-import { accountsOf, withCompanyId, withNotes } from "../known-ids.js";
+import { ownCompany, withCompanyId, withNotes } from "../known-ids.js";
 import { refusedAsNotAllowed } from "../not-allowed.js";
 import { hiddenCharacters, holdsHidden, sentTextSchema, sentTextShown } from "../sent-text.js";
 import { CLOSED_JOB_STATUSES, failureReason } from "./job-writes.js";
@@ -199,16 +199,11 @@ async function readContext(ctx: ToolContext, company: string, name: string): Pro
     requestOptions(ctx),
   );
   // The accounts withCompanyId read for this call: not read again.
-  const account = (await accountsOf(ctx)).find(
-    (a) => a.__typename === "Company" && a.id === company,
+  const account = await ownCompany(
+    ctx,
+    company,
+    "list_accounts shows the companies you can post jobs for.",
   );
-  if (!account) {
-    throw new ToolInputError(
-      `${oneLine(company)} is not one of your companies`,
-      "company",
-      "list_accounts shows the companies you can post jobs for.",
-    );
-  }
   const before = data.jobs.data.filter((j) => sameName(j.name, name)).map((j) => j.id);
   return { companyName: account.name, before: new Set(before) };
 }

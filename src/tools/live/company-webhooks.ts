@@ -5,9 +5,9 @@ import type { WebhooksOfCompanyQuery } from "../../client/operation-types.genera
 import { webhooksOfCompanyQuery } from "../../client/operations/webhooks.js";
 import { oneLine } from "../../client/platform-text.js";
 import { receiverUrlOf } from "../../state/webhook-secrets.js";
-import { type ToolContext, ToolInputError } from "../define-tool.js";
+import type { ToolContext } from "../define-tool.js";
 import { requestOptions } from "../format.js";
-import { accountsOf } from "../known-ids.js";
+import { ownCompany } from "../known-ids.js";
 
 export const webhookOutput = z.object({
   id: z.string(),
@@ -31,16 +31,11 @@ type WebhookOut = z.infer<typeof webhookOutput>;
 export async function readWebhooks(ctx: ToolContext, company: string) {
   const { data } = await ctx.client.run(webhooksOfCompanyQuery, { company }, requestOptions(ctx));
   // The accounts withCompanyId read for this call: not read again, here or on each read-back.
-  const account = (await accountsOf(ctx)).find(
-    (a) => a.__typename === "Company" && a.id === company,
+  const account = await ownCompany(
+    ctx,
+    company,
+    "Find the company's id with list_accounts (webhooks belong to companies).",
   );
-  if (!account) {
-    throw new ToolInputError(
-      `${oneLine(company)} is not one of your companies`,
-      "company",
-      "Find the company's id with list_accounts (webhooks belong to companies).",
-    );
-  }
   return { company: { id: account.id, name: account.name }, data };
 }
 

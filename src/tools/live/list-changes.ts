@@ -8,7 +8,7 @@ import {
 } from "../../client/changes-feed.js";
 import { oneLine } from "../../client/platform-text.js";
 import { CHANGES_URI } from "../../client/schema/uris.js";
-import { defineTool } from "../define-tool.js";
+import { defineTool, readOnlyAnnotations } from "../define-tool.js";
 import { isRealDate, requestOptions } from "../format.js";
 import { accountsOf, resolveAccounts, resolveHires } from "../known-ids.js";
 
@@ -87,12 +87,7 @@ export const listChangesTool = defineTool({
     hasMore: z.boolean(),
     notes: z.array(z.string()),
   },
-  annotations: {
-    readOnlyHint: true,
-    destructiveHint: false,
-    idempotentHint: true,
-    openWorldHint: true,
-  },
+  annotations: readOnlyAnnotations,
   async handler(args, ctx) {
     const events = ctx.events;
     const team = ctx.teamChanges;

@@ -1,7 +1,12 @@
 import * as z from "zod";
 import { oneLine } from "../../client/platform-text.js";
 import { whole } from "../confirmation.js";
-import { defineTool, type ToolContext, ToolInputError } from "../define-tool.js";
+import {
+  defineTool,
+  readOnlyAnnotations,
+  type ToolContext,
+  ToolInputError,
+} from "../define-tool.js";
 import { withCompanyId, withNotes } from "../known-ids.js";
 import {
   eventsText,
@@ -51,12 +56,7 @@ export const listWebhooksTool = defineTool({
     /** With webhookId: that webhook's recent deliveries, newest first. */
     deliveries: z.array(deliveryOutput).optional(),
   },
-  annotations: {
-    readOnlyHint: true,
-    destructiveHint: false,
-    idempotentHint: true,
-    openWorldHint: true,
-  },
+  annotations: readOnlyAnnotations,
   async handler(given, ctx) {
     // A company's name is read as its id first.
     const { args, notes } = await withCompanyId(ctx, given);

@@ -21,7 +21,7 @@ import {
   searchSchema,
   whereToRead,
 } from "../../client/schema/index.js";
-import { defineTool, ToolInputError } from "../define-tool.js";
+import { defineTool, readOnlyAnnotations, ToolInputError } from "../define-tool.js";
 import { type Reach, reachOf, TURNED_OFF } from "../reach.js";
 import { API_CANNOT, toolForMutation, whoMakes } from "./mutation-tools.js";
 import { sensitiveField } from "./sensitive-fields.js";
@@ -104,12 +104,7 @@ export const describeSchemaTool = defineTool({
     /** A search matched more than it shows. */
     more: z.boolean(),
   },
-  annotations: {
-    readOnlyHint: true,
-    destructiveHint: false,
-    idempotentHint: true,
-    openWorldHint: true,
-  },
+  annotations: readOnlyAnnotations,
   async handler(args, ctx) {
     if ((args.search === undefined) === (args.typeName === undefined)) {
       throw new ToolInputError(

@@ -3,7 +3,7 @@ import { runtimeQuery } from "../../client/client.js";
 import { describePage, type PaginatorInfo, readPage } from "../../client/pagination.js";
 import { oneLine, quoted } from "../../client/platform-text.js";
 import { cutAtLine } from "../answer-budget.js";
-import { defineTool } from "../define-tool.js";
+import { defineTool, readOnlyAnnotations } from "../define-tool.js";
 import { hiddenFields, hiddenLine, requestOptions } from "../format.js";
 import { checkQuery, checkVariablesSize, OPERATION_NAME, pathText } from "./query-checks.js";
 
@@ -56,12 +56,7 @@ export const queryPlatformTool = defineTool({
     /** Lists the JSON keeps only the start of, e.g. "hires.data: 40 of 100". */
     shortenedLists: z.array(z.string()),
   },
-  annotations: {
-    readOnlyHint: true,
-    destructiveHint: false,
-    idempotentHint: true,
-    openWorldHint: true,
-  },
+  annotations: readOnlyAnnotations,
   async handler(args, ctx) {
     const variables = (args.variables ?? {}) as Record<string, unknown>;
     checkVariablesSize(variables);

@@ -12,7 +12,13 @@ import {
 import { clampPage, clampPageSize } from "../../client/pagination.js";
 import { oneLine, quoted } from "../../client/platform-text.js";
 import type { RequestOptions } from "../../client/types.js";
-import { defineTool, shown, type ToolContext, ToolInputError } from "../define-tool.js";
+import {
+  defineTool,
+  readOnlyAnnotations,
+  shown,
+  type ToolContext,
+  ToolInputError,
+} from "../define-tool.js";
 import {
   hiddenFields,
   hiddenLine,
@@ -104,12 +110,7 @@ export const searchTalentPoolTool = defineTool({
     page: pageOutput.nullable(),
     hiddenFields: z.array(z.string()),
   },
-  annotations: {
-    readOnlyHint: true,
-    destructiveHint: false,
-    idempotentHint: true,
-    openWorldHint: true,
-  },
+  annotations: readOnlyAnnotations,
   async handler(args, ctx) {
     const countries = args.countries?.map((c) => c.trim().toUpperCase());
     const bad = countries?.find((c) => !/^[A-Z]{2}$/.test(c));

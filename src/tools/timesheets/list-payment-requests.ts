@@ -7,7 +7,12 @@ import {
 } from "../../client/operations/payments.js";
 import { clampPage, clampPageSize } from "../../client/pagination.js";
 import { oneLine, quoted } from "../../client/platform-text.js";
-import { defineTool, type ToolContext, ToolInputError } from "../define-tool.js";
+import {
+  defineTool,
+  readOnlyAnnotations,
+  type ToolContext,
+  ToolInputError,
+} from "../define-tool.js";
 import {
   dateSchema,
   hiddenFields,
@@ -96,12 +101,7 @@ export const listPaymentRequestsTool = defineTool({
     page: pageOutput,
     hiddenFields: z.array(z.string()),
   },
-  annotations: {
-    readOnlyHint: true,
-    destructiveHint: false,
-    idempotentHint: true,
-    openWorldHint: true,
-  },
+  annotations: readOnlyAnnotations,
   async handler(args, ctx) {
     const from = args.period?.from;
     const to = args.period?.to;
