@@ -1,5 +1,6 @@
-// Jobs with their candidates and bids, for list_jobs. Counts come from the nested paginators' totals,
-// so a page of jobs with its counts is one request.
+// Jobs with their candidates and bids, for the job tools; how the tools show each is in
+// src/tools/shapes/job.ts and candidacy.ts. Counts come from the nested paginators' totals, so a
+// page of jobs with its counts is one request.
 
 import type {
   AcceptBidMutation,

@@ -1,12 +1,5 @@
 import * as z from "zod";
-import {
-  type BidRow,
-  type JobCandidateRow,
-  type JobDetails,
-  type JobSummary,
-  jobDetailsQuery,
-  listJobsQuery,
-} from "../../client/operations/jobs.js";
+import { jobDetailsQuery, listJobsQuery } from "../../client/operations/jobs.js";
 import { clampPage, clampPageSize, MAX_PAGE_SIZE } from "../../client/pagination.js";
 import { oneLine, quoted } from "../../client/platform-text.js";
 import {
@@ -28,6 +21,16 @@ import {
 } from "../format.js";
 import { resolveAccounts } from "../known-ids.js";
 import {
+  candidacyOutput,
+  type JobDetailOut,
+  type JobOut,
+  jobDetailOutput,
+  jobOutput,
+  toCandidacyOutput,
+  toJobDetail,
+  toJobOutput,
+} from "../shapes/job.js";
+import {
   bidRate,
   boundNote,
   type Candidacy,
@@ -48,86 +51,6 @@ const jobStatus = z.preprocess((v) => {
   const upper = v.trim().toUpperCase();
   return STATUS_WORDS[upper] ?? upper;
 }, z.enum(JOB_STATUSES));
-
-const companyOutput = z.object({ id: z.string(), name: z.string() });
-
-const jobOutput = z.object({
-  id: z.string(),
-  number: z.number(),
-  name: z.string(),
-  status: z.string().nullable(),
-  company: companyOutput,
-  currency: z.string(),
-  skills: z.array(z.string()),
-  startDate: z.string().nullable(),
-  endDate: z.string().nullable(),
-  publishedAt: z.string().nullable(),
-  candidates: z.number(),
-  bids: z.number(),
-});
-type JobOut = z.infer<typeof jobOutput>;
-
-const candidateOutput = z.object({
-  id: z.string(),
-  worker: z.object({ id: z.string(), name: z.string(), email: z.string().nullable() }),
-  step: z.string(),
-  status: z.string(),
-  statusReason: z.string().nullable(),
-  preferred: z.boolean(),
-  bidId: z.string().nullable(),
-  hireId: z.string().nullable(),
-});
-
-const bidOutput = z.object({
-  id: z.string(),
-  status: z.string(),
-  worker: z.object({ id: z.string(), name: z.string() }),
-  supplier: companyOutput.nullable(),
-  rate: z.number().nullable(),
-  rateType: z.string().nullable(),
-  currency: z.string(),
-});
-
-const jobDetailOutput = jobOutput.omit({ candidates: true, bids: true }).extend({
-  description: z.string().nullable(),
-  rate: z.number().nullable(),
-  minimumRate: z.number().nullable(),
-  maximumRate: z.number().nullable(),
-  rateType: z.string().nullable(),
-  locationPreference: z.string().nullable(),
-  candidates: z.array(candidateOutput),
-  candidatesPage: pageOutput,
-  bids: z.array(bidOutput),
-  bidsPage: pageOutput,
-});
-type JobDetailOut = z.infer<typeof jobDetailOutput>;
-
-/** A job where the person asked for is a candidate, with their step, status and bid. */
-const candidacyOutput = z.object({
-  id: z.string(),
-  worker: z.object({ id: z.string(), name: z.string(), email: z.string().nullable() }),
-  job: z.object({
-    id: z.string(),
-    number: z.number(),
-    name: z.string(),
-    status: z.string().nullable(),
-    company: companyOutput,
-  }),
-  step: z.string(),
-  status: z.string(),
-  statusReason: z.string().nullable(),
-  bid: z
-    .object({
-      id: z.string(),
-      status: z.string(),
-      rate: z.number().nullable(),
-      rateType: z.string().nullable(),
-      currency: z.string(),
-    })
-    .nullable(),
-  hireId: z.string().nullable(),
-});
-type CandidacyOut = z.infer<typeof candidacyOutput>;
 
 export const listJobsTool = defineTool({
   name: "list_jobs",
@@ -202,7 +125,7 @@ export const listJobsTool = defineTool({
       options,
     );
     const info = pageOf(data.jobs.paginatorInfo);
-    const jobs = data.jobs.data.map(toSummary);
+    const jobs = data.jobs.data.map(toJobOutput);
     const only = info.total === 1 ? jobs[0] : undefined;
     // The one job that matches is the one asked about: its candidates and bids, not counts only.
     const detail = only && (await readDetail(ctx, only.id, clampPageSize(undefined), 1));
@@ -251,7 +174,7 @@ async function readDetail(ctx: ToolContext, id: string, first: number, page: num
     { id, first, page },
     requestOptions(ctx),
   );
-  return data.job ? { job: toDetail(data.job), hidden: hiddenFields(restricted) } : undefined;
+  return data.job ? { job: toJobDetail(data.job), hidden: hiddenFields(restricted) } : undefined;
 }
 
 /** Every job where one person is a candidate or bidder, found by name or worker id. */
@@ -316,7 +239,7 @@ async function byPerson(
   const bound = mayHaveMore(scan, rows) ? boundNote(scan, narrow) : "";
   const first = rows[0] as Candidacy;
   const email = first.worker.email ? `, email ${quoted(first.worker.email)}` : "";
-  const candidacies = rows.map(toCandidacy);
+  const candidacies = rows.map(toCandidacyOutput);
   return {
     structured: { jobs: [], page: null, job: null, candidacies, hiddenFields: scan.hidden },
     text: [
@@ -332,92 +255,6 @@ async function byPerson(
     ]
       .filter(Boolean)
       .join("\n"),
-  };
-}
-
-function toCandidacy(c: Candidacy): CandidacyOut {
-  return {
-    id: c.id,
-    worker: { id: c.worker.id, name: c.worker.name, email: c.worker.email },
-    job: {
-      id: c.job.id,
-      number: c.job.number,
-      name: c.job.name,
-      status: c.job.status,
-      company: { id: c.job.company.id, name: c.job.company.name },
-    },
-    step: c.step,
-    status: c.status,
-    statusReason: c.statusReason,
-    bid: c.bid
-      ? {
-          id: c.bid.id,
-          status: c.bid.status,
-          rate: c.bid.rate,
-          rateType: c.bid.rateType,
-          currency: c.bid.currency,
-        }
-      : null,
-    hireId: c.hire?.id ?? null,
-  };
-}
-
-function toSummary(j: JobSummary): JobOut {
-  return {
-    id: j.id,
-    number: j.number,
-    name: j.name,
-    status: j.status,
-    company: { id: j.company.id, name: j.company.name },
-    currency: j.currency,
-    skills: j.skills.map((s) => s.name),
-    startDate: j.startDate,
-    endDate: j.endDate,
-    publishedAt: j.publishedAt,
-    candidates: j.jobCandidates.paginatorInfo.total,
-    bids: j.bids.paginatorInfo.total,
-  };
-}
-
-function toDetail(j: JobDetails): JobDetailOut {
-  return {
-    id: j.id,
-    number: j.number,
-    name: j.name,
-    status: j.status,
-    company: { id: j.company.id, name: j.company.name },
-    currency: j.currency,
-    skills: j.skills.map((s) => s.name),
-    startDate: j.startDate,
-    endDate: j.endDate,
-    publishedAt: j.publishedAt,
-    description: j.description,
-    rate: j.rate,
-    minimumRate: j.minimumRate,
-    maximumRate: j.maximumRate,
-    rateType: j.rateType,
-    locationPreference: j.locationPreference,
-    candidates: j.jobCandidates.data.map((c: JobCandidateRow) => ({
-      id: c.id,
-      worker: { id: c.worker.id, name: c.worker.name, email: c.worker.email },
-      step: c.step,
-      status: c.status,
-      statusReason: c.statusReason,
-      preferred: c.isPreferred,
-      bidId: c.bid?.id ?? null,
-      hireId: c.hire?.id ?? null,
-    })),
-    candidatesPage: pageOf(j.jobCandidates.paginatorInfo),
-    bids: j.bids.data.map((b: BidRow) => ({
-      id: b.id,
-      status: b.status,
-      worker: { id: b.worker.id, name: b.worker.name },
-      supplier: b.supplier ? { id: b.supplier.id, name: b.supplier.name } : null,
-      rate: b.rate,
-      rateType: b.rateType,
-      currency: b.currency,
-    })),
-    bidsPage: pageOf(j.bids.paginatorInfo),
   };
 }
 

@@ -38,6 +38,14 @@ import {
 import { rateText, requestOptions, upperCaseEnum } from "../format.js";
 import { refusedAsNotAllowed } from "../not-allowed.js";
 import {
+  type BidOut,
+  bidOutput,
+  type CandidateOut,
+  candidateOutput,
+  toBidOutput,
+  toCandidateOutput,
+} from "../shapes/candidacy.js";
+import {
   boundNote,
   type Candidacy,
   candidacyList,
@@ -89,33 +97,6 @@ const STATUSES = [
   "outcome-unknown",
 ] as const;
 type Status = (typeof STATUSES)[number];
-
-const ref = z.object({ id: z.string(), name: z.string() });
-const candidateOutput = z.object({
-  id: z.string(),
-  worker: ref,
-  job: ref.extend({ status: z.string().nullable() }),
-  company: ref,
-  step: z.string(),
-  status: z.string(),
-  statusReason: z.string().nullable(),
-  bid: z.object({ id: z.string(), status: z.string() }).nullable(),
-  hireId: z.string().nullable(),
-});
-type CandidateOut = z.infer<typeof candidateOutput>;
-
-const bidOutput = z.object({
-  id: z.string(),
-  status: z.string(),
-  worker: ref,
-  supplier: ref.nullable(),
-  job: ref.extend({ status: z.string().nullable() }),
-  company: ref,
-  rate: z.number().nullable(),
-  rateType: z.string().nullable(),
-  currency: z.string(),
-});
-type BidOut = z.infer<typeof bidOutput>;
 
 const hireOutput = z.object({ id: z.string(), status: z.string() });
 
@@ -387,20 +368,6 @@ async function readCandidate(
   return candidate;
 }
 
-function toCandidate(c: CandidateForUpdate): CandidateOut {
-  return {
-    id: c.id,
-    worker: { id: c.worker.id, name: c.worker.name },
-    job: { id: c.job.id, name: c.job.name, status: c.job.status },
-    company: { id: c.job.company.id, name: c.job.company.name },
-    step: c.step,
-    status: c.status,
-    statusReason: c.statusReason,
-    bid: c.bid ? { id: c.bid.id, status: c.bid.status } : null,
-    hireId: c.hire?.id ?? null,
-  };
-}
-
 /** "jc_003 "Mikkel Andersen" (wrk_053) on job job_002 "…" at "…"": after the word "candidate". */
 const candidateText = (c: CandidateOut) =>
   `${oneLine(c.id)} ${whole(c.worker.name)} (${oneLine(c.worker.id)}) on job ${oneLine(c.job.id)} ${whole(c.job.name)} at ${whole(c.company.name)}`;
@@ -426,13 +393,13 @@ async function writeCandidate<T>(
     check: `list_jobs (jobId ${oneLine(before.job.id)})`,
     send,
     readBack: () => readCandidate(ctx, before.id),
-    applied: (c) => applied(toCandidate(c)),
+    applied: (c) => applied(toCandidateOutput(c)),
   });
   if (sent.kind === "unknown") return { kind: "unknown", text: sent.text };
   if (sent.kind === "read-back") {
     return {
       kind: "done",
-      candidate: toCandidate(sent.state),
+      candidate: toCandidateOutput(sent.state),
       note: "The connection dropped after the request was sent; reading the candidate back confirmed the change.",
     };
   }
@@ -463,7 +430,7 @@ async function moveStep(
   c: CandidateForUpdate,
   step: JobCandidateHiringStep,
 ): Promise<Result> {
-  const before = toCandidate(c);
+  const before = toCandidateOutput(c);
   if (c.hire) {
     throw new ToolInputError(
       `candidate ${oneLine(c.id)} has hire ${oneLine(c.hire.id)} for this job; their step stays ${oneLine(c.step)}`,
@@ -519,7 +486,7 @@ async function moveStep(
 }
 
 async function setEligible(ctx: ToolContext, c: CandidateForUpdate): Promise<Result> {
-  const before = toCandidate(c);
+  const before = toCandidateOutput(c);
   if (c.status === "ELIGIBLE") {
     return {
       structured: { status: "unchanged", action: "status", candidate: before },
@@ -597,7 +564,7 @@ async function reject(
   byName: boolean,
 ): Promise<Result | FormAnswer> {
   if (c.status === "NON_ELIGIBLE") {
-    const before = toCandidate(c);
+    const before = toCandidateOutput(c);
     return {
       structured: { status: "unchanged", action: "status", candidate: before },
       text: `Candidate ${candidateText(before)} is already NON_ELIGIBLE. Nothing was changed.`,
@@ -635,7 +602,7 @@ async function proposeRejection(
   }
   const openBid = c.bid?.status === "OPEN" ? c.bid : null;
   return {
-    preview: toCandidate(c),
+    preview: toCandidateOutput(c),
     lines: rejectionLines(c, openBid, reason),
     consequence: openBid
       ? REJECT_CONSEQUENCE
@@ -647,7 +614,7 @@ async function proposeRejection(
       company: c.job.company.name,
       step: c.step,
       status: c.status,
-      "open bid": openBid ? `${openBid.id} at ${candidateBidRate(openBid)}` : null,
+      "open bid": openBid ? `${openBid.id} at ${bidRate(openBid)}` : null,
       hire: c.hire?.id ?? null,
       // Found by name: the token holds to this candidate, whoever the name fits later.
       ...(byName ? { candidate: c.id } : {}),
@@ -655,23 +622,16 @@ async function proposeRejection(
   };
 }
 
-const candidateBidRate = (b: CandidateBid) =>
-  b.rate === null
-    ? `${oneLine(b.currency)}, rate hidden`
-    : rateText(b.rate, b.currency, b.rateType);
-
 function rejectionLines(
   c: CandidateForUpdate,
   openBid: CandidateBid | null,
   reason: string | undefined,
 ): string[] {
   const lines = [
-    `Mark candidate ${candidateText(toCandidate(c))} NON_ELIGIBLE${reason ? ` (reason ${reason})` : ""}; they are now at step ${oneLine(c.step)}, ${oneLine(c.status)}.`,
+    `Mark candidate ${candidateText(toCandidateOutput(c))} NON_ELIGIBLE${reason ? ` (reason ${reason})` : ""}; they are now at step ${oneLine(c.step)}, ${oneLine(c.status)}.`,
   ];
   if (openBid) {
-    lines.push(
-      `Their open bid ${oneLine(openBid.id)} at ${candidateBidRate(openBid)} is rejected.`,
-    );
+    lines.push(`Their open bid ${oneLine(openBid.id)} at ${bidRate(openBid)} is rejected.`);
   }
   if (c.hire) lines.push(`They have hire ${oneLine(c.hire.id)}; this does not cancel it.`);
   return lines;
@@ -684,20 +644,7 @@ async function readBid(ctx: ToolContext, id: string): Promise<BidForAcceptance |
   return data.bid;
 }
 
-function toBid(b: BidForAcceptance): BidOut {
-  return {
-    id: b.id,
-    status: b.status,
-    worker: { id: b.worker.id, name: b.worker.name },
-    supplier: b.supplier ? { id: b.supplier.id, name: b.supplier.name } : null,
-    job: { id: b.job.id, name: b.job.name, status: b.job.status },
-    company: { id: b.job.company.id, name: b.job.company.name },
-    rate: b.rate,
-    rateType: b.rateType,
-    currency: b.currency,
-  };
-}
-
+/** "DKK 650.00 hourly", or "DKK, rate hidden" when the account may not see the rate. */
 const bidRate = (b: { rate: number | null; currency: string; rateType: string | null }) =>
   b.rate === null
     ? `${oneLine(b.currency)}, rate hidden`
@@ -746,7 +693,7 @@ async function proposeAcceptance(
   if (!found.job.viewerCanCreateHire) {
     throw new NotAllowedError(`accept bid ${oneLine(bidId)} (it creates a hire)`, "hiring");
   }
-  const bid = toBid(found);
+  const bid = toBidOutput(found);
   const via = bid.supplier
     ? ` via the agency ${whole(bid.supplier.name)} (${oneLine(bid.supplier.id)})`
     : "";

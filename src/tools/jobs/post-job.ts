@@ -29,6 +29,8 @@ import { requestOptions } from "../format.js";
 import { ownCompany, withCompanyId, withNotes } from "../known-ids.js";
 import { refusedAsNotAllowed } from "../not-allowed.js";
 import { hiddenCharacters, holdsHidden, sentTextSchema, sentTextShown } from "../sent-text.js";
+import { type PostedJobOut, postedJobOutput, toPostedJobOutput } from "../shapes/job.js";
+import { idAndName } from "../shapes/named.js";
 import { CLOSED_JOB_STATUSES, failureReason } from "./job-writes.js";
 
 const TOOL = "post_job";
@@ -47,21 +49,9 @@ const STATUSES = [
 ] as const;
 type Status = (typeof STATUSES)[number];
 
-const jobOutput = z.object({
-  id: z.string(),
-  number: z.number(),
-  name: z.string(),
-  status: z.string().nullable(),
-  company: z.object({ id: z.string(), name: z.string() }),
-  skills: z.array(z.string()),
-  hasDescription: z.boolean(),
-  publishedAt: z.string().nullable(),
-});
-type JobOut = z.infer<typeof jobOutput>;
-
 const previewOutput = z.object({
   jobId: z.string().nullable(),
-  company: z.object({ id: z.string(), name: z.string() }),
+  company: idAndName,
   name: z.string(),
   skills: z.array(z.string()),
   description: z.string(),
@@ -80,7 +70,7 @@ type NewJob = Args & { company: string; name: string; skills: string[] };
 
 interface Output {
   status: Status;
-  job?: JobOut;
+  job?: PostedJobOut;
   preview?: Preview;
   confirmationToken?: string;
   expiresAt?: string;
@@ -121,7 +111,7 @@ export const postJobTool = defineTool({
   },
   outputSchema: {
     status: z.enum(STATUSES),
-    job: jobOutput.optional(),
+    job: postedJobOutput.optional(),
     preview: previewOutput.optional(),
     ...previewTokenOutput,
     note: z.string().optional(),
@@ -224,20 +214,7 @@ async function findCreated(ctx: ToolContext, args: { company: string; name: stri
   return created ? readJob(ctx, created.id) : null;
 }
 
-function toJob(j: PostedJob): JobOut {
-  return {
-    id: j.id,
-    number: j.number,
-    name: j.name,
-    status: j.status,
-    company: { id: j.company.id, name: j.company.name },
-    skills: j.skills.map((s) => s.name),
-    hasDescription: Boolean(j.description?.trim()),
-    publishedAt: j.publishedAt,
-  };
-}
-
-const jobText = (j: JobOut) =>
+const jobText = (j: PostedJobOut) =>
   `${oneLine(j.id)} #${j.number} ${whole(j.name)} at ${whole(j.company.name)} (${oneLine(j.company.id)})`;
 
 // ---- creating ----------------------------------------------------------------------------------
@@ -329,7 +306,7 @@ async function createJob(
       targets,
     });
   }
-  if (!args.description) return draftResult(toJob(created), dropped);
+  if (!args.description) return draftResult(toPostedJobOutput(created), dropped);
   const changes = { id: created.id, description: args.description };
   return finish(ctx, created, changes, { created: true, dropped, targets });
 }
@@ -343,7 +320,7 @@ const publishing = (id: string, p: Preview): UpdateJobInput => ({
   published: true,
 });
 
-function draftResult(job: JobOut, note?: string): Result {
+function draftResult(job: PostedJobOut, note?: string): Result {
   return {
     structured: { status: "draft", job, ...(note ? { note } : {}) },
     text: [
@@ -389,14 +366,14 @@ async function finish(
       isError: true,
       structured: {
         status: how.created ? "partial" : "not-changed",
-        job: toJob(job),
+        job: toPostedJobOutput(job),
         ...withPreview,
         note: reason,
       },
       text: [
         how.created
-          ? `Draft job ${jobText(toJob(job))} was created, but ${what} failed: ${reason}.`
-          : `Job ${jobText(toJob(job))} was NOT changed: ${what} failed: ${reason}.`,
+          ? `Draft job ${jobText(toPostedJobOutput(job))} was created, but ${what} failed: ${reason}.`
+          : `Job ${jobText(toPostedJobOutput(job))} was NOT changed: ${what} failed: ${reason}.`,
         how.dropped,
         `The draft exists and is not published. Do not create it again: to try again, call post_job with jobId ${oneLine(job.id)}${changes.description !== undefined ? ", the description" : ""}${publish ? " and publish true" : ""}.`,
       ]
@@ -407,9 +384,14 @@ async function finish(
   if (sent.kind === "unknown") {
     return {
       isError: true,
-      structured: { status: "outcome-unknown", job: toJob(job), ...withPreview, note: sent.text },
+      structured: {
+        status: "outcome-unknown",
+        job: toPostedJobOutput(job),
+        ...withPreview,
+        note: sent.text,
+      },
       text: [
-        how.created ? `Draft job ${jobText(toJob(job))} was created.` : undefined,
+        how.created ? `Draft job ${jobText(toPostedJobOutput(job))} was created.` : undefined,
         how.dropped,
         `${publish ? "Publishing it" : `Saving the details of job ${oneLine(job.id)}`}: ${sent.text}`,
       ]
@@ -427,7 +409,7 @@ async function finish(
     ]
       .filter(Boolean)
       .join(" ") || undefined;
-  const out = toJob(updated);
+  const out = toPostedJobOutput(updated);
   if (!publish) return draftResult(out, note);
   return {
     structured: { status: "published", job: out, ...withPreview, ...(note ? { note } : {}) },
@@ -545,7 +527,7 @@ async function publishDraft(
         description,
       });
     },
-    fields: (preview) => ({ job: toJob(draft as PostedJob), preview }),
+    fields: (preview) => ({ job: toPostedJobOutput(draft as PostedJob), preview }),
     declined: () => ({ text: `Job ${oneLine(jobId)} is still a draft.` }),
     apply: ({ preview }) =>
       finish(ctx, draft as PostedJob, publishing(preview.jobId as string, preview), {
