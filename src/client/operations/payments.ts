@@ -193,9 +193,3 @@ export const timesheetDaysLoggedQuery = query<
     }
   `,
 );
-
-export const paymentOperations = {
-  listPaymentRequestsQuery,
-  paymentRequestTotalsQuery,
-  timesheetDaysLoggedQuery,
-};
