@@ -560,10 +560,56 @@ export type ActionApprovalApprovableInput = {
   reason?: string | null | undefined;
 };
 
+export type ListAccountsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ListAccountsQuery = { viewer: { id: string, name: string, email: string }, accounts: Array<
+    | { __typename: 'Company', market: MarketCode, currency: string, id: string, name: string }
+    | { __typename: 'Organisation', market: MarketCode, id: string, name: string }
+    | { __typename: 'Partner', id: string, name: string }
+    | { __typename: 'Recruiter', id: string, name: string }
+    | { __typename: 'Worker', id: string, name: string }
+  > };
+
+export type PendingApprovalsQueryVariables = Exact<{
+  first: number;
+}>;
+
+
+export type PendingApprovalsQuery = { approvalApprovables: { paginatorInfo: { count: number, currentPage: number, firstItem: number | null, hasMorePages: boolean, lastItem: number | null, lastPage: number, perPage: number, total: number }, data: Array<{ id: string, viewerCanAction: boolean, approval: { id: string, name: string, trigger: ApprovalTrigger }, approvalStates: Array<{ state: ApprovalApprovableState, message: string | null, createdAt: string | null, actionedBy: { name: string }, approver: { userGroup: { name: string } } }>, approvable: { id: string, status: HireActiveStatus, startDate: string | null, endDate: string | null, currency: string, rate: number | null, rateType: string | null, worker: { id: string, name: string }, company: { id: string, name: string }, latestContract: { jobName: string } } | null }> } };
+
+export type ApprovalRequestQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type ApprovalRequestQuery = { approvalApprovable: { id: string, viewerCanAction: boolean, approval: { id: string, name: string, trigger: ApprovalTrigger }, approvalStates: Array<{ state: ApprovalApprovableState, message: string | null, createdAt: string | null, actionedBy: { name: string }, approver: { userGroup: { name: string } } }>, approvable: { id: string, status: HireActiveStatus, startDate: string | null, endDate: string | null, currency: string, rate: number | null, rateType: string | null, worker: { id: string, name: string }, company: { id: string, name: string }, latestContract: { jobName: string } } | null } | null };
+
+export type ActionApprovalMutationVariables = Exact<{
+  input: ActionApprovalApprovableInput;
+}>;
+
+
+export type ActionApprovalMutation = { actionApprovalApprovable: { id: string, viewerCanAction: boolean, approval: { id: string, name: string, trigger: ApprovalTrigger }, approvalStates: Array<{ state: ApprovalApprovableState, message: string | null, createdAt: string | null, actionedBy: { name: string }, approver: { userGroup: { name: string } } }>, approvable: { id: string, status: HireActiveStatus, startDate: string | null, endDate: string | null, currency: string, rate: number | null, rateType: string | null, worker: { id: string, name: string }, company: { id: string, name: string }, latestContract: { jobName: string } } | null } | null };
+
+export type HireForChangeQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type HireForChangeQuery = { hire: { id: string, number: string, status: HireActiveStatus, worker: { id: string, name: string }, company: { id: string, name: string }, latestContract: { id: string, jobName: string } } | null };
+
 export type ViewerQueryVariables = Exact<{ [key: string]: never; }>;
 
 
 export type ViewerQuery = { viewer: { id: string, name: string, email: string } };
+
+export type TerminateHireMutationVariables = Exact<{
+  input: TerminateHireInput;
+}>;
+
+
+export type TerminateHireMutation = { terminateHire: { id: string, status: HireActiveStatus, terminationDate: string | null } };
 
 export type SearchHiresQueryVariables = Exact<{
   search?: string | null | undefined;
@@ -674,24 +720,6 @@ export type HireForTerminationQueryVariables = Exact<{
 
 export type HireForTerminationQuery = { hire: { id: string, status: HireActiveStatus, startDate: string | null, endDate: string | null, terminationDate: string | null, canTerminateContract: boolean, worker: { id: string, name: string }, company: { id: string, name: string }, activeContract: { id: string, status: ContractStatus, jobName: string, startDate: string | null, endDate: string | null } | null, latestContract: { id: string, status: ContractStatus, jobName: string, startDate: string | null, endDate: string | null } } | null };
 
-export type TerminateHireMutationVariables = Exact<{
-  input: TerminateHireInput;
-}>;
-
-
-export type TerminateHireMutation = { terminateHire: { id: string, status: HireActiveStatus, terminationDate: string | null } };
-
-export type ListAccountsQueryVariables = Exact<{ [key: string]: never; }>;
-
-
-export type ListAccountsQuery = { viewer: { id: string, name: string, email: string }, accounts: Array<
-    | { __typename: 'Company', market: MarketCode, currency: string, id: string, name: string }
-    | { __typename: 'Organisation', market: MarketCode, id: string, name: string }
-    | { __typename: 'Partner', id: string, name: string }
-    | { __typename: 'Recruiter', id: string, name: string }
-    | { __typename: 'Worker', id: string, name: string }
-  > };
-
 export type GetHireQueryVariables = Exact<{
   id: string;
   paidPage?: number | null | undefined;
@@ -703,14 +731,6 @@ export type GetHireQuery = { hire: { id: string, number: string, status: HireAct
               | Record<PropertyKey, never>
              }> }> } }, recruiter: { id: string, name: string } | null, activeContract: { id: string, jobName: string, startDate: string | null, endDate: string | null, currency: Currency, rate: number | null, rateType: RateType | null, paymentTermMethod: PaymentTermMethod, paymentTerm: number } | null, draftContract: { id: string, jobName: string, startDate: string | null, endDate: string | null, currency: Currency, rate: number | null, rateType: RateType | null, paymentTermMethod: PaymentTermMethod, paymentTerm: number } | null, contracts: { paginatorInfo: { total: number }, data: Array<{ id: string, status: ContractStatus, startDate: string | null, endDate: string | null, currency: Currency, rate: number | null, rateType: RateType | null }> }, owners: Array<{ id: string, name: string, email: string }>, compliances: Array<{ name: ComplianceName, title: string, actor: ComplianceActorTypes, applicable: boolean, completed: boolean }>, job: { id: string, name: string, customFieldValues: Array<{ displayValue: string | null, customField: { id: string, title: string } }> } } | null, paid: { paginatorInfo: { total: number, lastPage: number }, data: Array<{ currency: Currency, netAmount: number }> } };
 
-export type HirePaidRequestsQueryVariables = Exact<{
-  id: string;
-  paidPage?: number | null | undefined;
-}>;
-
-
-export type HirePaidRequestsQuery = { paid: { paginatorInfo: { total: number, lastPage: number }, data: Array<{ currency: Currency, netAmount: number }> } };
-
 export type HireTalentRecordQueryVariables = Exact<{
   company: string;
   worker: string;
@@ -718,6 +738,14 @@ export type HireTalentRecordQueryVariables = Exact<{
 
 
 export type HireTalentRecordQuery = { trustedContacts: { data: Array<{ id: string, customFieldValues: Array<{ displayValue: string | null, customField: { id: string, title: string } }> }> } };
+
+export type HirePaidRequestsQueryVariables = Exact<{
+  id: string;
+  paidPage?: number | null | undefined;
+}>;
+
+
+export type HirePaidRequestsQuery = { paid: { paginatorInfo: { total: number, lastPage: number }, data: Array<{ currency: Currency, netAmount: number }> } };
 
 export type DraftHireFieldsQueryVariables = Exact<{
   company: string;
@@ -753,152 +781,6 @@ export type CancelHireMutationVariables = Exact<{
 
 
 export type CancelHireMutation = { cancelHire: { id: string, status: HireActiveStatus } };
-
-export type ListPaymentRequestsQueryVariables = Exact<{
-  hires?: Array<string> | null | undefined;
-  accounts?: Array<string> | null | undefined;
-  statuses?: Array<PaymentRequestStatus> | null | undefined;
-  billingStartDateRange?: DateRangeInput | null | undefined;
-  billingEndDateRange?: DateRangeInput | null | undefined;
-  orderBy?: Array<PaymentRequestOrderByClauseInput> | null | undefined;
-  includeRegistrations: boolean;
-  first: number;
-  page?: number | null | undefined;
-}>;
-
-
-export type ListPaymentRequestsQuery = { paymentRequests: { paginatorInfo: { count: number, currentPage: number, firstItem: number | null, hasMorePages: boolean, lastItem: number | null, lastPage: number, perPage: number, total: number }, data: Array<{ id: string, number: string, status: PaymentRequestStatus, workerPayoutStatus: PaymentRequestWorkerPayoutStatus, startDate: string | null, endDate: string | null, date: string, manuallyApprovedAt: string | null, autoApprovedAt: string | null, rejectedAt: string | null, cancelledAt: string | null, paidAt: string | null, dueAt: string | null, currency: Currency, rate: number | null, rateType: RateType | null, rateQuantity: number, netAmount: number, comments: string | null, hire: { id: string } | null, worker: { id: string, name: string }, company: { id: string, name: string }, timesheet: { id: string, registrations?: { paginatorInfo: { count: number, currentPage: number, firstItem: number | null, hasMorePages: boolean, lastItem: number | null, lastPage: number, perPage: number, total: number }, data: Array<{ date: string, duration: number, unit: TimesheetRegistrationDurationUnit, isBillable: boolean | null, comments: string | null }> } } | null }> } };
-
-export type PaymentRequestTotalsQueryVariables = Exact<{
-  hires?: Array<string> | null | undefined;
-  accounts?: Array<string> | null | undefined;
-  statuses?: Array<PaymentRequestStatus> | null | undefined;
-  billingStartDateRange?: DateRangeInput | null | undefined;
-  billingEndDateRange?: DateRangeInput | null | undefined;
-  orderBy?: Array<PaymentRequestOrderByClauseInput> | null | undefined;
-  page?: number | null | undefined;
-}>;
-
-
-export type PaymentRequestTotalsQuery = { paymentRequests: { paginatorInfo: { count: number, currentPage: number, firstItem: number | null, hasMorePages: boolean, lastItem: number | null, lastPage: number, perPage: number, total: number }, data: Array<{ id: string, status: PaymentRequestStatus, currency: Currency, rateType: RateType | null, rateQuantity: number, netAmount: number }> } };
-
-export type TimesheetDaysLoggedQueryVariables = Exact<{
-  hires?: Array<string> | null | undefined;
-  statuses?: Array<PaymentRequestStatus> | null | undefined;
-  billingStartDateRange?: DateRangeInput | null | undefined;
-  billingEndDateRange?: DateRangeInput | null | undefined;
-  first: number;
-  page?: number | null | undefined;
-}>;
-
-
-export type TimesheetDaysLoggedQuery = { paymentRequests: { paginatorInfo: { count: number, currentPage: number, firstItem: number | null, hasMorePages: boolean, lastItem: number | null, lastPage: number, perPage: number, total: number }, data: Array<{ id: string, number: string, status: PaymentRequestStatus, startDate: string | null, endDate: string | null, hire: { id: string } | null, timesheet: { registrations: { paginatorInfo: { hasMorePages: boolean }, data: Array<{ date: string, type: TimesheetRegistrationType, duration: number, unit: TimesheetRegistrationDurationUnit, externalIdentifier: string | null, isBillable: boolean | null }> } } | null }> } };
-
-export type SearchTalentPoolQueryVariables = Exact<{
-  accounts?: Array<string> | null | undefined;
-  search?: string | null | undefined;
-  skills?: Array<string> | null | undefined;
-  countries?: Array<string> | null | undefined;
-  statuses?: Array<ContactStatus> | null | undefined;
-  hireStatus?: HireStatusFilterInput | null | undefined;
-  hireHistory?: HireHistoryFilterInput | null | undefined;
-  first: number;
-  page?: number | null | undefined;
-}>;
-
-
-export type SearchTalentPoolQuery = { trustedContacts: { paginatorInfo: { count: number, currentPage: number, firstItem: number | null, hasMorePages: boolean, lastItem: number | null, lastPage: number, perPage: number, total: number }, data: Array<{ id: string, status: ContactStatus, invitedAt: string, company: { id: string, name: string }, skills: Array<{ id: string, name: string }>, worker: { id: string, name: string, email: string | null, jobTitle: string | null, address: { city: string | null, country: { isoCode: CountryCode, name: string | null } | null } | null, hires: { data: Array<{ id: string, status: HireActiveStatus, company: { id: string } }> } } }> } };
-
-export type SkillLookupQueryVariables = Exact<{
-  q0?: string | null | undefined;
-  q1?: string | null | undefined;
-  q2?: string | null | undefined;
-}>;
-
-
-export type SkillLookupQuery = { s0: { data: Array<{ id: string, name: string }> }, s1: { data: Array<{ id: string, name: string }> }, s2: { data: Array<{ id: string, name: string }> } };
-
-export type PoolContactsByEmailQueryVariables = Exact<{
-  company: string;
-  email: string;
-}>;
-
-
-export type PoolContactsByEmailQuery = { trustedContacts: { data: Array<{ id: string, status: ContactStatus, invitedAt: string, externalIdentifier: string | null, company: { id: string, name: string }, worker: { id: string, name: string, email: string | null }, skills: Array<{ id: string, name: string }> }> } };
-
-export type PoolContactsByExternalIdQueryVariables = Exact<{
-  company: string;
-  externalIdentifier: string;
-}>;
-
-
-export type PoolContactsByExternalIdQuery = { trustedContacts: { data: Array<{ id: string, status: ContactStatus, invitedAt: string, externalIdentifier: string | null, company: { id: string, name: string }, worker: { id: string, name: string, email: string | null }, skills: Array<{ id: string, name: string }> }> } };
-
-export type PoolContactsByWorkerQueryVariables = Exact<{
-  company: string;
-  worker: string;
-}>;
-
-
-export type PoolContactsByWorkerQuery = { trustedContacts: { data: Array<{ id: string, status: ContactStatus, invitedAt: string, externalIdentifier: string | null, company: { id: string, name: string }, worker: { id: string, name: string, email: string | null }, skills: Array<{ id: string, name: string }> }> } };
-
-export type PoolContactsBySearchQueryVariables = Exact<{
-  accounts?: Array<string> | null | undefined;
-  search: string;
-}>;
-
-
-export type PoolContactsBySearchQuery = { trustedContacts: { paginatorInfo: { hasMorePages: boolean }, data: Array<{ id: string, status: ContactStatus, invitedAt: string, externalIdentifier: string | null, company: { id: string, name: string }, worker: { id: string, name: string, email: string | null }, skills: Array<{ id: string, name: string }> }> } };
-
-export type TrustedContactQueryVariables = Exact<{
-  id: string;
-}>;
-
-
-export type TrustedContactQuery = { trustedContact: { id: string, status: ContactStatus, invitedAt: string, externalIdentifier: string | null, company: { id: string, name: string }, worker: { id: string, name: string, email: string | null }, skills: Array<{ id: string, name: string }> } | null };
-
-export type CanReInviteQueryVariables = Exact<{
-  id: string;
-  account: string;
-}>;
-
-
-export type CanReInviteQuery = { trustedContact: { id: string, viewerCanReInvite: boolean } | null };
-
-export type CreateTrustedContactMutationVariables = Exact<{
-  input: CreateTrustedContactInput;
-}>;
-
-
-export type CreateTrustedContactMutation = { createTrustedContact: { id: string, status: ContactStatus, invitedAt: string, externalIdentifier: string | null, company: { id: string, name: string }, worker: { id: string, name: string, email: string | null }, skills: Array<{ id: string, name: string }> } };
-
-export type ReinviteTrustedContactMutationVariables = Exact<{
-  input: ReinviteTrustedContactInput;
-}>;
-
-
-export type ReinviteTrustedContactMutation = { reinviteTrustedContact: { id: string, status: ContactStatus, invitedAt: string, externalIdentifier: string | null, company: { id: string, name: string }, worker: { id: string, name: string, email: string | null }, skills: Array<{ id: string, name: string }> } };
-
-export type PendingApprovalsQueryVariables = Exact<{
-  first: number;
-}>;
-
-
-export type PendingApprovalsQuery = { approvalApprovables: { paginatorInfo: { count: number, currentPage: number, firstItem: number | null, hasMorePages: boolean, lastItem: number | null, lastPage: number, perPage: number, total: number }, data: Array<{ id: string, viewerCanAction: boolean, approval: { id: string, name: string, trigger: ApprovalTrigger }, approvalStates: Array<{ state: ApprovalApprovableState, message: string | null, createdAt: string | null, actionedBy: { name: string }, approver: { userGroup: { name: string } } }>, approvable: { id: string, status: HireActiveStatus, startDate: string | null, endDate: string | null, currency: string, rate: number | null, rateType: string | null, worker: { id: string, name: string }, company: { id: string, name: string }, latestContract: { jobName: string } } | null }> } };
-
-export type ApprovalRequestQueryVariables = Exact<{
-  id: string;
-}>;
-
-
-export type ApprovalRequestQuery = { approvalApprovable: { id: string, viewerCanAction: boolean, approval: { id: string, name: string, trigger: ApprovalTrigger }, approvalStates: Array<{ state: ApprovalApprovableState, message: string | null, createdAt: string | null, actionedBy: { name: string }, approver: { userGroup: { name: string } } }>, approvable: { id: string, status: HireActiveStatus, startDate: string | null, endDate: string | null, currency: string, rate: number | null, rateType: string | null, worker: { id: string, name: string }, company: { id: string, name: string }, latestContract: { jobName: string } } | null } | null };
-
-export type ActionApprovalMutationVariables = Exact<{
-  input: ActionApprovalApprovableInput;
-}>;
-
-
-export type ActionApprovalMutation = { actionApprovalApprovable: { id: string, viewerCanAction: boolean, approval: { id: string, name: string, trigger: ApprovalTrigger }, approvalStates: Array<{ state: ApprovalApprovableState, message: string | null, createdAt: string | null, actionedBy: { name: string }, approver: { userGroup: { name: string } } }>, approvable: { id: string, status: HireActiveStatus, startDate: string | null, endDate: string | null, currency: string, rate: number | null, rateType: string | null, worker: { id: string, name: string }, company: { id: string, name: string }, latestContract: { jobName: string } } | null } | null };
 
 export type ListJobsQueryVariables = Exact<{
   search?: string | null | undefined;
@@ -1019,40 +901,45 @@ export type AcceptBidMutationVariables = Exact<{
 
 export type AcceptBidMutation = { acceptBid: { id: string, status: HireActiveStatus, worker: { id: string, name: string }, company: { id: string, name: string }, latestContract: { id: string, status: ContractStatus, rate: number | null, rateType: RateType | null, currency: Currency } } };
 
-export type HireForChangeQueryVariables = Exact<{
-  id: string;
+export type ListPaymentRequestsQueryVariables = Exact<{
+  hires?: Array<string> | null | undefined;
+  accounts?: Array<string> | null | undefined;
+  statuses?: Array<PaymentRequestStatus> | null | undefined;
+  billingStartDateRange?: DateRangeInput | null | undefined;
+  billingEndDateRange?: DateRangeInput | null | undefined;
+  orderBy?: Array<PaymentRequestOrderByClauseInput> | null | undefined;
+  includeRegistrations: boolean;
+  first: number;
+  page?: number | null | undefined;
 }>;
 
 
-export type HireForChangeQuery = { hire: { id: string, number: string, status: HireActiveStatus, worker: { id: string, name: string }, company: { id: string, name: string }, latestContract: { id: string, jobName: string } } | null };
+export type ListPaymentRequestsQuery = { paymentRequests: { paginatorInfo: { count: number, currentPage: number, firstItem: number | null, hasMorePages: boolean, lastItem: number | null, lastPage: number, perPage: number, total: number }, data: Array<{ id: string, number: string, status: PaymentRequestStatus, workerPayoutStatus: PaymentRequestWorkerPayoutStatus, startDate: string | null, endDate: string | null, date: string, manuallyApprovedAt: string | null, autoApprovedAt: string | null, rejectedAt: string | null, cancelledAt: string | null, paidAt: string | null, dueAt: string | null, currency: Currency, rate: number | null, rateType: RateType | null, rateQuantity: number, netAmount: number, comments: string | null, hire: { id: string } | null, worker: { id: string, name: string }, company: { id: string, name: string }, timesheet: { id: string, registrations?: { paginatorInfo: { count: number, currentPage: number, firstItem: number | null, hasMorePages: boolean, lastItem: number | null, lastPage: number, perPage: number, total: number }, data: Array<{ date: string, duration: number, unit: TimesheetRegistrationDurationUnit, isBillable: boolean | null, comments: string | null }> } } | null }> } };
 
-export type WebhooksOfCompanyQueryVariables = Exact<{
-  company: string;
+export type PaymentRequestTotalsQueryVariables = Exact<{
+  hires?: Array<string> | null | undefined;
+  accounts?: Array<string> | null | undefined;
+  statuses?: Array<PaymentRequestStatus> | null | undefined;
+  billingStartDateRange?: DateRangeInput | null | undefined;
+  billingEndDateRange?: DateRangeInput | null | undefined;
+  orderBy?: Array<PaymentRequestOrderByClauseInput> | null | undefined;
+  page?: number | null | undefined;
 }>;
 
 
-export type WebhooksOfCompanyQuery = { webhooks: { data: Array<{ id: string, title: string, url: string, isActive: boolean | null, subscribedEvents: Array<WebhookEventType> | null }> }, webhookEvents: { data: Array<{ id: string, webhookId: string, event: string, status: string, updatedAt: string }> } };
+export type PaymentRequestTotalsQuery = { paymentRequests: { paginatorInfo: { count: number, currentPage: number, firstItem: number | null, hasMorePages: boolean, lastItem: number | null, lastPage: number, perPage: number, total: number }, data: Array<{ id: string, status: PaymentRequestStatus, currency: Currency, rateType: RateType | null, rateQuantity: number, netAmount: number }> } };
 
-export type CreateWebhookMutationVariables = Exact<{
-  input: CreateWebhookInput;
+export type TimesheetDaysLoggedQueryVariables = Exact<{
+  hires?: Array<string> | null | undefined;
+  statuses?: Array<PaymentRequestStatus> | null | undefined;
+  billingStartDateRange?: DateRangeInput | null | undefined;
+  billingEndDateRange?: DateRangeInput | null | undefined;
+  first: number;
+  page?: number | null | undefined;
 }>;
 
 
-export type CreateWebhookMutation = { createWebhook: { id: string, title: string, url: string, isActive: boolean | null, subscribedEvents: Array<WebhookEventType> | null } };
-
-export type DeleteWebhookMutationVariables = Exact<{
-  input: DeleteWebhookInput;
-}>;
-
-
-export type DeleteWebhookMutation = { deleteWebhook: { id: string } };
-
-export type RetryWebhookEventMutationVariables = Exact<{
-  input: RetryWebhookEventInput;
-}>;
-
-
-export type RetryWebhookEventMutation = { retryWebhookEvent: { id: string, status: string } };
+export type TimesheetDaysLoggedQuery = { paymentRequests: { paginatorInfo: { count: number, currentPage: number, firstItem: number | null, hasMorePages: boolean, lastItem: number | null, lastPage: number, perPage: number, total: number }, data: Array<{ id: string, number: string, status: PaymentRequestStatus, startDate: string | null, endDate: string | null, hire: { id: string } | null, timesheet: { registrations: { paginatorInfo: { hasMorePages: boolean }, data: Array<{ date: string, type: TimesheetRegistrationType, duration: number, unit: TimesheetRegistrationDurationUnit, externalIdentifier: string | null, isBillable: boolean | null }> } } | null }> } };
 
 export type PaymentRequestForUpdateQueryVariables = Exact<{
   id: string;
@@ -1101,3 +988,116 @@ export type UpdateTrustedContactMutationVariables = Exact<{
 
 
 export type UpdateTrustedContactMutation = { updateTrustedContact: { id: string, status: ContactStatus, company: { id: string, name: string }, worker: { id: string, name: string, email: string | null }, customFieldValues: Array<{ displayValue: string | null, customField: { id: string }, customFieldOption: { id: string } | null }> } };
+
+export type PoolContactsByEmailQueryVariables = Exact<{
+  company: string;
+  email: string;
+}>;
+
+
+export type PoolContactsByEmailQuery = { trustedContacts: { data: Array<{ id: string, status: ContactStatus, invitedAt: string, externalIdentifier: string | null, company: { id: string, name: string }, worker: { id: string, name: string, email: string | null }, skills: Array<{ id: string, name: string }> }> } };
+
+export type PoolContactsByExternalIdQueryVariables = Exact<{
+  company: string;
+  externalIdentifier: string;
+}>;
+
+
+export type PoolContactsByExternalIdQuery = { trustedContacts: { data: Array<{ id: string, status: ContactStatus, invitedAt: string, externalIdentifier: string | null, company: { id: string, name: string }, worker: { id: string, name: string, email: string | null }, skills: Array<{ id: string, name: string }> }> } };
+
+export type PoolContactsByWorkerQueryVariables = Exact<{
+  company: string;
+  worker: string;
+}>;
+
+
+export type PoolContactsByWorkerQuery = { trustedContacts: { data: Array<{ id: string, status: ContactStatus, invitedAt: string, externalIdentifier: string | null, company: { id: string, name: string }, worker: { id: string, name: string, email: string | null }, skills: Array<{ id: string, name: string }> }> } };
+
+export type PoolContactsBySearchQueryVariables = Exact<{
+  accounts?: Array<string> | null | undefined;
+  search: string;
+}>;
+
+
+export type PoolContactsBySearchQuery = { trustedContacts: { paginatorInfo: { hasMorePages: boolean }, data: Array<{ id: string, status: ContactStatus, invitedAt: string, externalIdentifier: string | null, company: { id: string, name: string }, worker: { id: string, name: string, email: string | null }, skills: Array<{ id: string, name: string }> }> } };
+
+export type TrustedContactQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type TrustedContactQuery = { trustedContact: { id: string, status: ContactStatus, invitedAt: string, externalIdentifier: string | null, company: { id: string, name: string }, worker: { id: string, name: string, email: string | null }, skills: Array<{ id: string, name: string }> } | null };
+
+export type CanReInviteQueryVariables = Exact<{
+  id: string;
+  account: string;
+}>;
+
+
+export type CanReInviteQuery = { trustedContact: { id: string, viewerCanReInvite: boolean } | null };
+
+export type CreateTrustedContactMutationVariables = Exact<{
+  input: CreateTrustedContactInput;
+}>;
+
+
+export type CreateTrustedContactMutation = { createTrustedContact: { id: string, status: ContactStatus, invitedAt: string, externalIdentifier: string | null, company: { id: string, name: string }, worker: { id: string, name: string, email: string | null }, skills: Array<{ id: string, name: string }> } };
+
+export type ReinviteTrustedContactMutationVariables = Exact<{
+  input: ReinviteTrustedContactInput;
+}>;
+
+
+export type ReinviteTrustedContactMutation = { reinviteTrustedContact: { id: string, status: ContactStatus, invitedAt: string, externalIdentifier: string | null, company: { id: string, name: string }, worker: { id: string, name: string, email: string | null }, skills: Array<{ id: string, name: string }> } };
+
+export type SkillLookupQueryVariables = Exact<{
+  q0?: string | null | undefined;
+  q1?: string | null | undefined;
+  q2?: string | null | undefined;
+}>;
+
+
+export type SkillLookupQuery = { s0: { data: Array<{ id: string, name: string }> }, s1: { data: Array<{ id: string, name: string }> }, s2: { data: Array<{ id: string, name: string }> } };
+
+export type SearchTalentPoolQueryVariables = Exact<{
+  accounts?: Array<string> | null | undefined;
+  search?: string | null | undefined;
+  skills?: Array<string> | null | undefined;
+  countries?: Array<string> | null | undefined;
+  statuses?: Array<ContactStatus> | null | undefined;
+  hireStatus?: HireStatusFilterInput | null | undefined;
+  hireHistory?: HireHistoryFilterInput | null | undefined;
+  first: number;
+  page?: number | null | undefined;
+}>;
+
+
+export type SearchTalentPoolQuery = { trustedContacts: { paginatorInfo: { count: number, currentPage: number, firstItem: number | null, hasMorePages: boolean, lastItem: number | null, lastPage: number, perPage: number, total: number }, data: Array<{ id: string, status: ContactStatus, invitedAt: string, company: { id: string, name: string }, skills: Array<{ id: string, name: string }>, worker: { id: string, name: string, email: string | null, jobTitle: string | null, address: { city: string | null, country: { isoCode: CountryCode, name: string | null } | null } | null, hires: { data: Array<{ id: string, status: HireActiveStatus, company: { id: string } }> } } }> } };
+
+export type WebhooksOfCompanyQueryVariables = Exact<{
+  company: string;
+}>;
+
+
+export type WebhooksOfCompanyQuery = { webhooks: { data: Array<{ id: string, title: string, url: string, isActive: boolean | null, subscribedEvents: Array<WebhookEventType> | null }> }, webhookEvents: { data: Array<{ id: string, webhookId: string, event: string, status: string, updatedAt: string }> } };
+
+export type CreateWebhookMutationVariables = Exact<{
+  input: CreateWebhookInput;
+}>;
+
+
+export type CreateWebhookMutation = { createWebhook: { id: string, title: string, url: string, isActive: boolean | null, subscribedEvents: Array<WebhookEventType> | null } };
+
+export type DeleteWebhookMutationVariables = Exact<{
+  input: DeleteWebhookInput;
+}>;
+
+
+export type DeleteWebhookMutation = { deleteWebhook: { id: string } };
+
+export type RetryWebhookEventMutationVariables = Exact<{
+  input: RetryWebhookEventInput;
+}>;
+
+
+export type RetryWebhookEventMutation = { retryWebhookEvent: { id: string, status: string } };

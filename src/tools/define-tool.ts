@@ -159,6 +159,12 @@ interface ToolInfo {
      */
     changes?: string;
   };
+  /**
+   * One call that changes nothing, against the sandbox's seed (a write without its token only
+   * previews), which the meta-tests make: its result against the output schema, a read sending no
+   * mutation, a confirmed write's preview and form. Never sent to clients. Default: no arguments.
+   */
+  example?: Record<string, unknown>;
 }
 
 export interface ToolDefinition<TInput extends z.ZodRawShape, TOutput extends z.ZodRawShape>

@@ -7,8 +7,8 @@ import { codegen } from "@graphql-codegen/core";
 import * as typescriptOperations from "@graphql-codegen/typescript-operations";
 import { parse } from "graphql";
 import { describe, expect, it } from "vitest";
-import { allOperations } from "../../src/client/operations/index.js";
 import { sandboxTypeDefs } from "../../src/sandbox/schema.js";
+import { allOperations } from "../helpers/all-operations.js";
 
 const GENERATED = join(process.cwd(), "src", "client", "operation-types.generated.ts");
 const UPDATE = process.env.UPDATE_OPERATION_TYPES === "1";

@@ -16,23 +16,19 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
-import { allOperations } from "../../src/client/operations/index.js";
-import type { Operation } from "../../src/client/types.js";
 import { TOOLSETS } from "../../src/config/defaults.js";
 import { createMemoryStore } from "../../src/state/memory-store.js";
 import { createWebhookEventStore } from "../../src/state/webhook-events.js";
 import { tools } from "../../src/tools/registry.js";
+import { type AnyOperation, allOperations } from "../helpers/all-operations.js";
 import { callTool, useHarness } from "../helpers/tool-calls.js";
 
 type Hints = (typeof tools)[number]["annotations"];
-type AnyOperation = Operation<unknown, Record<string, unknown>>;
 
 const TOOLS_DIR = path.resolve("src/tools");
 const OPERATIONS_DIR = path.resolve("src/client/operations");
 const PROXIES = ["run_read_tool", "run_write_tool"];
-const operationsByExport = new Map<string, AnyOperation>(
-  Object.entries(allOperations) as [string, AnyOperation][],
-);
+const operationsByExport = new Map<string, AnyOperation>(Object.entries(allOperations));
 
 /** The value imports of a module: each resolved file with the names it takes (types left out). */
 function valueImports(file: string): { file: string; names: string[] }[] {
@@ -171,7 +167,7 @@ describe("every tool's annotations match the operations it can send", () => {
   });
 });
 
-/** One call of each read, against the sandbox. */
+/** A call of each read that needs other arguments than its `example`, against the sandbox. */
 const READ_CALLS: Record<string, Record<string, unknown>> = {
   search_hires: {},
   get_hire: { hireId: "hire_001" },
@@ -195,10 +191,6 @@ const harness = useHarness();
 describe("the reads, called", () => {
   const reads = tools.filter((t) => t.annotations.readOnlyHint).map((t) => t.name);
 
-  it("are each called here", () => {
-    expect(Object.keys(READ_CALLS).sort()).toEqual([...reads].sort());
-  });
-
   it.each(reads)("%s sends no mutation, and nothing when it stays in this server", async (name) => {
     // An empty store of received webhook events: list_changes answers from it.
     const events = createWebhookEventStore(createMemoryStore(), {
@@ -210,7 +202,7 @@ describe("the reads, called", () => {
     });
     const h = await harness({ config: { toolsets: [...TOOLSETS] }, events });
     const tool = tools.find((t) => t.name === name);
-    const r = await callTool(h, name, READ_CALLS[name] ?? {});
+    const r = await callTool(h, name, READ_CALLS[name] ?? tool?.example ?? {});
     expect(r.r.isError, r.text).toBeFalsy();
     expect(h.sandbox.requests.filter((q) => q.operationType === "mutation")).toEqual([]);
     if (!tool?.annotations.openWorldHint) expect(h.sandbox.requests).toEqual([]);

@@ -3,9 +3,9 @@
 // confirmationToken, and each of its acts must, without one, send no mutation to the platform and
 // answer with a preview (token path), a refusal (forms only, no form client) or nothing sent after a
 // declined form (on 2025-11-25 and on 2026-07-28, the acts taking the declining answers in turn;
-// test/unit/confirmation.test.ts tests each answer at confirmedWrite); on a client that renders MCP Apps, a card whose
-// Confirm sends it once. A new tool of that kind without an act below
-// fails the first test.
+// test/unit/confirmation.test.ts tests each answer at confirmedWrite); on a client that renders MCP
+// Apps, a card whose Confirm sends it once. Its acts are those below, or else the `example` of its
+// definition.
 import type { ElicitResult } from "@modelcontextprotocol/server";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_TOOLSETS } from "../../src/config/defaults.js";
@@ -18,7 +18,7 @@ import { callTool, DECLINING_ANSWERS, useHarness } from "../helpers/tool-calls.j
 const IRREVERSIBLE =
   /cannot be undone|irreversible|money|payment request|e-?mails?\b|invitation|is told|is notified|gets your message/i;
 
-/** Each act of such a tool, with sandbox arguments that would make the change. */
+/** Acts of such tools with sandbox arguments that would make the change; else its `example`. */
 const ACTS: Record<string, Record<string, unknown>[]> = {
   terminate_hire: [{ hireId: "hire_001", reason: "OTHER", date: "2026-12-31" }],
   cancel_hire: [{ hireId: "hire_003", message: "The project is postponed." }],
@@ -91,20 +91,21 @@ describe("changes that cannot be undone, move money or email someone", () => {
   // run_write_tool confirms nothing itself: the tool it runs asks, bound to its own name.
   const writes = tools.filter((t) => !t.annotations.readOnlyHint && t.toolset !== "discovery");
 
-  it("are the confirmed tools, each with its acts listed here", () => {
-    const needing = writes
-      .filter((t) => t.annotations.destructiveHint || IRREVERSIBLE.test(t.description))
-      .map((t) => t.name)
-      .sort();
-    expect(needing).toEqual(Object.keys(ACTS).sort());
-    for (const name of needing) {
-      const tool = tools.find((t) => t.name === name);
-      expect(Object.keys(tool?.inputSchema ?? {}), name).toContain("confirmationToken");
+  const needing = writes.filter(
+    (t) => t.annotations.destructiveHint || IRREVERSIBLE.test(t.description),
+  );
+
+  it("are the confirmed tools, each with its acts listed here or an example", () => {
+    expect(Object.keys(ACTS).filter((name) => !needing.some((t) => t.name === name))).toEqual([]);
+    for (const tool of needing) {
+      expect(Object.keys(tool.inputSchema), tool.name).toContain("confirmationToken");
+      expect(ACTS[tool.name] ?? tool.example, `${tool.name}: its acts or example`).toBeDefined();
     }
   });
 
   let turn = 0;
-  for (const [tool, acts] of Object.entries(ACTS)) {
+  for (const { name: tool, example } of needing) {
+    const acts = ACTS[tool] ?? (example ? [example] : []);
     const config = SETTINGS[tool] ?? {};
     for (const args of acts) {
       const act = `${tool} ${JSON.stringify(args).slice(0, 80)}`;

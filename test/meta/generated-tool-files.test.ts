@@ -1,9 +1,11 @@
-// The README's tool table (and its prompt table, from the prompts' registry) and manifest.json's
-// tools and prompts are written from the registries, never by hand.
+// The tool registry (src/tools/registry.generated.ts), found in the tool folders, and from it the
+// README's tool table (and its prompt table, from the prompts' registry) and manifest.json's tools
+// and prompts are written, never by hand.
 // This test builds them in memory and fails when a committed file differs; with UPDATE_TOOL_FILES=1
 // it writes them instead. Regenerate: npm run generate:tools
-import { readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { isDeepStrictEqual } from "node:util";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_TOOLSETS } from "../../src/config/defaults.js";
@@ -13,14 +15,91 @@ import { prompts } from "../../src/prompts/registry.js";
 import { exposes } from "../../src/tools/catalog.js";
 import type { AnyTool } from "../../src/tools/define-tool.js";
 import { LISTED_FIRST } from "../../src/tools/reach.js";
-import { tools } from "../../src/tools/registry.js";
 
+const TOOLS_DIR = join(process.cwd(), "src", "tools");
+const REGISTRY = join(TOOLS_DIR, "registry.generated.ts");
 const README = join(process.cwd(), "README.md");
 const MANIFEST = join(process.cwd(), "manifest.json");
 const START = "<!-- tools:start -->";
 const END = "<!-- tools:end -->";
 const UPDATE = process.env.UPDATE_TOOL_FILES === "1";
 const HOW = "Files written from the tool registry are stale: run `npm run generate:tools`.";
+
+interface Found {
+  tool: AnyTool;
+  /** Its export name and its module, as the registry imports it. */
+  exported: string;
+  from: string;
+}
+
+function isTool(value: unknown): value is AnyTool {
+  if (typeof value !== "object" || value === null) return false;
+  const { name, toolset, handler, annotations } = value as Record<string, unknown>;
+  return (
+    typeof name === "string" &&
+    typeof toolset === "string" &&
+    typeof handler === "function" &&
+    typeof annotations === "object"
+  );
+}
+
+/**
+ * Every tool exported by a module in a folder of src/tools/, in the committed registry's order (so
+ * a line moved there stays moved); a tool not in it yet goes after the last of its toolset, or
+ * before the discovery tools when it is the first of its toolset.
+ */
+async function findTools(committed: string): Promise<Found[]> {
+  const found: Found[] = [];
+  const folders = readdirSync(TOOLS_DIR, { withFileTypes: true }).filter((d) => d.isDirectory());
+  for (const folder of folders) {
+    for (const file of readdirSync(join(TOOLS_DIR, folder.name)).filter((f) => f.endsWith(".ts"))) {
+      const module = (await import(
+        pathToFileURL(join(TOOLS_DIR, folder.name, file)).href
+      )) as Record<string, unknown>;
+      for (const [exported, value] of Object.entries(module)) {
+        if (isTool(value))
+          found.push({
+            tool: value,
+            exported,
+            from: `./${folder.name}/${file.replace(/\.ts$/, ".js")}`,
+          });
+      }
+    }
+  }
+  const order = [...committed.matchAll(/^ {2}(\w+),$/gm)].map((m) => m[1]);
+  const ordered = order.flatMap((name) => found.filter((f) => f.exported === name));
+  for (const f of found.filter((f) => !order.includes(f.exported))) {
+    const same = ordered.findLastIndex((o) => o.tool.toolset === f.tool.toolset);
+    const discovery = ordered.findIndex((o) => o.tool.toolset === "discovery");
+    const at = same >= 0 ? same + 1 : discovery >= 0 ? discovery : ordered.length;
+    ordered.splice(at, 0, f);
+  }
+  return ordered;
+}
+
+/** src/tools/registry.generated.ts: the found tools' imports (as biome orders them) and the list. */
+function registrySource(found: readonly Found[]): string {
+  const byModule = new Map<string, string[]>([["./define-tool.js", []]]);
+  for (const f of found) byModule.set(f.from, [...(byModule.get(f.from) ?? []), f.exported]);
+  const imports = [...byModule.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([from, names]) =>
+      names.length === 0
+        ? `import type { AnyTool } from "${from}";`
+        : `import { ${[...names].sort().join(", ")} } from "${from}";`,
+    );
+  return [
+    "// Written by `npm run generate:tools` from the tools exported in src/tools/<toolset>/",
+    "// (test/meta/generated-tool-files.test.ts): a new tool goes after the last of its toolset. The",
+    "// order is that of `tools/list` and the server instructions: move a line here to move a tool.",
+    ...imports,
+    "",
+    "export const tools = [",
+    ...found.map((f) => `  ${f.exported},`),
+    "] satisfies readonly AnyTool[];",
+    "",
+  ].join("\n");
+}
 
 /**
  * The README's tool table: by toolset, as `--toolsets` lists them; in each, the tools that change
@@ -122,7 +201,16 @@ function manifestPrompts(all: readonly PromptDefinition[], allTools: readonly An
     });
 }
 
-describe("files written from the tool registry", () => {
+describe("files written from the tool registry", async () => {
+  let registry = "";
+  try {
+    registry = readFileSync(REGISTRY, "utf8");
+  } catch {
+    // Missing counts as stale.
+  }
+  const found = await findTools(registry);
+  const tools = found.map((f) => f.tool);
+  const expectedRegistry = registrySource(found);
   const readme = readFileSync(README, "utf8");
   const manifest = JSON.parse(readFileSync(MANIFEST, "utf8"));
   const expectedReadme = withTable(withTable(readme, readmeTable(tools)), promptTable(prompts), [
@@ -134,6 +222,7 @@ describe("files written from the tool registry", () => {
 
   if (UPDATE) {
     it("are rewritten", () => {
+      writeFileSync(REGISTRY, expectedRegistry);
       writeFileSync(README, expectedReadme);
       // Whole-file layout is biome's: the npm script formats manifest.json after this.
       writeFileSync(
@@ -146,8 +235,9 @@ describe("files written from the tool registry", () => {
     return;
   }
 
-  it("are up to date: the README's tool and prompt tables and manifest.json's tools and prompts", () => {
+  it("are up to date: the tool registry, the README's tool and prompt tables and manifest.json's tools and prompts", () => {
     const stale = [
+      ...(registry === expectedRegistry ? [] : ["src/tools/registry.generated.ts"]),
       ...(readme === expectedReadme ? [] : ["README.md"]),
       ...(isDeepStrictEqual(manifest.tools, expectedTools) ? [] : ["manifest.json tools"]),
       ...(isDeepStrictEqual(manifest.prompts, expectedPrompts) ? [] : ["manifest.json prompts"]),

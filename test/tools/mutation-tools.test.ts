@@ -4,13 +4,13 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Kind, parse } from "graphql";
 import { describe, expect, it } from "vitest";
-import { allOperations } from "../../src/client/operations/index.js";
 import {
   mappedMutations,
   toolForMutation,
   whoMakes,
 } from "../../src/tools/platform/mutation-tools.js";
 import { tools } from "../../src/tools/registry.js";
+import { allOperations } from "../helpers/all-operations.js";
 
 /** Each mutation operation's constant name and the root fields its document changes. */
 const sent = Object.entries(allOperations)

@@ -29,5 +29,3 @@ export const listAccountsQuery = query<ListAccountsQuery, ListAccountsQueryVaria
     }
   `,
 );
-
-export const accountOperations = { listAccountsQuery };

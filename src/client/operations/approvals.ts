@@ -100,9 +100,3 @@ export const actionApprovalMutation = mutation<
   false,
   "changes",
 );
-
-export const approvalOperations = {
-  pendingApprovalsQuery,
-  approvalRequestQuery,
-  actionApprovalMutation,
-};

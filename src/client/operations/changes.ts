@@ -30,5 +30,3 @@ export const hireForChangeQuery = query<HireForChangeQuery, HireForChangeQueryVa
     }
   `,
 );
-
-export const changeOperations = { hireForChangeQuery };

@@ -488,19 +488,3 @@ export const hireForTerminationQuery = query<
     }
   `,
 );
-
-/** This file's operations, for the registry in ./index.ts. */
-export const coreOperations = {
-  viewerQuery,
-  searchHiresQuery,
-  getContractQuery,
-  contractHiresQuery,
-  hireContractQuery,
-  listInvoicesQuery,
-  invoiceByNumberQuery,
-  // A full batch; test/client/operations.test.ts also builds other sizes.
-  checkHiresQuery: checkHiresQuery(CHECK_HIRES_BATCH_SIZE),
-  submitTimesheetsMutation,
-  hireForTerminationQuery,
-  terminateHireMutation,
-} satisfies Record<string, Operation<unknown, Record<string, unknown>>>;

@@ -319,14 +319,3 @@ export const cancelHireMutation = mutation<CancelHireMutation, CancelHireMutatio
   false,
   "changes",
 );
-
-export const hireOperations = {
-  getHireQuery,
-  hirePaidRequestsQuery,
-  hireTalentRecordQuery,
-  draftHireFieldsQuery,
-  createDraftHireMutation,
-  hiresByExternalIdQuery,
-  hireForCancelQuery,
-  cancelHireMutation,
-};

@@ -504,20 +504,3 @@ export const acceptBidMutation = mutation<AcceptBidMutation, AcceptBidMutationVa
   false,
   "changes",
 );
-
-export const jobOperations = {
-  listJobsQuery,
-  jobDetailsQuery,
-  candidaciesQuery,
-  jobRefQuery,
-  postJobContextQuery,
-  jobForPostingQuery,
-  createJobMutation,
-  updateJobMutation,
-  candidateForUpdateQuery,
-  updateJobCandidateStepMutation,
-  updateJobCandidateStatusMutation,
-  bidForAcceptanceQuery,
-  acceptBidOutcomeQuery,
-  acceptBidMutation,
-};

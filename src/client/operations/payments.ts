@@ -241,9 +241,3 @@ export const timesheetDaysLoggedQuery = query<
     }
   `,
 );
-
-export const paymentOperations = {
-  listPaymentRequestsQuery,
-  paymentRequestTotalsQuery,
-  timesheetDaysLoggedQuery,
-};

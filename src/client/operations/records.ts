@@ -146,12 +146,3 @@ export const updateTrustedContactMutation = mutation<
   false,
   "changes",
 );
-
-export const recordOperations = {
-  paymentRequestForUpdateQuery,
-  updatePaymentRequestMutation,
-  talentContactForUpdateQuery,
-  talentContactsForUpdateQuery,
-  talentContactCustomFieldsQuery,
-  updateTrustedContactMutation,
-};

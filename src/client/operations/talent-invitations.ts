@@ -160,14 +160,3 @@ export const reinviteTrustedContactMutation = mutation<
   false,
   "adds",
 );
-
-export const talentInvitationOperations = {
-  poolContactsByEmailQuery,
-  poolContactsByExternalIdQuery,
-  poolContactsByWorkerQuery,
-  poolContactsBySearchQuery,
-  trustedContactQuery,
-  canReInviteQuery,
-  createTrustedContactMutation,
-  reinviteTrustedContactMutation,
-};

@@ -128,9 +128,3 @@ export const searchTalentPoolQuery = query<SearchTalentPoolQuery, SearchTalentPo
     }
   `,
 );
-
-export const talentOperations = {
-  searchTalentPoolQuery,
-  // Three names; test/client/operations.test.ts validates this size against both schemas.
-  skillLookupQuery: skillLookupQuery(3),
-};

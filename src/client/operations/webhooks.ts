@@ -95,10 +95,3 @@ export const retryWebhookEventMutation = mutation<
   false,
   "adds",
 );
-
-export const webhookOperations = {
-  webhooksOfCompanyQuery,
-  createWebhookMutation,
-  deleteWebhookMutation,
-  retryWebhookEventMutation,
-};

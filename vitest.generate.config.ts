@@ -1,0 +1,14 @@
+import { defineConfig } from "vitest/config";
+
+// The runs that write generated files (npm run generate:operations, generate:tools,
+// snapshots:update). They read src/ only, so they start no build: a build first would stop on the
+// types or the tool list they are about to write.
+export default defineConfig({
+  test: {
+    include: [
+      "test/client/operation-types.test.ts",
+      "test/meta/generated-tool-files.test.ts",
+      "test/meta/tool-snapshots.test.ts",
+    ],
+  },
+});
