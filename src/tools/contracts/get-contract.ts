@@ -1,37 +1,19 @@
 import * as z from "zod";
 import {
   type ContractDetails,
-  type ContractPeriod,
   contractHiresQuery,
-  type DraftTerms,
   getContractQuery,
   hireContractQuery,
 } from "../../client/operations/index.js";
 import { oneLine, quoted, urlText } from "../../client/platform-text.js";
 import { defineTool, readOnlyAnnotations, ToolInputError } from "../define-tool.js";
 import { hiddenFields, hiddenLine, period, rateText, requestOptions } from "../format.js";
-import { contractTerms } from "./contract-terms.js";
-
-const contractRef = z.object({
-  id: z.string(),
-  status: z.string(),
-  startDate: z.string().nullable(),
-  endDate: z.string().nullable(),
-});
-
-const draftOutput = z.object({
-  id: z.string(),
-  status: z.string(),
-  ...contractTerms(),
-  pdfUrl: z.string().nullable(),
-});
-
-/** "Net 30 days", "End of month + 30 days". */
-export function paymentTerms(method: string, days: number): string {
-  if (method === "END_OF_MONTH") return `End of month + ${days} days`;
-  if (method === "NET") return `Net ${days} days`;
-  return `${method} ${days} days`;
-}
+import {
+  type ContractDetailsOut,
+  contractDetailsShape,
+  type HireOfContract,
+  toContractDetails,
+} from "../shapes/contract.js";
 
 export const getContractTool = defineTool({
   name: "get_contract",
@@ -61,29 +43,7 @@ export const getContractTool = defineTool({
       .optional()
       .describe("Hire id, e.g. 48213, for its active contract; or give contractId."),
   },
-  outputSchema: {
-    id: z.string(),
-    status: z.string(),
-    ...contractTerms(),
-    paymentTerms: z.string(),
-    purchaseOrderNumber: z.string().nullable(),
-    hireId: z.string().nullable(),
-    isLatest: z.boolean().nullable(),
-    /** The hire's active contract (the terms in force), when it has one; null if none or unknown. */
-    activeContractId: z.string().nullable(),
-    /** Whether a draft change to the active contract awaits acceptance; null if the hire is unknown. */
-    pendingContractChanges: z.boolean().nullable(),
-    worker: z.object({ name: z.string(), email: z.string().nullable() }).nullable(),
-    company: z.object({ id: z.string(), name: z.string() }),
-    /** The contract document itself; the link expires. */
-    pdfUrl: z.string().nullable(),
-    /** Attachments, not the contract itself; the links expire. */
-    files: z.array(z.object({ name: z.string(), url: z.string() })),
-    /** The hire's unsigned draft, when it is not the contract shown: not in force. */
-    draftContract: draftOutput.nullable(),
-    otherContracts: z.array(contractRef),
-    hiddenFields: z.array(z.string()),
-  },
+  outputSchema: contractDetailsShape,
   annotations: readOnlyAnnotations,
   async handler(args, ctx) {
     if ((args.contractId === undefined) === (args.hireId === undefined)) {
@@ -95,7 +55,7 @@ export const getContractTool = defineTool({
     }
     const options = requestOptions(ctx);
     let contract: ContractDetails;
-    let hire: HireFacts | null;
+    let hire: HireOfContract | null;
     let restricted: Parameters<typeof hiddenFields>[0];
     /** Why this contract is the one shown, when a hire id was given and it has no active one. */
     let noActive: { hireId: string; hireStatus: string } | null = null;
@@ -114,14 +74,7 @@ export const getContractTool = defineTool({
       }
       contract = shown;
       if (!found.activeContract) noActive = { hireId: found.id, hireStatus: found.status };
-      hire = {
-        id: found.id,
-        latestId: found.latestContract?.id ?? null,
-        activeId: found.activeContract?.id ?? null,
-        draft: found.draftContract,
-        pending: found.pendingContractChanges,
-        contracts: found.contracts.data,
-      };
+      hire = found;
       restricted = result.restricted;
     } else {
       const id = args.contractId as string;
@@ -137,68 +90,13 @@ export const getContractTool = defineTool({
       restricted = [...result.restricted, ...owners.restricted];
       const hires = owners.data.contract?.worker?.hires.data ?? [];
       const found = hires.find((h) => h.contracts.data.some((c) => c.id === id));
-      hire = found
-        ? {
-            id: found.id,
-            latestId: found.latestContract?.id ?? null,
-            activeId: found.activeContract?.id ?? null,
-            draft: found.draftContract,
-            pending: found.pendingContractChanges,
-            contracts: found.contracts.data,
-          }
-        : null;
+      hire = found ?? null;
     }
 
-    const draft = hire?.draft && hire.draft.id !== contract.id ? hire.draft : null;
-    const structured: Structured = {
-      id: contract.id,
-      status: contract.status,
-      jobName: contract.jobName,
-      startDate: contract.startDate,
-      endDate: contract.endDate,
-      currency: contract.currency,
-      rate: contract.rate,
-      rateType: contract.rateType,
-      paymentTerms: paymentTerms(contract.paymentTermMethod, contract.paymentTerm),
-      purchaseOrderNumber: contract.purchaseOrderNumber,
-      hireId: hire?.id ?? null,
-      isLatest: hire ? hire.latestId === contract.id : null,
-      activeContractId: hire?.activeId ?? null,
-      pendingContractChanges: hire ? hire.pending : null,
-      worker: contract.worker ? { name: contract.worker.name, email: contract.worker.email } : null,
-      company: { id: contract.company.id, name: contract.company.name },
-      pdfUrl: contract.pdfUrl,
-      files: contract.files.map((f) => ({ name: f.name, url: f.url })),
-      draftContract: draft
-        ? {
-            id: draft.id,
-            status: draft.status,
-            jobName: draft.jobName,
-            startDate: draft.startDate,
-            endDate: draft.endDate,
-            currency: draft.currency,
-            rate: draft.rate,
-            rateType: draft.rateType,
-            pdfUrl: draft.pdfUrl,
-          }
-        : null,
-      otherContracts: (hire?.contracts ?? [])
-        .filter((c) => c.id !== contract.id)
-        .map((c) => ({ id: c.id, status: c.status, startDate: c.startDate, endDate: c.endDate })),
-      hiddenFields: hiddenFields(restricted),
-    };
+    const structured = toContractDetails(contract, hire, hiddenFields(restricted));
     return { structured, text: render(structured, noActive) };
   },
 });
-
-interface HireFacts {
-  id: string;
-  latestId: string | null;
-  activeId: string | null;
-  draft: DraftTerms | null;
-  pending: boolean;
-  contracts: ContractPeriod[];
-}
 
 function unknownContract(id: string): ToolInputError {
   return new ToolInputError(
@@ -208,29 +106,7 @@ function unknownContract(id: string): ToolInputError {
   );
 }
 
-type Structured = {
-  id: string;
-  status: string;
-  jobName: string;
-  startDate: string | null;
-  endDate: string | null;
-  currency: string;
-  rate: number | null;
-  rateType: string | null;
-  paymentTerms: string;
-  purchaseOrderNumber: string | null;
-  hireId: string | null;
-  isLatest: boolean | null;
-  activeContractId: string | null;
-  pendingContractChanges: boolean | null;
-  worker: { name: string; email: string | null } | null;
-  company: { id: string; name: string };
-  pdfUrl: string | null;
-  files: { name: string; url: string }[];
-  draftContract: z.infer<typeof draftOutput> | null;
-  otherContracts: z.infer<typeof contractRef>[];
-  hiddenFields: string[];
-};
+type Structured = ContractDetailsOut;
 
 /** "active: the terms in force", "draft, latest, not signed yet", "archived, not the latest". */
 function standing(c: Structured): string {

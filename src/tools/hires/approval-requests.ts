@@ -1,7 +1,7 @@
 // An approval request on a hire as list_hire_approvals shows it and review_hire_approval decides it.
 import * as z from "zod";
 import type { ApprovalRequest } from "../../client/operations/approvals.js";
-import { contractTerms } from "../contracts/contract-terms.js";
+import { contractTerms } from "../shapes/contract.js";
 
 export const approvalOutput = z.object({
   id: z.string(),

@@ -15,6 +15,7 @@ import { defineTool, NotAllowedError, type ToolContext, ToolInputError } from ".
 import { period, requestOptions } from "../format.js";
 import { refusedAsNotAllowed } from "../not-allowed.js";
 import { sentTextSchema, sentTextShown } from "../sent-text.js";
+import { contractBriefOutput, toContractBrief } from "../shapes/contract.js";
 
 const TOOL = "cancel_hire";
 const CONSEQUENCE = "This cannot be undone; the worker is told.";
@@ -27,13 +28,7 @@ const previewOutput = z.object({
   worker: z.string(),
   company: z.string(),
   hireStatus: z.string(),
-  contract: z.object({
-    id: z.string(),
-    status: z.string(),
-    jobName: z.string(),
-    startDate: z.string().nullable(),
-    endDate: z.string().nullable(),
-  }),
+  contract: contractBriefOutput,
 });
 type Preview = z.infer<typeof previewOutput>;
 type CancelArgs = { hireId: string; message: string };
@@ -128,13 +123,7 @@ async function propose(ctx: ToolContext, args: CancelArgs): Promise<Proposal<Pre
     worker: hire.worker.name,
     company: hire.company.name,
     hireStatus: hire.status,
-    contract: {
-      id: c.id,
-      status: c.status,
-      jobName: c.jobName,
-      startDate: c.startDate,
-      endDate: c.endDate,
-    },
+    contract: toContractBrief(c),
   };
   return {
     preview,

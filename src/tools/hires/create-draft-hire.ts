@@ -19,11 +19,11 @@ import {
 } from "../../client/operations/talent-invitations.js";
 import { oneLine, quoted } from "../../client/platform-text.js";
 import { sendWrite, whole } from "../confirmation.js";
-import { contractTerms } from "../contracts/contract-terms.js";
 import { defineTool, type ToolContext, ToolInputError } from "../define-tool.js";
 import { dateSchema, period, rateText, requestOptions, upperCaseEnum } from "../format.js";
 import { contactByName, withCompanyId } from "../known-ids.js";
 import { refusedAsNotAllowed } from "../not-allowed.js";
+import { contractTerms } from "../shapes/contract.js";
 
 const RATE_TYPES = ["HOURLY", "DAILY", "WEEKLY", "MONTHLY", "FIXED"] as const;
 

@@ -2,15 +2,12 @@ import * as z from "zod";
 import {
   getHireQuery,
   HIRE_LIST_LIMIT,
-  type HireContractTerms,
   type HireDetails,
   hirePaidRequestsQuery,
   hireTalentRecordQuery,
   type PaidRequestsPage,
 } from "../../client/operations/hires.js";
 import { oneLine, quoted } from "../../client/platform-text.js";
-import { contractTerms } from "../contracts/contract-terms.js";
-import { paymentTerms } from "../contracts/get-contract.js";
 import {
   defineTool,
   readOnlyAnnotations,
@@ -18,23 +15,12 @@ import {
   ToolInputError,
 } from "../define-tool.js";
 import { hiddenFields, hiddenLine, money, period, rateText, requestOptions } from "../format.js";
-
-// Status and PO number are left out: the field says the status, the hire carries the PO number.
-const termsOutput = z.object({
-  id: z.string(),
-  ...contractTerms(),
-  paymentTerms: z.string(),
-});
-
-const contractOutput = z.object({
-  id: z.string(),
-  status: z.string(),
-  startDate: z.string().nullable(),
-  endDate: z.string().nullable(),
-  currency: z.string(),
-  rate: z.number().nullable(),
-  rateType: z.string().nullable(),
-});
+import {
+  contractRowOutput,
+  contractTermsOutput,
+  toContractRow,
+  toContractTerms,
+} from "../shapes/contract.js";
 
 const userOutput = z.object({ id: z.string(), name: z.string(), email: z.string() });
 
@@ -52,11 +38,11 @@ const outputShape = {
   company: z.object({ id: z.string(), name: z.string() }),
   staffingAgency: z.object({ id: z.string(), name: z.string() }).nullable(),
   /** Accepted by all parties: the terms in force. */
-  activeContract: termsOutput.nullable(),
+  activeContract: contractTermsOutput.nullable(),
   /** Not signed yet: a pending change, or a first contract awaiting acceptance. */
-  draftContract: termsOutput.nullable(),
+  draftContract: contractTermsOutput.nullable(),
   pendingContractChanges: z.boolean(),
-  contracts: z.array(contractOutput),
+  contracts: z.array(contractRowOutput),
   contractsTotal: z.number(),
   owners: z.array(userOutput),
   /** Compliance items that apply to the hire and are not completed. */
@@ -166,18 +152,6 @@ async function allPaid(ctx: ToolContext, id: string, first: PaidRequestsPage) {
   };
 }
 
-const terms = (c: HireContractTerms | null) =>
-  c && {
-    id: c.id,
-    jobName: c.jobName,
-    startDate: c.startDate,
-    endDate: c.endDate,
-    currency: c.currency,
-    rate: c.rate,
-    rateType: c.rateType,
-    paymentTerms: paymentTerms(c.paymentTermMethod, c.paymentTerm),
-  };
-
 type Values = HireDetails["job"]["customFieldValues"];
 
 function valuesOf(values: Values, on: "job" | "talentPool", onId: string) {
@@ -198,15 +172,7 @@ function toStructured(
   record: { id: string; customFieldValues: Values } | null,
   hidden: string[],
 ): Structured {
-  const contracts = hire.contracts.data.map((c) => ({
-    id: c.id,
-    status: c.status,
-    startDate: c.startDate,
-    endDate: c.endDate,
-    currency: c.currency,
-    rate: c.rate,
-    rateType: c.rateType,
-  }));
+  const contracts = hire.contracts.data.map(toContractRow);
   // Custom fields live on contracts: those of the terms in force, else of the newest contract.
   const valuesOn = hire.activeContract?.id ?? contracts.at(-1)?.id ?? null;
   const customFields: Structured["customFields"] = [];
@@ -245,8 +211,8 @@ function toStructured(
     worker: { id: hire.worker.id, name: hire.worker.name, email: hire.worker.email },
     company: { id: hire.company.id, name: hire.company.name },
     staffingAgency: hire.recruiter ? { id: hire.recruiter.id, name: hire.recruiter.name } : null,
-    activeContract: terms(hire.activeContract),
-    draftContract: terms(hire.draftContract),
+    activeContract: toContractTerms(hire.activeContract),
+    draftContract: toContractTerms(hire.draftContract),
     pendingContractChanges: hire.pendingContractChanges,
     contracts,
     contractsTotal: hire.contracts.paginatorInfo.total,

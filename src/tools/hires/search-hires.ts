@@ -16,6 +16,11 @@ import {
   upperCaseEnum,
 } from "../format.js";
 import { resolveAccounts, resolveWorkers } from "../known-ids.js";
+import {
+  type ContractSummary,
+  contractSummaryOutput,
+  toContractSummary,
+} from "../shapes/contract.js";
 
 const HIRE_STATUSES = [
   "DRAFT",
@@ -41,17 +46,6 @@ const ORDER_COLUMNS = [
 
 const CONTRACT_STATUSES = ["DRAFT", "ACTIVE", "ARCHIVED"] as const;
 
-const termsOutput = z.object({
-  id: z.string(),
-  status: z.string(),
-  jobName: z.string(),
-  startDate: z.string().nullable(),
-  endDate: z.string().nullable(),
-  rate: z.number().nullable(),
-  rateType: z.string().nullable(),
-  currency: z.string(),
-});
-
 const hireOutput = z.object({
   id: z.string(),
   /** The hire number people quote (the platform's unique reference). */
@@ -64,15 +58,14 @@ const hireOutput = z.object({
   endDate: z.string().nullable(),
   terminationDate: z.string().nullable(),
   /** Accepted by all parties: the terms in force. */
-  activeContract: termsOutput.nullable(),
+  activeContract: contractSummaryOutput.nullable(),
   /** Not signed yet: a change to the active contract, or a first contract awaiting acceptance. */
-  draftContract: termsOutput.nullable(),
+  draftContract: contractSummaryOutput.nullable(),
   /** The newest contract when it is neither of those (an ended hire's archived one); else null. */
-  latestContract: termsOutput.nullable(),
+  latestContract: contractSummaryOutput.nullable(),
 });
 
 type HireOut = z.infer<typeof hireOutput>;
-type TermsOut = z.infer<typeof termsOutput>;
 
 export const searchHiresTool = defineTool({
   name: "search_hires",
@@ -175,20 +168,6 @@ export const searchHiresTool = defineTool({
   },
 });
 
-function terms(c: HireSummary["activeContract"]): TermsOut | null {
-  if (!c) return null;
-  return {
-    id: c.id,
-    status: c.status,
-    jobName: c.jobName,
-    startDate: c.startDate,
-    endDate: c.endDate,
-    rate: c.rate,
-    rateType: c.rateType,
-    currency: c.currency,
-  };
-}
-
 function toOutput(hire: HireSummary): HireOut {
   return {
     id: hire.id,
@@ -199,20 +178,20 @@ function toOutput(hire: HireSummary): HireOut {
     startDate: hire.startDate,
     endDate: hire.endDate,
     terminationDate: hire.terminationDate,
-    activeContract: terms(hire.activeContract),
-    draftContract: terms(hire.draftContract),
+    activeContract: toContractSummary(hire.activeContract),
+    draftContract: toContractSummary(hire.draftContract),
     latestContract:
       hire.latestContract &&
       hire.latestContract.id !== hire.activeContract?.id &&
       hire.latestContract.id !== hire.draftContract?.id
-        ? terms(hire.latestContract)
+        ? toContractSummary(hire.latestContract)
         : null,
   };
 }
 
-const status = (c: TermsOut) => oneLine(c.status).toLowerCase();
+const status = (c: ContractSummary) => oneLine(c.status).toLowerCase();
 
-function termsText(c: TermsOut, job: boolean): string {
+function termsText(c: ContractSummary, job: boolean): string {
   const name = job ? `job ${quoted(c.jobName)}, ` : "";
   return `${name}${rateText(c.rate, c.currency, c.rateType)}`;
 }

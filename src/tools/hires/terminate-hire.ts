@@ -17,6 +17,7 @@ import {
 import { defineTool, NotAllowedError, type ToolContext, ToolInputError } from "../define-tool.js";
 import { dateSchema, period, requestOptions, upperCaseEnum } from "../format.js";
 import { sentTextSchema, sentTextShown } from "../sent-text.js";
+import { contractBriefOutput, toContractBrief } from "../shapes/contract.js";
 
 const TERMINATION_REASONS = [
   "WORKER_UNAVAILABILITY",
@@ -40,15 +41,7 @@ const previewOutput = z.object({
   company: z.string(),
   hireStatus: z.string(),
   canTerminateContract: z.boolean(),
-  contract: z
-    .object({
-      id: z.string(),
-      status: z.string(),
-      jobName: z.string(),
-      startDate: z.string().nullable(),
-      endDate: z.string().nullable(),
-    })
-    .nullable(),
+  contract: contractBriefOutput.nullable(),
 });
 type Preview = z.infer<typeof previewOutput>;
 
@@ -151,15 +144,7 @@ async function propose(ctx: ToolContext, args: TerminateArgs): Promise<Proposal<
     company: hire.company.name,
     hireStatus: hire.status,
     canTerminateContract: hire.canTerminateContract,
-    contract: terms
-      ? {
-          id: terms.id,
-          status: terms.status,
-          jobName: terms.jobName,
-          startDate: terms.startDate,
-          endDate: terms.endDate,
-        }
-      : null,
+    contract: terms ? toContractBrief(terms) : null,
   };
   const c = preview.contract;
   return {
