@@ -1,7 +1,7 @@
 // An approval request on a hire as list_hire_approvals shows it and review_hire_approval decides it.
 import * as z from "zod";
 import type { ApprovalRequest } from "../../client/operations/approvals.js";
-import { contractTerms } from "../shapes/contract.js";
+import { approvalHireOutput, toApprovalHire } from "../shapes/hire.js";
 
 export const approvalOutput = z.object({
   id: z.string(),
@@ -17,17 +17,7 @@ export const approvalOutput = z.object({
   /** Who took the latest decision and their message, once decided. */
   decidedBy: z.string().nullable(),
   decisionMessage: z.string().nullable(),
-  hire: z
-    .object({
-      id: z.string(),
-      status: z.string(),
-      workerId: z.string(),
-      worker: z.string(),
-      companyId: z.string(),
-      company: z.string(),
-      ...contractTerms(),
-    })
-    .nullable(),
+  hire: approvalHireOutput.nullable(),
 });
 export type ApprovalOut = z.infer<typeof approvalOutput>;
 
@@ -47,22 +37,6 @@ export function toOutput(r: ApprovalRequest): ApprovalOut {
     approverGroup: (latest ?? request)?.approver.userGroup.name ?? null,
     decidedBy: decided?.actionedBy.name ?? null,
     decisionMessage: decided?.message ?? null,
-    hire:
-      h && "id" in h
-        ? {
-            id: h.id,
-            status: h.status,
-            workerId: h.worker.id,
-            worker: h.worker.name,
-            companyId: h.company.id,
-            company: h.company.name,
-            jobName: h.latestContract.jobName,
-            startDate: h.startDate,
-            endDate: h.endDate,
-            currency: h.currency,
-            rate: h.rate,
-            rateType: h.rateType,
-          }
-        : null,
+    hire: h && "id" in h ? toApprovalHire(h) : null,
   };
 }

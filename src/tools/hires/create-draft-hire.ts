@@ -23,20 +23,9 @@ import { defineTool, type ToolContext, ToolInputError } from "../define-tool.js"
 import { dateSchema, period, rateText, requestOptions, upperCaseEnum } from "../format.js";
 import { contactByName, withCompanyId } from "../known-ids.js";
 import { refusedAsNotAllowed } from "../not-allowed.js";
-import { contractTerms } from "../shapes/contract.js";
+import { type DraftHireOut, draftHireOutput, toDraftHire } from "../shapes/hire.js";
 
 const RATE_TYPES = ["HOURLY", "DAILY", "WEEKLY", "MONTHLY", "FIXED"] as const;
-
-const hireOutput = z.object({
-  id: z.string(),
-  status: z.string(),
-  worker: z.object({ id: z.string(), name: z.string() }),
-  company: z.object({ id: z.string(), name: z.string() }),
-  contractId: z.string(),
-  // The rate is the one given in this call.
-  ...contractTerms(),
-  purchaseOrderNumber: z.string().nullable(),
-});
 
 const fieldOutput = z.object({ fieldId: z.string(), title: z.string(), value: z.string() });
 type ShownField = z.infer<typeof fieldOutput>;
@@ -87,7 +76,7 @@ export const createDraftHireTool = defineTool({
   outputSchema: {
     status: z.enum(["created", "exists", "outcome-unknown"]),
     externalIdentifier: z.string(),
-    hire: hireOutput.optional(),
+    hire: draftHireOutput.optional(),
     customFields: z.array(fieldOutput).optional(),
     note: z.string().optional(),
   },
@@ -161,7 +150,7 @@ export const createDraftHireTool = defineTool({
     const structured = {
       status: "created" as const,
       ...base,
-      hire: hireSummary(hire, args.rate ?? null, args.rateType ?? null),
+      hire: toDraftHire(hire, args.rate ?? null, args.rateType ?? null),
       ...customFields,
       ...(sent.kind === "read-back"
         ? { note: "The answer was lost after sending; looking it up found the new hire." }
@@ -187,7 +176,7 @@ function existsResult(hires: DraftHire[], externalIdentifier: string) {
     structured: {
       status: "exists" as const,
       externalIdentifier,
-      hire: hireSummary(first, null, null),
+      hire: toDraftHire(first, null, null),
     },
     text: `Nothing was created: hire ${oneLine(first.id)}${more} already has external id ${whole(externalIdentifier)} (status ${oneLine(first.status)}, job ${whole(first.latestContract.jobName)} at company ${whole(first.company.name)}, worker ${whole(first.worker.name)}); it may come from an earlier call. See it with get_hire (hireId ${oneLine(first.id)}); for another hire, give another externalIdentifier.`,
   };
@@ -354,26 +343,8 @@ function matchField(fields: HireCustomFieldDefinition[], wanted: string) {
   );
 }
 
-function hireSummary(h: DraftHire, rate: number | null, rateType: string | null) {
-  const c = h.latestContract;
-  return {
-    id: h.id,
-    status: h.status,
-    worker: h.worker,
-    company: h.company,
-    contractId: c.id,
-    jobName: c.jobName,
-    startDate: h.startDate,
-    endDate: h.endDate,
-    currency: c.currency,
-    rate,
-    rateType: c.rateType ?? rateType,
-    purchaseOrderNumber: c.purchaseOrderNumber,
-  };
-}
-
 function createdText(
-  h: z.infer<typeof hireOutput>,
+  h: DraftHireOut,
   fields: ShownField[],
   externalIdentifier: string,
   how: { withContact: boolean; foundAfterDrop: boolean; notes: string[] },

@@ -16,63 +16,14 @@ import {
 } from "../define-tool.js";
 import { hiddenFields, hiddenLine, money, period, rateText, requestOptions } from "../format.js";
 import {
-  contractRowOutput,
-  contractTermsOutput,
-  toContractRow,
-  toContractTerms,
-} from "../shapes/contract.js";
-
-const userOutput = z.object({ id: z.string(), name: z.string(), email: z.string() });
-
-const outputShape = {
-  id: z.string(),
-  number: z.string(),
-  status: z.string(),
-  createdAt: z.string(),
-  startDate: z.string().nullable(),
-  endDate: z.string().nullable(),
-  terminationDate: z.string().nullable(),
-  externalIdentifier: z.string().nullable(),
-  purchaseOrderNumber: z.string().nullable(),
-  worker: z.object({ id: z.string(), name: z.string(), email: z.string().nullable() }),
-  company: z.object({ id: z.string(), name: z.string() }),
-  staffingAgency: z.object({ id: z.string(), name: z.string() }).nullable(),
-  /** Accepted by all parties: the terms in force. */
-  activeContract: contractTermsOutput.nullable(),
-  /** Not signed yet: a pending change, or a first contract awaiting acceptance. */
-  draftContract: contractTermsOutput.nullable(),
-  pendingContractChanges: z.boolean(),
-  contracts: z.array(contractRowOutput),
-  contractsTotal: z.number(),
-  owners: z.array(userOutput),
-  /** Compliance items that apply to the hire and are not completed. */
-  complianceGaps: z.array(z.object({ name: z.string(), title: z.string(), actor: z.string() })),
-  /**
-   * Custom field values, each with where it is set: the active contract (or, without one, the
-   * newest), the hire's job, or the worker's record in the company's talent pool.
-   */
-  customFields: z.array(
-    z.object({
-      fieldId: z.string(),
-      title: z.string(),
-      value: z.string(),
-      on: z.enum(["contract", "job", "talentPool"]),
-      onId: z.string(),
-    }),
-  ),
-  /** Paid payment requests (the worker has been paid), net of tax, summed per currency. */
-  totalPaid: z.array(z.object({ currency: z.string(), amount: z.number(), requests: z.number() })),
-  /** How many paid payment requests the totals cover, of how many there are. */
-  paidRequestsCounted: z.number(),
-  paidRequestsTotal: z.number(),
-  lastPaymentRequestDate: z.string().nullable(),
-  hiddenFields: z.array(z.string()),
-};
+  type HireDetailsOut,
+  hireDetailsShape,
+  type PaidTotals,
+  toHireDetails,
+} from "../shapes/hire.js";
 
 /** Pages of paid payment requests read at most (1,000 requests); past that the total says so. */
 const MAX_PAID_PAGES = 10;
-
-type Structured = z.infer<z.ZodObject<typeof outputShape>>;
 
 export const getHireTool = defineTool({
   name: "get_hire",
@@ -91,7 +42,7 @@ export const getHireTool = defineTool({
   inputSchema: {
     hireId: z.string().min(1).describe("The hire's id (from search_hires), e.g. 48213."),
   },
-  outputSchema: outputShape,
+  outputSchema: hireDetailsShape,
   annotations: readOnlyAnnotations,
   async handler(args, ctx) {
     const { data, restricted } = await ctx.client.run(
@@ -115,7 +66,7 @@ export const getHireTool = defineTool({
       requestOptions(ctx),
     );
     const record = talent.data.trustedContacts.data[0] ?? null;
-    const structured = toStructured(hire, paid, record, [
+    const structured = toHireDetails(hire, paid, record, [
       ...hiddenFields(restricted),
       ...hiddenFields(talent.restricted),
     ]);
@@ -124,7 +75,7 @@ export const getHireTool = defineTool({
 });
 
 /** The first page came with the hire; a hire paid more than 100 times needs a few more requests. */
-async function allPaid(ctx: ToolContext, id: string, first: PaidRequestsPage) {
+async function allPaid(ctx: ToolContext, id: string, first: PaidRequestsPage): Promise<PaidTotals> {
   const rows = [...first.data];
   const last = Math.min(first.paginatorInfo.lastPage, MAX_PAID_PAGES);
   for (let page = 2; page <= last; page++) {
@@ -152,90 +103,15 @@ async function allPaid(ctx: ToolContext, id: string, first: PaidRequestsPage) {
   };
 }
 
-type Values = HireDetails["job"]["customFieldValues"];
-
-function valuesOf(values: Values, on: "job" | "talentPool", onId: string) {
-  return values
-    .filter((v) => v.displayValue !== null && v.displayValue !== "")
-    .map((v) => ({
-      fieldId: v.customField.id,
-      title: v.customField.title,
-      value: v.displayValue as string,
-      on,
-      onId,
-    }));
-}
-
-function toStructured(
-  hire: HireDetails,
-  paid: Awaited<ReturnType<typeof allPaid>>,
-  record: { id: string; customFieldValues: Values } | null,
-  hidden: string[],
-): Structured {
-  const contracts = hire.contracts.data.map(toContractRow);
-  // Custom fields live on contracts: those of the terms in force, else of the newest contract.
-  const valuesOn = hire.activeContract?.id ?? contracts.at(-1)?.id ?? null;
-  const customFields: Structured["customFields"] = [];
-  if (valuesOn !== null) {
-    for (const field of hire.company.customFields.data) {
-      for (const v of field.customFieldValues) {
-        if (
-          "id" in v.appliesTo &&
-          v.appliesTo.id === valuesOn &&
-          v.displayValue !== null &&
-          v.displayValue !== ""
-        ) {
-          customFields.push({
-            fieldId: field.id,
-            title: field.title,
-            value: v.displayValue,
-            on: "contract",
-            onId: valuesOn,
-          });
-        }
-      }
-    }
-  }
-  customFields.push(...valuesOf(hire.job.customFieldValues, "job", hire.job.id));
-  if (record) customFields.push(...valuesOf(record.customFieldValues, "talentPool", record.id));
-  return {
-    id: hire.id,
-    number: hire.number,
-    status: hire.status,
-    createdAt: hire.createdAt,
-    startDate: hire.startDate,
-    endDate: hire.endDate,
-    terminationDate: hire.terminationDate,
-    externalIdentifier: hire.externalIdentifier,
-    purchaseOrderNumber: hire.purchaseOrderNumber,
-    worker: { id: hire.worker.id, name: hire.worker.name, email: hire.worker.email },
-    company: { id: hire.company.id, name: hire.company.name },
-    staffingAgency: hire.recruiter ? { id: hire.recruiter.id, name: hire.recruiter.name } : null,
-    activeContract: toContractTerms(hire.activeContract),
-    draftContract: toContractTerms(hire.draftContract),
-    pendingContractChanges: hire.pendingContractChanges,
-    contracts,
-    contractsTotal: hire.contracts.paginatorInfo.total,
-    owners: hire.owners.map((o) => ({ id: o.id, name: o.name, email: o.email })),
-    complianceGaps: hire.compliances
-      .filter((c) => c.applicable && !c.completed)
-      .map((c) => ({ name: c.name, title: c.title, actor: c.actor })),
-    customFields,
-    ...paid,
-    lastPaymentRequestDate: hire.lastPaymentRequestDate,
-    hiddenFields: hidden,
-  };
-}
-
 // One line per place that holds values, labelled with it; "none" only when none holds any.
-function customFieldLines(h: Structured, raw: HireDetails, inTalentPool: boolean): string[] {
+function customFieldLines(h: HireDetailsOut, raw: HireDetails, inTalentPool: boolean): string[] {
   const job = `job ${oneLine(raw.job.id)} ${quoted(raw.job.name)}`;
   const pool = "worker's talent-pool record";
   if (h.customFields.length === 0) {
     const record = inTalentPool ? `, or the ${pool}` : "; the worker is not in the talent pool";
     return [`Custom fields: none set on the contract, the ${job}${record}.`];
   }
-  const places: Array<[Structured["customFields"][number]["on"], string]> = [
+  const places: Array<[HireDetailsOut["customFields"][number]["on"], string]> = [
     ["contract", "contract"],
     ["job", job],
     ["talentPool", pool],
@@ -262,7 +138,7 @@ const ACTOR: Record<string, string> = {
   WORKSOME: "the platform",
 };
 
-function paidLine(h: Structured): string {
+function paidLine(h: HireDetailsOut): string {
   const last = h.lastPaymentRequestDate
     ? `last payment request ${oneLine(h.lastPaymentRequestDate)}`
     : "no payment request yet";
@@ -281,7 +157,7 @@ function paidLine(h: Structured): string {
 }
 
 // Names, emails, jobs, titles and values are quoted; ids, statuses, dates one line only.
-function render(h: Structured, raw: HireDetails, inTalentPool: boolean): string {
+function render(h: HireDetailsOut, raw: HireDetails, inTalentPool: boolean): string {
   const status = oneLine(h.status).toLowerCase();
   const email = h.worker.email ? `, email ${quoted(h.worker.email)}` : "";
   const lines = [

@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { type HireSummary, searchHiresQuery } from "../../client/operations/index.js";
+import { searchHiresQuery } from "../../client/operations/index.js";
 import { clampPage, clampPageSize } from "../../client/pagination.js";
 import { oneLine, quoted } from "../../client/platform-text.js";
 import { defineTool, readOnlyAnnotations, ToolInputError } from "../define-tool.js";
@@ -16,11 +16,8 @@ import {
   upperCaseEnum,
 } from "../format.js";
 import { resolveAccounts, resolveWorkers } from "../known-ids.js";
-import {
-  type ContractSummary,
-  contractSummaryOutput,
-  toContractSummary,
-} from "../shapes/contract.js";
+import type { ContractSummary } from "../shapes/contract.js";
+import { type HireSummaryOut, hireSummaryOutput, toHireSummary } from "../shapes/hire.js";
 
 const HIRE_STATUSES = [
   "DRAFT",
@@ -45,27 +42,6 @@ const ORDER_COLUMNS = [
 ] as const;
 
 const CONTRACT_STATUSES = ["DRAFT", "ACTIVE", "ARCHIVED"] as const;
-
-const hireOutput = z.object({
-  id: z.string(),
-  /** The hire number people quote (the platform's unique reference). */
-  number: z.string(),
-  status: z.string(),
-  worker: z.object({ id: z.string(), name: z.string(), email: z.string().nullable() }),
-  company: z.object({ id: z.string(), name: z.string() }),
-  startDate: z.string().nullable(),
-  /** The planned end; a terminated hire ends on terminationDate instead. */
-  endDate: z.string().nullable(),
-  terminationDate: z.string().nullable(),
-  /** Accepted by all parties: the terms in force. */
-  activeContract: contractSummaryOutput.nullable(),
-  /** Not signed yet: a change to the active contract, or a first contract awaiting acceptance. */
-  draftContract: contractSummaryOutput.nullable(),
-  /** The newest contract when it is neither of those (an ended hire's archived one); else null. */
-  latestContract: contractSummaryOutput.nullable(),
-});
-
-type HireOut = z.infer<typeof hireOutput>;
 
 export const searchHiresTool = defineTool({
   name: "search_hires",
@@ -114,7 +90,7 @@ export const searchHiresTool = defineTool({
     ...pageArgs,
   },
   outputSchema: {
-    hires: z.array(hireOutput),
+    hires: z.array(hireSummaryOutput),
     page: pageOutput,
     hiddenFields: z.array(z.string()),
   },
@@ -155,7 +131,7 @@ export const searchHiresTool = defineTool({
       requestOptions(ctx),
     );
     const info = pageOf(data.hires.paginatorInfo);
-    const hires = data.hires.data.map(toOutput);
+    const hires = data.hires.data.map(toHireSummary);
     const hidden = hiddenFields(restricted);
     const lines = hires.map((hire) => renderHire(hire, args.search));
     const text = [...accounts.notes, ...workers.notes, info.summary, ...lines, hiddenLine(hidden)]
@@ -168,27 +144,6 @@ export const searchHiresTool = defineTool({
   },
 });
 
-function toOutput(hire: HireSummary): HireOut {
-  return {
-    id: hire.id,
-    number: hire.number,
-    status: hire.status,
-    worker: { id: hire.worker.id, name: hire.worker.name, email: hire.worker.email },
-    company: { id: hire.company.id, name: hire.company.name },
-    startDate: hire.startDate,
-    endDate: hire.endDate,
-    terminationDate: hire.terminationDate,
-    activeContract: toContractSummary(hire.activeContract),
-    draftContract: toContractSummary(hire.draftContract),
-    latestContract:
-      hire.latestContract &&
-      hire.latestContract.id !== hire.activeContract?.id &&
-      hire.latestContract.id !== hire.draftContract?.id
-        ? toContractSummary(hire.latestContract)
-        : null,
-  };
-}
-
 const status = (c: ContractSummary) => oneLine(c.status).toLowerCase();
 
 function termsText(c: ContractSummary, job: boolean): string {
@@ -198,7 +153,7 @@ function termsText(c: ContractSummary, job: boolean): string {
 
 // Names, emails and jobs are quoted; ids, statuses and dates are only kept to one line.
 /** "from 2026-01-05, terminated 2026-10-01 (planned end 2027-02-28)", or the planned period. */
-function dates(h: HireOut): string {
+function dates(h: HireSummaryOut): string {
   if (!h.terminationDate) return period(h.startDate, h.endDate);
   const from = h.startDate ? `from ${oneLine(h.startDate)}, ` : "";
   const planned = h.endDate ? ` (planned end ${oneLine(h.endDate)})` : "";
@@ -206,7 +161,7 @@ function dates(h: HireOut): string {
 }
 
 /** "; matched the job title" when the search found the hire by its job and not its worker. */
-function matchNote(h: HireOut, search: string | undefined): string {
+function matchNote(h: HireSummaryOut, search: string | undefined): string {
   if (!search) return "";
   const needle = search.trim().toLowerCase();
   const has = (value: string | null | undefined) => !!value?.toLowerCase().includes(needle);
@@ -215,7 +170,7 @@ function matchNote(h: HireOut, search: string | undefined): string {
   return !byWorker && jobs.some(has) ? "; matched the job title" : "";
 }
 
-function renderHire(h: HireOut, search: string | undefined): string {
+function renderHire(h: HireSummaryOut, search: string | undefined): string {
   const email = h.worker.email ? `; email ${quoted(h.worker.email)}` : "";
   const who = `${quoted(h.worker.name)} (worker ${oneLine(h.worker.id)}${email})`;
   const d = h.draftContract;
