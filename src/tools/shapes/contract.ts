@@ -32,6 +32,13 @@ const contractPeriodOutput = z.object({
   endDate: z.string().nullable(),
 });
 
+/** The rate and its currency, which some selections add to a contract's period. */
+interface ContractRate {
+  currency: string;
+  rate: number | null;
+  rateType: string | null;
+}
+
 function toContractPeriod(c: ContractPeriod): z.infer<typeof contractPeriodOutput> {
   return { id: c.id, status: c.status, startDate: c.startDate, endDate: c.endDate };
 }
@@ -57,36 +64,18 @@ export function toContractBrief(c: ContractBrief): ContractBrief {
 }
 
 /** As get_hire lists a hire's contracts: status, period and rate. */
-export const contractRowOutput = z.object({
-  id: z.string(),
-  status: z.string(),
-  startDate: z.string().nullable(),
-  endDate: z.string().nullable(),
+export const contractRowOutput = contractPeriodOutput.extend({
   currency: z.string(),
   rate: z.number().nullable(),
   rateType: z.string().nullable(),
 });
-type ContractRow = z.infer<typeof contractRowOutput>;
 
-export function toContractRow(c: ContractRow): ContractRow {
-  return {
-    id: c.id,
-    status: c.status,
-    startDate: c.startDate,
-    endDate: c.endDate,
-    currency: c.currency,
-    rate: c.rate,
-    rateType: c.rateType,
-  };
+export function toContractRow(c: ContractPeriod & ContractRate): z.infer<typeof contractRowOutput> {
+  return { ...toContractPeriod(c), currency: c.currency, rate: c.rate, rateType: c.rateType };
 }
 
 /** As search_hires shows a hire's active, draft and latest contract: status and terms. */
-export const contractSummaryOutput = z.object({
-  id: z.string(),
-  status: z.string(),
-  jobName: z.string(),
-  startDate: z.string().nullable(),
-  endDate: z.string().nullable(),
+export const contractSummaryOutput = contractBriefOutput.extend({
   rate: z.number().nullable(),
   rateType: z.string().nullable(),
   currency: z.string(),
@@ -95,16 +84,7 @@ export type ContractSummary = z.infer<typeof contractSummaryOutput>;
 
 export function toContractSummary(c: ContractSummary | null): ContractSummary | null {
   if (!c) return null;
-  return {
-    id: c.id,
-    status: c.status,
-    jobName: c.jobName,
-    startDate: c.startDate,
-    endDate: c.endDate,
-    rate: c.rate,
-    rateType: c.rateType,
-    currency: c.currency,
-  };
+  return { ...toContractBrief(c), rate: c.rate, rateType: c.rateType, currency: c.currency };
 }
 
 // Status and PO number are left out: the field says the status, the hire carries the PO number.
