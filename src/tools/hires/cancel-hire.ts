@@ -16,6 +16,7 @@ import { period, requestOptions } from "../format.js";
 import { refusedAsNotAllowed } from "../not-allowed.js";
 import { sentTextSchema, sentTextShown } from "../sent-text.js";
 import { contractBriefOutput, toContractBrief } from "../shapes/contract.js";
+import { hireChangeFields, toHireChange } from "../shapes/hire.js";
 
 const TOOL = "cancel_hire";
 const CONSEQUENCE = "This cannot be undone; the worker is told.";
@@ -25,9 +26,7 @@ const checkFor = (hireId: string) => `get_hire (hireId ${oneLine(hireId)})`;
 const NOT_STARTED = new Set(["DRAFT", "OFFERED", "READY"]);
 
 const previewOutput = z.object({
-  worker: z.string(),
-  company: z.string(),
-  hireStatus: z.string(),
+  ...hireChangeFields(),
   contract: contractBriefOutput,
 });
 type Preview = z.infer<typeof previewOutput>;
@@ -120,9 +119,7 @@ async function propose(ctx: ToolContext, args: CancelArgs): Promise<Proposal<Pre
   }
   const c = hire.latestContract;
   const preview: Preview = {
-    worker: hire.worker.name,
-    company: hire.company.name,
-    hireStatus: hire.status,
+    ...toHireChange(hire),
     contract: toContractBrief(c),
   };
   return {

@@ -18,6 +18,7 @@ import { defineTool, NotAllowedError, type ToolContext, ToolInputError } from ".
 import { dateSchema, period, requestOptions, upperCaseEnum } from "../format.js";
 import { sentTextSchema, sentTextShown } from "../sent-text.js";
 import { contractBriefOutput, toContractBrief } from "../shapes/contract.js";
+import { hireChangeFields, toHireChange } from "../shapes/hire.js";
 
 const TERMINATION_REASONS = [
   "WORKER_UNAVAILABILITY",
@@ -37,9 +38,7 @@ const TERMINATION_REASONS = [
 ] as const satisfies readonly ContractTerminationReason[];
 
 const previewOutput = z.object({
-  worker: z.string(),
-  company: z.string(),
-  hireStatus: z.string(),
+  ...hireChangeFields(),
   canTerminateContract: z.boolean(),
   contract: contractBriefOutput.nullable(),
 });
@@ -140,9 +139,7 @@ async function propose(ctx: ToolContext, args: TerminateArgs): Promise<Proposal<
   }
   const terms = hire.activeContract ?? hire.latestContract;
   const preview: Preview = {
-    worker: hire.worker.name,
-    company: hire.company.name,
-    hireStatus: hire.status,
+    ...toHireChange(hire),
     canTerminateContract: hire.canTerminateContract,
     contract: terms ? toContractBrief(terms) : null,
   };

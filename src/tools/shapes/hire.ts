@@ -260,3 +260,18 @@ export function toApprovalHire(h: ApprovedHire): ApprovalHireOut {
     rateType: h.rateType,
   };
 }
+
+/** As a change to it is previewed (cancel_hire, terminate_hire): who, where, and its status. */
+export const hireChangeFields = () => ({
+  worker: z.string(),
+  company: z.string(),
+  hireStatus: z.string(),
+});
+
+export function toHireChange(h: {
+  status: string;
+  worker: { name: string };
+  company: { name: string };
+}) {
+  return { worker: h.worker.name, company: h.company.name, hireStatus: h.status };
+}
