@@ -1,7 +1,7 @@
 // Jobs, candidates and bids, scoped like the core: a caller sees its companies' jobs only, and an
 // account that may not see rates gets the job's and the bids' rates as restricted fields.
 import type { AnyRecord, Args, RequestContext, ResolverMap } from "../../context.js";
-import { idOf, inputOf, orderOf, stringsOf } from "../../context.js";
+import { idOf, orderOf, stringsOf, withArgs } from "../../context.js";
 import { authorizationError, restrictedFieldError, ValidationCollector } from "../../errors.js";
 import {
   type Comparable,
@@ -16,6 +16,13 @@ import {
   workerName,
 } from "../../kit.js";
 import { referenced } from "../../records.js";
+import type {
+  MutationAcceptBidArgs,
+  MutationCreateJobArgs,
+  MutationUpdateJobArgs,
+  MutationUpdateJobCandidateStatusArgs,
+  MutationUpdateJobCandidateStepArgs,
+} from "../../resolver-types.generated.js";
 import type { HireRecord } from "../../seed/index.js";
 import { talentOf } from "../talent/seed.js";
 import {
@@ -225,13 +232,21 @@ export const jobsResolvers: ResolverMap = {
     },
   },
   Mutation: {
-    createJob: (_p, args, ctx, info) => createJob(ctx, inputOf(args), info.fieldName),
-    updateJob: (_p, args, ctx, info) => updateJob(ctx, inputOf(args), info.fieldName),
-    updateJobCandidateStep: (_p, args, ctx, info) =>
-      updateJobCandidateStep(ctx, inputOf(args), info.fieldName),
-    updateJobCandidateStatus: (_p, args, ctx, info) =>
-      updateJobCandidateStatus(ctx, inputOf(args), info.fieldName),
-    acceptBid: (_p, args, ctx, info) => acceptBid(ctx, inputOf(args), info.fieldName),
+    createJob: withArgs<MutationCreateJobArgs>((_p, { input }, ctx, info) =>
+      createJob(ctx, input, info.fieldName),
+    ),
+    updateJob: withArgs<MutationUpdateJobArgs>((_p, { input }, ctx, info) =>
+      updateJob(ctx, input, info.fieldName),
+    ),
+    updateJobCandidateStep: withArgs<MutationUpdateJobCandidateStepArgs>(
+      (_p, { input }, ctx, info) => updateJobCandidateStep(ctx, input, info.fieldName),
+    ),
+    updateJobCandidateStatus: withArgs<MutationUpdateJobCandidateStatusArgs>(
+      (_p, { input }, ctx, info) => updateJobCandidateStatus(ctx, input, info.fieldName),
+    ),
+    acceptBid: withArgs<MutationAcceptBidArgs>((_p, { input }, ctx, info) =>
+      acceptBid(ctx, input, info.fieldName),
+    ),
   },
   Hire: {
     job: (h: AnyRecord, _a, ctx) => jobOfHire(ctx.data, h as HireRecord),
