@@ -2,7 +2,7 @@
 // visibility rules (company scoping, restricted fields) applied per identity.
 import { buildSchema, type GraphQLObjectType, type GraphQLSchema } from "graphql";
 import type { AnyRecord, Args, RequestContext, ResolverMap } from "./context.js";
-import { idOf, inputOf, orderOf } from "./context.js";
+import { idOf, inputOf, orderOf, withArgs } from "./context.js";
 import { isRealDate } from "./dates.js";
 import {
   checkHireCustomFieldValues,
@@ -34,6 +34,14 @@ import {
   workerOf,
 } from "./kit.js";
 import { referenced } from "./records.js";
+import type {
+  CancelHireInput,
+  HireInput,
+  MutationCancelHireArgs,
+  MutationCreateDraftHireArgs,
+  MutationTerminateHireArgs,
+  TerminateHireInput,
+} from "./resolver-types.generated.js";
 import { sandboxTypeDefs } from "./schema.js";
 import type {
   CompanyRecord,
@@ -205,11 +213,11 @@ function requireHire(ctx: RequestContext, id: unknown, v: ValidationCollector): 
   return hire;
 }
 
-function terminateHire(ctx: RequestContext, input: Args, field: string) {
+function terminateHire(ctx: RequestContext, input: TerminateHireInput, field: string) {
   const v = new ValidationCollector();
   const hire = requireHire(ctx, input.hire, v);
   if (hire && !ctx.identity.managesHires) throw authorizationError();
-  const date = input.date;
+  const { date } = input;
   if (!isRealDate(date)) {
     v.add("input.date", "The input.date is not a valid date (YYYY-MM-DD).");
   } else if (hire?.startDate && date < hire.startDate) {
@@ -221,16 +229,16 @@ function terminateHire(ctx: RequestContext, input: Args, field: string) {
   v.throwIfAny(field);
   const h = hire as HireRecord;
   h.status = "TERMINATED";
-  h.terminationDate = date as string;
+  h.terminationDate = date;
   ctx.events.hire("HIRE_TERMINATED", h.id);
   return h;
 }
 
-function cancelHire(ctx: RequestContext, input: Args, field: string) {
+function cancelHire(ctx: RequestContext, input: CancelHireInput, field: string) {
   const v = new ValidationCollector();
   const hire = requireHire(ctx, input.hire, v);
   if (hire && !ctx.identity.managesHires) throw authorizationError();
-  if (typeof input.message !== "string" || input.message.trim() === "") {
+  if (input.message.trim() === "") {
     v.add("input.message", "The input.message field is required.");
   }
   if (hire && !PRE_START.has(hire.status)) {
@@ -247,7 +255,7 @@ function cancelHire(ctx: RequestContext, input: Args, field: string) {
 }
 
 // A draft hire gets a DRAFT contract and a placeholder worker until someone is offered the job.
-function createDraftHire(ctx: RequestContext, input: Args, field: string) {
+function createDraftHire(ctx: RequestContext, input: HireInput, field: string) {
   const v = new ValidationCollector();
   const company = ctx.data.companies.find((c) => c.id === input.company);
   if (!company) v.add("input.company", "The selected input.company is invalid.");
@@ -303,7 +311,7 @@ function createDraftHire(ctx: RequestContext, input: Args, field: string) {
   const contract: ContractRecord = {
     id: `ctr_${String(data.counters.contract).padStart(3, "0")}`,
     hireId,
-    jobName: (input.name as string).trim(),
+    jobName: (input.name ?? "").trim(),
     jobDescription: typeof input.description === "string" ? input.description : "",
     locationPreference: null,
     status: "DRAFT",
@@ -492,9 +500,15 @@ const coreResolvers: ResolverMap = {
   Mutation: {
     createCustomTimesheet: (_p, args, ctx, info) =>
       createCustomTimesheet(ctx, inputOf(args), info.fieldName),
-    terminateHire: (_p, args, ctx, info) => terminateHire(ctx, inputOf(args), info.fieldName),
-    createDraftHire: (_p, args, ctx, info) => createDraftHire(ctx, inputOf(args), info.fieldName),
-    cancelHire: (_p, args, ctx, info) => cancelHire(ctx, inputOf(args), info.fieldName),
+    terminateHire: withArgs<MutationTerminateHireArgs>((_p, { input }, ctx, info) =>
+      terminateHire(ctx, input, info.fieldName),
+    ),
+    createDraftHire: withArgs<MutationCreateDraftHireArgs>((_p, { input }, ctx, info) =>
+      createDraftHire(ctx, input, info.fieldName),
+    ),
+    cancelHire: withArgs<MutationCancelHireArgs>((_p, { input }, ctx, info) =>
+      cancelHire(ctx, input, info.fieldName),
+    ),
   },
   Worker: {
     name: (w: AnyRecord) => workerName(w),
