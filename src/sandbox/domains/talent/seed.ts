@@ -35,7 +35,7 @@ export interface TrustedContactRecord {
   /** Invitation emails sent through the API (createTrustedContact, reinviteTrustedContact). */
   invitationEmails?: InvitationEmail[];
 }
-export type TrustedContactOriginChannel =
+type TrustedContactOriginChannel =
   | "EXISTING_SETUP"
   | "DIRECT_INVITE"
   | "PERSONAL_INVITE"
