@@ -2,9 +2,13 @@
 // may decide one only as a member of the approver group it waits for. Rejecting a request raised
 // by a new hire cancels that hire, as the platform's schema says.
 import type { AnyRecord, Args, RequestContext, ResolverMap } from "../../context.js";
-import { idOf, inputOf, orderOf } from "../../context.js";
+import { idOf, orderOf, withArgs } from "../../context.js";
 import { authorizationError, ValidationCollector } from "../../errors.js";
 import { companyOf, listFilter, PRE_START, paginate, sortBy } from "../../kit.js";
+import type {
+  ActionApprovalApprovableInput,
+  MutationActionApprovalApprovableArgs,
+} from "../../resolver-types.generated.js";
 import type { HireRecord } from "../../seed/index.js";
 import { hireDetailsOf } from "../hire-details/seed.js";
 import {
@@ -91,7 +95,11 @@ function approvalApprovablesQuery(ctx: RequestContext, args: Args, field: string
 
 const DECISIONS: ReadonlySet<string> = new Set(["APPROVED", "REJECTED", "NEEDS_CHANGE"]);
 
-function actionApprovalApprovable(ctx: RequestContext, input: Args, field: string) {
+function actionApprovalApprovable(
+  ctx: RequestContext,
+  input: ActionApprovalApprovableInput,
+  field: string,
+) {
   const v = new ValidationCollector();
   const request =
     typeof input.id === "string" ? approvalsOf(ctx.data).requests.get(input.id) : undefined;
@@ -164,8 +172,9 @@ export const approvalsResolvers: ResolverMap = {
       approvalApprovablesQuery(ctx, args, info.fieldName),
   },
   Mutation: {
-    actionApprovalApprovable: (_p, args, ctx, info) =>
-      actionApprovalApprovable(ctx, inputOf(args), info.fieldName),
+    actionApprovalApprovable: withArgs<MutationActionApprovalApprovableArgs>(
+      (_p, { input }, ctx, info) => actionApprovalApprovable(ctx, input, info.fieldName),
+    ),
   },
   ApprovalApprovable: {
     approval: (r: AnyRecord, _a, ctx) => flowOf(ctx, r),
