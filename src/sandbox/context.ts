@@ -110,7 +110,8 @@ export function idOf(args: Args): string {
   if (typeof id !== "string") throw new TypeError("The field's id argument is required.");
   return id;
 }
-type Resolver = GraphQLFieldResolver<unknown, RequestContext, Args>;
+// The parent is left open so that each resolver names the record it is handed (`h: HireRecord`).
+type Resolver = GraphQLFieldResolver<AnyRecord, RequestContext, Args>;
 // biome-ignore lint/suspicious/noExplicitAny: resolver parents are our own records, typed per map
 export type AnyRecord = any;
 

@@ -545,8 +545,8 @@ const coreResolvers: ResolverMap = {
     pendingContractChanges: (h: AnyRecord, _a, ctx) =>
       newestWithStatus(ctx, h, "DRAFT") !== null && newestWithStatus(ctx, h, "ACTIVE") !== null,
     hasDraftContract: (h: AnyRecord, _a, ctx) => newestWithStatus(ctx, h, "DRAFT") !== null,
-    contracts: (h: AnyRecord, args, ctx, info) => {
-      const own = (h as HireRecord).contractIds.map((id) => ctx.data.contracts.get(id));
+    contracts: (h: HireRecord, args, ctx, info) => {
+      const own = h.contractIds.map((id) => ctx.data.contracts.get(id));
       return contractsQuery(
         ctx,
         { statuses: args.statuses, first: args.first, page: args.page },
@@ -566,8 +566,8 @@ const coreResolvers: ResolverMap = {
     companyName: (c: AnyRecord, _a, ctx) =>
       companyOf(ctx, referenced(ctx.data.hires, c.hireId).companyId).name,
     pdfUrl: (c: AnyRecord, _a, ctx) => signedUrl(ctx, `/files/contracts/${c.id}.pdf`),
-    files: (c: AnyRecord, _a, ctx) =>
-      (c as ContractRecord).files.map((f) => ({
+    files: (c: ContractRecord, _a, ctx) =>
+      c.files.map((f) => ({
         ...f,
         url: signedUrl(ctx, `/files/${f.id}/${encodeURIComponent(f.name)}`),
       })),
@@ -578,8 +578,7 @@ const coreResolvers: ResolverMap = {
     payerDisplayName: (i: AnyRecord, _a, ctx) => companyOf(ctx, i.companyId).name,
     payeeDisplayName: (i: AnyRecord) => i.payeeDisplayName ?? PLATFORM_ENTITY_NAME,
     isOverDue: (i: AnyRecord) => i.status === "OVERDUE",
-    rows: (i: AnyRecord, args, _ctx, info) =>
-      paginate((i as InvoiceRecord).rows, args, info.fieldName),
+    rows: (i: InvoiceRecord, args, _ctx, info) => paginate(i.rows, args, info.fieldName),
   },
   InvoiceRow: {
     worker: (r: AnyRecord, _a, ctx) => (r.workerId ? ctx.data.workers.get(r.workerId) : null),

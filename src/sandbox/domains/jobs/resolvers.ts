@@ -56,9 +56,9 @@ const bidsOf = (ctx: RequestContext, jobId: string) =>
 const isAvailable = (job: JobRecord) => job.status === "ACTIVE" && !job.paused;
 
 function rateField(key: "rate" | "minimumRate" | "maximumRate") {
-  return (job: AnyRecord, _a: Args, ctx: RequestContext) => {
+  return (job: JobRecord, _a: Args, ctx: RequestContext) => {
     if (!ctx.identity.seesRates) throw restrictedFieldError();
-    return (job as JobRecord)[key];
+    return job[key];
   };
 }
 
@@ -252,8 +252,7 @@ export const jobsResolvers: ResolverMap = {
     job: (h: AnyRecord, _a, ctx) => jobOfHire(ctx.data, h as HireRecord),
   },
   Job: {
-    skills: (j: AnyRecord, _a, ctx) =>
-      (j as JobRecord).skillIds.map((id) => talentOf(ctx.data).skills.get(id)),
+    skills: (j: JobRecord, _a, ctx) => j.skillIds.map((id) => talentOf(ctx.data).skills.get(id)),
     market: (j: AnyRecord, _a, ctx) => companyOf(ctx, j.companyId).market,
     rate: rateField("rate"),
     minimumRate: rateField("minimumRate"),
@@ -299,9 +298,9 @@ export const jobsResolvers: ResolverMap = {
     worker: (b: AnyRecord, _a, ctx) => ctx.data.workers.get(b.workerId),
     supplier: (b: AnyRecord, _a, ctx) =>
       b.supplierId ? (ctx.data.recruiters.find((r) => r.id === b.supplierId) ?? null) : null,
-    rate: (b: AnyRecord, _a, ctx) => {
+    rate: (b: BidRecord, _a, ctx) => {
       if (!ctx.identity.seesRates) throw restrictedFieldError();
-      return (b as BidRecord).rate;
+      return b.rate;
     },
   },
 };

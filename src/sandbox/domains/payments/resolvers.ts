@@ -210,8 +210,8 @@ export const paymentsResolvers: ResolverMap = {
     paymentRequests: (_p, args, ctx, info) => paymentRequestsQuery(ctx, args, info.fieldName),
   },
   Hire: {
-    paymentRequests: (h: AnyRecord, args, ctx, info) => {
-      const own = allPaymentRequests(ctx.data).filter((r) => r.hireId === (h as HireRecord).id);
+    paymentRequests: (h: HireRecord, args, ctx, info) => {
+      const own = allPaymentRequests(ctx.data).filter((r) => r.hireId === h.id);
       return paymentRequestsQuery(
         ctx,
         {
@@ -245,8 +245,8 @@ export const paymentsResolvers: ResolverMap = {
     hire: (r: AnyRecord, _a, ctx) => ctx.data.hires.get(r.hireId) ?? null,
   },
   Timesheet: {
-    worker: (t: AnyRecord, _a, ctx) => {
-      const hire = ctx.data.hires.get((t as PaymentTimesheetRecord).hireId);
+    worker: (t: PaymentTimesheetRecord, _a, ctx) => {
+      const hire = ctx.data.hires.get(t.hireId);
       return hire ? ctx.data.workers.get(hire.workerId) : null;
     },
     hire: (t: AnyRecord, _a, ctx) => ctx.data.hires.get(t.hireId) ?? null,
@@ -254,7 +254,7 @@ export const paymentsResolvers: ResolverMap = {
       const own = allPaymentRequests(ctx.data).filter((r) => r.timesheet?.id === t.id);
       return paymentRequestsQuery(ctx, { first: args.first, page: args.page }, info.fieldName, own);
     },
-    registrations: (t: AnyRecord, args, _ctx, info) =>
-      paginate((t as PaymentTimesheetRecord).registrations, args, info.fieldName),
+    registrations: (t: PaymentTimesheetRecord, args, _ctx, info) =>
+      paginate(t.registrations, args, info.fieldName),
   },
 };

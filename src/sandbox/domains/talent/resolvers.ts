@@ -461,8 +461,8 @@ export const talentResolvers: ResolverMap = {
     company: (c: AnyRecord, _a, ctx) => companyOf(ctx, c.companyId),
     invitedByUser: (c: AnyRecord) =>
       Object.values(IDENTITIES).find((i) => i.user.id === c.invitedByUserId)?.user ?? null,
-    skills: (c: AnyRecord, _a, ctx) =>
-      (c as TrustedContactRecord).skillIds.map((id) => talentOf(ctx.data).skills.get(id)),
+    skills: (c: TrustedContactRecord, _a, ctx) =>
+      c.skillIds.map((id) => talentOf(ctx.data).skills.get(id)),
     viewerCanReInvite: (c: AnyRecord, args, ctx) =>
       ctx.identity.managesTalent &&
       ctx.identity.companyIds.has(c.companyId) &&

@@ -1,6 +1,6 @@
 // Visibility as in the core: the caller's companies only; another company's webhook, or its
 // events, is not authorised. Deliveries themselves are made by delivery.ts.
-import type { AnyRecord, RequestContext, ResolverMap } from "../../context.js";
+import type { RequestContext, ResolverMap } from "../../context.js";
 import { inputOf, withArgs } from "../../context.js";
 import { authorizationError, ValidationCollector } from "../../errors.js";
 import { companyOf, listFilter, paginate, sortBy } from "../../kit.js";
@@ -178,6 +178,6 @@ export const webhooksResolvers: ResolverMap = {
     },
   },
   Webhook: {
-    owner: (w: AnyRecord, _a, ctx) => companyOf(ctx, (w as WebhookRecord).companyId).name,
+    owner: (w: WebhookRecord, _a, ctx) => companyOf(ctx, w.companyId).name,
   },
 };
