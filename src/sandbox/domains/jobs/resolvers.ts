@@ -17,12 +17,21 @@ import {
 } from "../../kit.js";
 import { referenced } from "../../records.js";
 import type {
+  JobBidsArgs,
+  JobJobCandidatesArgs,
   MutationAcceptBidArgs,
   MutationCreateJobArgs,
   MutationUpdateJobArgs,
   MutationUpdateJobCandidateStatusArgs,
   MutationUpdateJobCandidateStepArgs,
+  QueryBidsArgs,
+  QueryJobCandidatesArgs,
+  QueryJobsArgs,
 } from "../../resolver-types.generated.js";
+
+/** The yes-or-no filters of the jobs list. */
+type JobFlag = "available" | "published" | "completed" | "removed" | "hasHire" | "hasBids";
+
 import type { HireRecord } from "../../seed/index.js";
 import { talentOf } from "../talent/seed.js";
 import {
@@ -69,7 +78,7 @@ const JOB_COLUMNS: Record<string, (ctx: RequestContext, j: JobRecord) => Compara
   CANDIDATES: (c, j) => candidatesOf(c, j.id).length,
 };
 
-function jobsQuery(ctx: RequestContext, args: Args, field: string) {
+function jobsQuery(ctx: RequestContext, args: QueryJobsArgs, field: string) {
   const v = new ValidationCollector();
   const created = dateRange(args, "createdAtDateRange", v);
   const start = dateRange(args, "startDateRange", v);
@@ -84,7 +93,6 @@ function jobsQuery(ctx: RequestContext, args: Args, field: string) {
   // The schema: skills are names ("php", "Graphql api"), not ids.
   const skills = stringsOf(args, "skills").map((s) => s.trim().toLowerCase());
   const search = searchText(args);
-  const flag = (name: string) => args[name] as boolean | null | undefined;
   const skillNames = (j: JobRecord) =>
     j.skillIds.map((id) => talentOf(ctx.data).skills.get(id)?.name.toLowerCase());
 
@@ -97,7 +105,7 @@ function jobsQuery(ctx: RequestContext, args: Args, field: string) {
     if (locations && !locations.has(j.locationPreference)) return false;
     if (externalIds && !externalIds.has(j.externalIdentifier)) return false;
     if (skills.length > 0 && !skills.every((s) => skillNames(j).includes(s))) return false;
-    const checks: Array<[string, boolean]> = [
+    const checks: Array<[JobFlag, boolean]> = [
       ["available", isAvailable(j)],
       ["published", j.publishedAt !== null],
       ["completed", j.status === "COMPLETED"],
@@ -106,7 +114,7 @@ function jobsQuery(ctx: RequestContext, args: Args, field: string) {
       ["hasBids", bidsOf(ctx, j.id).length > 0],
     ];
     for (const [name, value] of checks) {
-      const wanted = flag(name);
+      const wanted = args[name];
       if (wanted !== undefined && wanted !== null && wanted !== value) return false;
     }
     if (created && !inRange(j.createdAt.slice(0, 10), created)) return false;
@@ -149,14 +157,14 @@ const CANDIDATE_COLUMNS: Record<
 
 function candidatesQuery(
   ctx: RequestContext,
-  args: Args,
+  args: QueryJobCandidatesArgs,
   field: string,
   base?: JobCandidateRecord[],
 ) {
   const jobs = listFilter(args, "jobs");
   const statuses = listFilter(args, "statuses");
   const steps = listFilter(args, "steps");
-  const preferred = args.preferred as boolean | null | undefined;
+  const { preferred } = args;
   const candidates = (base ?? [...jobsOf(ctx.data).candidates.values()]).filter((c) => {
     if (!visibleJob(ctx, jobOf(ctx, c.jobId))) return false;
     if (jobs && !jobs.has(c.jobId)) return false;
@@ -178,9 +186,9 @@ const BID_COLUMNS: Record<string, (b: BidRecord) => Comparable> = {
   STATUS: (b) => b.status,
 };
 
-function bidsQuery(ctx: RequestContext, args: Args, field: string, base?: BidRecord[]) {
+function bidsQuery(ctx: RequestContext, args: QueryBidsArgs, field: string, base?: BidRecord[]) {
   const statuses = listFilter(args, "statuses");
-  const jobId = args.job as string | null | undefined;
+  const jobId = args.job;
   const accounts = listFilter(args, "accounts");
   const companies = listFilter(args, "companies");
   const bids = (base ?? [...jobsOf(ctx.data).bids.values()]).filter((b) => {
@@ -209,15 +217,17 @@ function bidsQuery(ctx: RequestContext, args: Args, field: string, base?: BidRec
 
 export const jobsResolvers: ResolverMap = {
   Query: {
-    jobs: (_p, args, ctx, info) => jobsQuery(ctx, args, info.fieldName),
+    jobs: withArgs<QueryJobsArgs>((_p, args, ctx, info) => jobsQuery(ctx, args, info.fieldName)),
     job: (_p, args, ctx) => {
       const job = jobById(ctx.data, idOf(args));
       if (!job) return null;
       if (!visibleJob(ctx, job)) throw authorizationError();
       return job;
     },
-    jobCandidates: (_p, args, ctx, info) => candidatesQuery(ctx, args, info.fieldName),
-    bids: (_p, args, ctx, info) => bidsQuery(ctx, args, info.fieldName),
+    jobCandidates: withArgs<QueryJobCandidatesArgs>((_p, args, ctx, info) =>
+      candidatesQuery(ctx, args, info.fieldName),
+    ),
+    bids: withArgs<QueryBidsArgs>((_p, args, ctx, info) => bidsQuery(ctx, args, info.fieldName)),
     jobCandidate: (_p, args, ctx) => {
       const candidate = jobsOf(ctx.data).candidates.get(idOf(args));
       if (!candidate) return null;
@@ -275,15 +285,17 @@ export const jobsResolvers: ResolverMap = {
         .filter((h): h is HireRecord => h !== undefined);
       return paginate(hires, args, info.fieldName);
     },
-    bids: (j: AnyRecord, args, ctx, info) =>
+    bids: withArgs<JobBidsArgs>((j: JobRecord, args, ctx, info) =>
       bidsQuery(ctx, { first: args.first, page: args.page }, info.fieldName, bidsOf(ctx, j.id)),
-    jobCandidates: (j: AnyRecord, args, ctx, info) =>
+    ),
+    jobCandidates: withArgs<JobJobCandidatesArgs>((j: JobRecord, args, ctx, info) =>
       candidatesQuery(
         ctx,
         { first: args.first, page: args.page },
         info.fieldName,
         candidatesOf(ctx, j.id),
       ),
+    ),
   },
   JobCandidate: {
     job: (c: AnyRecord, _a, ctx) => jobOf(ctx, c.jobId),
