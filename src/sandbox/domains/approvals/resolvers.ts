@@ -1,10 +1,12 @@
 // Approval requests on hires, scoped like the core: a caller sees the requests of its companies and
 // may decide one only as a member of the approver group it waits for. Rejecting a request raised
 // by a new hire cancels that hire, as the platform's schema says.
+
 import type { AnyRecord, Args, RequestContext, ResolverMap } from "../../context.js";
 import { idOf, orderOf, withArgs } from "../../context.js";
 import { authorizationError, ValidationCollector } from "../../errors.js";
 import { companyOf, listFilter, PRE_START, paginate, sortBy } from "../../kit.js";
+import { itemAt } from "../../records.js";
 import type {
   ActionApprovalApprovableInput,
   MutationActionApprovalApprovableArgs,
@@ -38,7 +40,7 @@ const PENDING: ReadonlySet<ApprovalStateName> = new Set(["REQUESTED", "NEEDS_CHA
  */
 function statesOf(ctx: RequestContext, r: ApprovalRequestRecord): ServedState[] {
   const states: ServedState[] = r.states.map((s) => ({ ...s, requestId: r.id }));
-  const last = states.at(-1) as ServedState;
+  const last = itemAt(states, -1);
   const hire = hireOf(ctx, r);
   if (PENDING.has(last.state) && !PRE_START.has(hire.status) && hire.status !== "ACTIVE") {
     states.push({
@@ -54,7 +56,7 @@ function statesOf(ctx: RequestContext, r: ApprovalRequestRecord): ServedState[] 
 }
 
 const currentState = (ctx: RequestContext, r: ApprovalRequestRecord) =>
-  (statesOf(ctx, r).at(-1) as ServedState).state;
+  itemAt(statesOf(ctx, r), -1).state;
 
 /** Members of the group the request waits for (the sandbox's flows have one approver each). */
 function approverMembers(ctx: RequestContext, r: ApprovalRequestRecord): string[] {

@@ -496,8 +496,7 @@ function compliancesFor(
     for (const name of HIRE_DETAILS_FIXTURES.anaGaps) open.add(name);
   } else if (hire.status === "ACTIVE") {
     // About a third of active hires have one worker item missing.
-    if (rand() < 0.35)
-      open.add((worker[Math.floor(rand() * worker.length)] as ComplianceSpec).name);
+    if (rand() < 0.35) open.add(itemAt(worker, Math.floor(rand() * worker.length)).name);
   } else if (!started && hire.status !== "READY") {
     for (const s of worker) open.add(s.name);
     if (hire.status === "DRAFT") open.add(CONTRACT_DOC.name);
