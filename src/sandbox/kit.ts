@@ -18,9 +18,15 @@ const MAX_PAGE_SIZE = 100;
 const DEFAULT_PAGE_SIZE = 10;
 const SIGNING_KEY = "sandbox-file-signing";
 
-export function paginate<T>(items: T[], args: Args, field: string) {
-  const first = (args.first as number | undefined) ?? DEFAULT_PAGE_SIZE;
-  const page = (args.page as number | null | undefined) ?? 1;
+/** The paging arguments every list field takes (`first: Int! = 10, page: Int`). */
+interface PageArgs {
+  first?: number | null;
+  page?: number | null;
+}
+
+export function paginate<T>(items: T[], args: PageArgs, field: string) {
+  const first = args.first ?? DEFAULT_PAGE_SIZE;
+  const page = args.page ?? 1;
   const v = new ValidationCollector();
   if (first < 1 || first > MAX_PAGE_SIZE) {
     v.add("first", `The first must be between 1 and ${MAX_PAGE_SIZE}.`);
