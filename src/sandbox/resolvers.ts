@@ -44,7 +44,6 @@ import type {
 } from "./resolver-types.generated.js";
 import { sandboxTypeDefs } from "./schema.js";
 import type {
-  CompanyRecord,
   ContractRecord,
   HireRecord,
   InvoiceRecord,
@@ -226,8 +225,7 @@ function terminateHire(ctx: RequestContext, input: TerminateHireInput, field: st
   if (hire && hire.status !== "ACTIVE") {
     v.add("input.hire", `Only active hires can be terminated; this hire is ${hire.status}.`);
   }
-  v.throwIfAny(field);
-  const h = hire as HireRecord;
+  const h = v.passed(field, hire);
   h.status = "TERMINATED";
   h.terminationDate = date;
   ctx.events.hire("HIRE_TERMINATED", h.id);
@@ -247,8 +245,7 @@ function cancelHire(ctx: RequestContext, input: CancelHireInput, field: string) 
       `Only draft, offered or ready hires can be cancelled; this hire is ${hire.status}.`,
     );
   }
-  v.throwIfAny(field);
-  const h = hire as HireRecord;
+  const h = v.passed(field, hire);
   h.status = "CANCELLED";
   ctx.events.hire("HIRE_CANCELLED", h.id);
   return h;
@@ -287,8 +284,7 @@ function createDraftHire(ctx: RequestContext, input: HireInput, field: string) {
   const values = company
     ? checkHireCustomFieldValues(ctx.data, company.id, input.customFieldValues, v)
     : [];
-  v.throwIfAny(field);
-  const c = company as CompanyRecord;
+  const c = v.passed(field, company);
   const data = ctx.data;
   let worker = contact ? (data.workers.get(contact.workerId) as WorkerRecord) : null;
   if (!worker) {

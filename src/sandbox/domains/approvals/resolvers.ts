@@ -127,8 +127,7 @@ function actionApprovalApprovable(
       throw authorizationError();
     }
   }
-  v.throwIfAny(field);
-  const r = request as ApprovalRequestRecord;
+  const r = v.passed(field, request);
   const data = approvalsOf(ctx.data);
   data.counters.state += 1;
   r.states.push({

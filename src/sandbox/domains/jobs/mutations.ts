@@ -15,7 +15,6 @@ import type {
 import type { ContractRecord, HireRecord } from "../../seed/index.js";
 import { talentOf } from "../talent/seed.js";
 import {
-  type BidRecord,
   type JobCandidateHiringStep,
   type JobCandidateRecord,
   type JobRecord,
@@ -213,8 +212,7 @@ export function updateJobCandidateStep(
   if (candidate?.hireId) {
     v.add("input.jobCandidate", "The candidate has a hire for the job; their step stays HIRING.");
   }
-  v.throwIfAny(field);
-  const c = candidate as JobCandidateRecord;
+  const c = v.passed(field, candidate);
   c.step = step;
   c.updatedAt = stamp(ctx);
   return c;
@@ -231,8 +229,7 @@ export function updateJobCandidateStatus(
   if (status === "ELIGIBLE" && input.statusReason) {
     v.add("input.statusReason", "A reason is only given when the candidate is not eligible.");
   }
-  v.throwIfAny(field);
-  const c = candidate as JobCandidateRecord;
+  const c = v.passed(field, candidate);
   c.status = status;
   c.statusReason = status === "ELIGIBLE" ? null : (input.statusReason ?? null);
   c.statusComment = input.statusComment ?? null;
@@ -268,9 +265,8 @@ export function acceptBid(ctx: RequestContext, input: AcceptBidInput, field: str
       v.add(`input.${key}`, `The input.${key} is not a valid date (YYYY-MM-DD).`);
     }
   }
-  v.throwIfAny(field);
-  const b = bid as BidRecord;
-  const j = job as JobRecord;
+  const b = v.passed(field, bid);
+  const j = v.passed(field, job);
   const start = input.startDate ?? j.startDate;
   const end = input.endDate ?? j.endDate;
   if (start && end && end < start) {

@@ -291,8 +291,7 @@ function reinviteTrustedContact(
   }
   const worker = contact ? ctx.data.workers.get(contact.workerId) : undefined;
   if (contact && !worker?.email) v.add("input.id", "The trusted contact has no email address.");
-  v.throwIfAny(field);
-  const c = contact as TrustedContactRecord;
+  const c = v.passed(field, contact);
   c.invitedAt = ctx.data.today;
   c.invitationEmails = [
     ...(c.invitationEmails ?? []),
