@@ -127,11 +127,11 @@ export function signedUrl(ctx: RequestContext, path: string): string {
 
 export const workerName = (w: WorkerRecord) => `${w.firstName} ${w.lastName}`;
 export const latestContract = (ctx: RequestContext, h: HireRecord) =>
-  ctx.data.contracts.get(h.contractIds.at(-1) as string) as ContractRecord;
+  referenced(ctx.data.contracts, h.contractIds.at(-1));
 export const companyOf = (ctx: RequestContext, id: string) =>
   ctx.data.companies.find((c) => c.id === id) as CompanyRecord;
 export const workerOf = (ctx: RequestContext, h: HireRecord) =>
-  ctx.data.workers.get(h.workerId) as WorkerRecord;
+  referenced(ctx.data.workers, h.workerId);
 export const visibleHire = (ctx: RequestContext, h: HireRecord) =>
   ctx.identity.companyIds.has(h.companyId);
 

@@ -43,13 +43,7 @@ import type {
   TerminateHireInput,
 } from "./resolver-types.generated.js";
 import { sandboxTypeDefs } from "./schema.js";
-import type {
-  ContractRecord,
-  HireRecord,
-  InvoiceRecord,
-  TimesheetRecord,
-  WorkerRecord,
-} from "./seed/index.js";
+import type { ContractRecord, HireRecord, InvoiceRecord, TimesheetRecord } from "./seed/index.js";
 import { PLATFORM_ENTITY_NAME } from "./seed/index.js";
 
 // ---------- queries ----------
@@ -286,7 +280,7 @@ function createDraftHire(ctx: RequestContext, input: HireInput, field: string) {
     : [];
   const c = v.passed(field, company);
   const data = ctx.data;
-  let worker = contact ? (data.workers.get(contact.workerId) as WorkerRecord) : null;
+  let worker = contact ? referenced(data.workers, contact.workerId) : null;
   if (!worker) {
     data.counters.worker += 1;
     worker = {

@@ -6,7 +6,7 @@ import type { AnyRecord, Args, RequestContext, ResolverMap } from "../../context
 import { idOf, orderOf, withArgs } from "../../context.js";
 import { authorizationError, ValidationCollector } from "../../errors.js";
 import { companyOf, listFilter, PRE_START, paginate, sortBy } from "../../kit.js";
-import { itemAt } from "../../records.js";
+import { itemAt, referenced } from "../../records.js";
 import type {
   ActionApprovalApprovableInput,
   MutationActionApprovalApprovableArgs,
@@ -14,7 +14,6 @@ import type {
 import type { HireRecord } from "../../seed/index.js";
 import { hireDetailsOf } from "../hire-details/seed.js";
 import {
-  type ApprovalFlowRecord,
   type ApprovalRequestRecord,
   type ApprovalStateName,
   type ApprovalStateRecord,
@@ -26,9 +25,9 @@ import {
 type ServedState = ApprovalStateRecord & { requestId: string };
 
 const flowOf = (ctx: RequestContext, r: ApprovalRequestRecord) =>
-  approvalsOf(ctx.data).flows.get(r.approvalId) as ApprovalFlowRecord;
+  referenced(approvalsOf(ctx.data).flows, r.approvalId);
 const hireOf = (ctx: RequestContext, r: ApprovalRequestRecord) =>
-  ctx.data.hires.get(r.hireId) as HireRecord;
+  referenced(ctx.data.hires, r.hireId);
 const visible = (ctx: RequestContext, r: ApprovalRequestRecord) =>
   ctx.identity.companyIds.has(flowOf(ctx, r).companyId);
 

@@ -244,7 +244,7 @@ export function acceptBid(ctx: RequestContext, input: AcceptBidInput, field: str
   const v = new ValidationCollector();
   const store = jobsOf(ctx.data);
   const bid = store.bids.get(input.bid);
-  const job = bid ? (store.jobs.get(bid.jobId) as JobRecord) : undefined;
+  const job = bid ? referenced(store.jobs, bid.jobId) : undefined;
   if (!bid || !job) {
     v.add("input.bid", "The selected input.bid is invalid.");
   } else {

@@ -54,7 +54,7 @@ import {
 const visibleJob = (ctx: RequestContext, job: JobRecord) =>
   ctx.identity.companyIds.has(job.companyId);
 
-const jobOf = (ctx: RequestContext, id: string) => jobsOf(ctx.data).jobs.get(id) as JobRecord;
+const jobOf = (ctx: RequestContext, id: string) => referenced(jobsOf(ctx.data).jobs, id);
 
 const candidatesOf = (ctx: RequestContext, jobId: string) =>
   [...jobsOf(ctx.data).candidates.values()].filter((c) => c.jobId === jobId);

@@ -20,7 +20,7 @@ import {
   workerName,
 } from "../../kit.js";
 import { referenced } from "../../records.js";
-import type { HireRecord, WorkerRecord } from "../../seed/index.js";
+import type { HireRecord } from "../../seed/index.js";
 import {
   allPaymentRequests,
   type PaymentRequestRecord,
@@ -36,7 +36,7 @@ const visible = (ctx: RequestContext, r: PaymentRequestRecord) =>
   ctx.identity.companyIds.has(r.companyId);
 
 const workerOfRequest = (ctx: RequestContext, r: PaymentRequestRecord) =>
-  ctx.data.workers.get(r.workerId) as WorkerRecord;
+  referenced(ctx.data.workers, r.workerId);
 
 // The sandbox charges no service fee, whichever account type the amount is viewed as.
 const netAmount = (r: PaymentRequestRecord) => round2(r.billedAmount + r.expensesAmount);

@@ -16,6 +16,7 @@ import {
   sortBy,
   workerName,
 } from "../../kit.js";
+import { referenced } from "../../records.js";
 import type {
   CreateTrustedContactInput,
   MutationCreateTrustedContactArgs,
@@ -25,7 +26,7 @@ import type {
   ReinviteTrustedContactInput,
   UpdateTrustedContactInput,
 } from "../../resolver-types.generated.js";
-import type { HireStatus, WorkerRecord } from "../../seed/index.js";
+import type { HireStatus } from "../../seed/index.js";
 import { newCustomFieldValueId, pickCustomFieldEntry } from "../hire-details/custom-field-input.js";
 import { type CustomFieldRecord, hireDetailsOf } from "../hire-details/seed.js";
 import { COUNTRY_NAMES, type TrustedContactRecord, talentOf } from "./seed.js";
@@ -61,7 +62,7 @@ function filterCompanies(
 }
 
 const workerOfContact = (ctx: RequestContext, c: TrustedContactRecord) =>
-  ctx.data.workers.get(c.workerId) as WorkerRecord;
+  referenced(ctx.data.workers, c.workerId);
 
 const CONTACT_COLUMNS: Record<
   string,
