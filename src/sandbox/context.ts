@@ -1,5 +1,5 @@
 // Who is asking and what every resolver receives: the sandbox's identities and request context.
-import type { GraphQLFieldResolver } from "graphql";
+import type { GraphQLFieldResolver, GraphQLResolveInfo } from "graphql";
 import type { SandboxData } from "./seed/index.js";
 
 export type IdentityKey = "full" | "limited";
@@ -110,9 +110,21 @@ export function idOf(args: Args): string {
   if (typeof id !== "string") throw new TypeError("The field's id argument is required.");
   return id;
 }
-type Resolver = GraphQLFieldResolver<unknown, RequestContext, Args>;
+// The parent is left open so that each resolver names the record it is handed (`h: HireRecord`).
+type Resolver = GraphQLFieldResolver<AnyRecord, RequestContext, Args>;
 // biome-ignore lint/suspicious/noExplicitAny: resolver parents are our own records, typed per map
 export type AnyRecord = any;
+
+/**
+ * A resolver that reads its arguments as the sandbox's schema types them (the generated
+ * `Query…Args` and `Mutation…Args` of resolver-types.generated.ts). The executor has coerced and
+ * checked the arguments against that schema before any resolver runs; this is where that is said.
+ */
+export function withArgs<A>(
+  resolve: (parent: AnyRecord, args: A, ctx: RequestContext, info: GraphQLResolveInfo) => unknown,
+): Resolver {
+  return resolve as Resolver;
+}
 
 /** Resolvers by type name, then field name. */
 export type ResolverMap = Record<string, Record<string, Resolver>>;

@@ -41,6 +41,17 @@ export class ValidationCollector {
   throwIfAny(field: string): void {
     if (!this.empty) throw validationError(field, this.issues);
   }
+  /**
+   * Throws the issues, if any; otherwise the record checked along with them, whose absence would
+   * have added one (so a missing record here is a bug of the sandbox, said as such).
+   */
+  passed<T>(field: string, record: T | null | undefined): T {
+    this.throwIfAny(field);
+    if (record === null || record === undefined) {
+      throw new Error("The sandbox validated a write whose record is missing.");
+    }
+    return record;
+  }
 }
 
 export interface ErrorBody {

@@ -18,9 +18,15 @@ const MAX_PAGE_SIZE = 100;
 const DEFAULT_PAGE_SIZE = 10;
 const SIGNING_KEY = "sandbox-file-signing";
 
-export function paginate<T>(items: T[], args: Args, field: string) {
-  const first = (args.first as number | undefined) ?? DEFAULT_PAGE_SIZE;
-  const page = (args.page as number | null | undefined) ?? 1;
+/** The paging arguments every list field takes (`first: Int! = 10, page: Int`). */
+interface PageArgs {
+  first?: number | null;
+  page?: number | null;
+}
+
+export function paginate<T>(items: T[], args: PageArgs, field: string) {
+  const first = args.first ?? DEFAULT_PAGE_SIZE;
+  const page = args.page ?? 1;
   const v = new ValidationCollector();
   if (first < 1 || first > MAX_PAGE_SIZE) {
     v.add("first", `The first must be between 1 and ${MAX_PAGE_SIZE}.`);
@@ -121,11 +127,11 @@ export function signedUrl(ctx: RequestContext, path: string): string {
 
 export const workerName = (w: WorkerRecord) => `${w.firstName} ${w.lastName}`;
 export const latestContract = (ctx: RequestContext, h: HireRecord) =>
-  ctx.data.contracts.get(h.contractIds.at(-1) as string) as ContractRecord;
+  referenced(ctx.data.contracts, h.contractIds.at(-1));
 export const companyOf = (ctx: RequestContext, id: string) =>
   ctx.data.companies.find((c) => c.id === id) as CompanyRecord;
 export const workerOf = (ctx: RequestContext, h: HireRecord) =>
-  ctx.data.workers.get(h.workerId) as WorkerRecord;
+  referenced(ctx.data.workers, h.workerId);
 export const visibleHire = (ctx: RequestContext, h: HireRecord) =>
   ctx.identity.companyIds.has(h.companyId);
 

@@ -7,3 +7,13 @@ export function referenced<K, V>(records: ReadonlyMap<K, V>, id: K | undefined):
   if (record === undefined) throw new Error(`The sandbox's data has no record ${String(id)}.`);
   return record;
 }
+
+/**
+ * The item at an index the code keeps within the list (a modulo, the last of a non-empty list).
+ * Outside it is a bug of the sandbox, said as such.
+ */
+export function itemAt<T>(list: readonly T[], index: number): T {
+  const item = list.at(index);
+  if (item === undefined) throw new Error(`The sandbox's list has no item at ${index}.`);
+  return item;
+}

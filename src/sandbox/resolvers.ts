@@ -2,7 +2,7 @@
 // visibility rules (company scoping, restricted fields) applied per identity.
 import { buildSchema, type GraphQLObjectType, type GraphQLSchema } from "graphql";
 import type { AnyRecord, Args, RequestContext, ResolverMap } from "./context.js";
-import { idOf, inputOf, orderOf } from "./context.js";
+import { idOf, inputOf, orderOf, withArgs } from "./context.js";
 import { isRealDate } from "./dates.js";
 import {
   checkHireCustomFieldValues,
@@ -34,15 +34,16 @@ import {
   workerOf,
 } from "./kit.js";
 import { referenced } from "./records.js";
-import { sandboxTypeDefs } from "./schema.js";
 import type {
-  CompanyRecord,
-  ContractRecord,
-  HireRecord,
-  InvoiceRecord,
-  TimesheetRecord,
-  WorkerRecord,
-} from "./seed/index.js";
+  CancelHireInput,
+  HireInput,
+  MutationCancelHireArgs,
+  MutationCreateDraftHireArgs,
+  MutationTerminateHireArgs,
+  TerminateHireInput,
+} from "./resolver-types.generated.js";
+import { sandboxTypeDefs } from "./schema.js";
+import type { ContractRecord, HireRecord, InvoiceRecord, TimesheetRecord } from "./seed/index.js";
 import { PLATFORM_ENTITY_NAME } from "./seed/index.js";
 
 // ---------- queries ----------
@@ -205,11 +206,11 @@ function requireHire(ctx: RequestContext, id: unknown, v: ValidationCollector): 
   return hire;
 }
 
-function terminateHire(ctx: RequestContext, input: Args, field: string) {
+function terminateHire(ctx: RequestContext, input: TerminateHireInput, field: string) {
   const v = new ValidationCollector();
   const hire = requireHire(ctx, input.hire, v);
   if (hire && !ctx.identity.managesHires) throw authorizationError();
-  const date = input.date;
+  const { date } = input;
   if (!isRealDate(date)) {
     v.add("input.date", "The input.date is not a valid date (YYYY-MM-DD).");
   } else if (hire?.startDate && date < hire.startDate) {
@@ -218,19 +219,18 @@ function terminateHire(ctx: RequestContext, input: Args, field: string) {
   if (hire && hire.status !== "ACTIVE") {
     v.add("input.hire", `Only active hires can be terminated; this hire is ${hire.status}.`);
   }
-  v.throwIfAny(field);
-  const h = hire as HireRecord;
+  const h = v.passed(field, hire);
   h.status = "TERMINATED";
-  h.terminationDate = date as string;
+  h.terminationDate = date;
   ctx.events.hire("HIRE_TERMINATED", h.id);
   return h;
 }
 
-function cancelHire(ctx: RequestContext, input: Args, field: string) {
+function cancelHire(ctx: RequestContext, input: CancelHireInput, field: string) {
   const v = new ValidationCollector();
   const hire = requireHire(ctx, input.hire, v);
   if (hire && !ctx.identity.managesHires) throw authorizationError();
-  if (typeof input.message !== "string" || input.message.trim() === "") {
+  if (input.message.trim() === "") {
     v.add("input.message", "The input.message field is required.");
   }
   if (hire && !PRE_START.has(hire.status)) {
@@ -239,15 +239,14 @@ function cancelHire(ctx: RequestContext, input: Args, field: string) {
       `Only draft, offered or ready hires can be cancelled; this hire is ${hire.status}.`,
     );
   }
-  v.throwIfAny(field);
-  const h = hire as HireRecord;
+  const h = v.passed(field, hire);
   h.status = "CANCELLED";
   ctx.events.hire("HIRE_CANCELLED", h.id);
   return h;
 }
 
 // A draft hire gets a DRAFT contract and a placeholder worker until someone is offered the job.
-function createDraftHire(ctx: RequestContext, input: Args, field: string) {
+function createDraftHire(ctx: RequestContext, input: HireInput, field: string) {
   const v = new ValidationCollector();
   const company = ctx.data.companies.find((c) => c.id === input.company);
   if (!company) v.add("input.company", "The selected input.company is invalid.");
@@ -279,10 +278,9 @@ function createDraftHire(ctx: RequestContext, input: Args, field: string) {
   const values = company
     ? checkHireCustomFieldValues(ctx.data, company.id, input.customFieldValues, v)
     : [];
-  v.throwIfAny(field);
-  const c = company as CompanyRecord;
+  const c = v.passed(field, company);
   const data = ctx.data;
-  let worker = contact ? (data.workers.get(contact.workerId) as WorkerRecord) : null;
+  let worker = contact ? referenced(data.workers, contact.workerId) : null;
   if (!worker) {
     data.counters.worker += 1;
     worker = {
@@ -303,7 +301,7 @@ function createDraftHire(ctx: RequestContext, input: Args, field: string) {
   const contract: ContractRecord = {
     id: `ctr_${String(data.counters.contract).padStart(3, "0")}`,
     hireId,
-    jobName: (input.name as string).trim(),
+    jobName: (input.name ?? "").trim(),
     jobDescription: typeof input.description === "string" ? input.description : "",
     locationPreference: null,
     status: "DRAFT",
@@ -492,9 +490,15 @@ const coreResolvers: ResolverMap = {
   Mutation: {
     createCustomTimesheet: (_p, args, ctx, info) =>
       createCustomTimesheet(ctx, inputOf(args), info.fieldName),
-    terminateHire: (_p, args, ctx, info) => terminateHire(ctx, inputOf(args), info.fieldName),
-    createDraftHire: (_p, args, ctx, info) => createDraftHire(ctx, inputOf(args), info.fieldName),
-    cancelHire: (_p, args, ctx, info) => cancelHire(ctx, inputOf(args), info.fieldName),
+    terminateHire: withArgs<MutationTerminateHireArgs>((_p, { input }, ctx, info) =>
+      terminateHire(ctx, input, info.fieldName),
+    ),
+    createDraftHire: withArgs<MutationCreateDraftHireArgs>((_p, { input }, ctx, info) =>
+      createDraftHire(ctx, input, info.fieldName),
+    ),
+    cancelHire: withArgs<MutationCancelHireArgs>((_p, { input }, ctx, info) =>
+      cancelHire(ctx, input, info.fieldName),
+    ),
   },
   Worker: {
     name: (w: AnyRecord) => workerName(w),
@@ -531,8 +535,8 @@ const coreResolvers: ResolverMap = {
     pendingContractChanges: (h: AnyRecord, _a, ctx) =>
       newestWithStatus(ctx, h, "DRAFT") !== null && newestWithStatus(ctx, h, "ACTIVE") !== null,
     hasDraftContract: (h: AnyRecord, _a, ctx) => newestWithStatus(ctx, h, "DRAFT") !== null,
-    contracts: (h: AnyRecord, args, ctx, info) => {
-      const own = (h as HireRecord).contractIds.map((id) => ctx.data.contracts.get(id));
+    contracts: (h: HireRecord, args, ctx, info) => {
+      const own = h.contractIds.map((id) => ctx.data.contracts.get(id));
       return contractsQuery(
         ctx,
         { statuses: args.statuses, first: args.first, page: args.page },
@@ -552,8 +556,8 @@ const coreResolvers: ResolverMap = {
     companyName: (c: AnyRecord, _a, ctx) =>
       companyOf(ctx, referenced(ctx.data.hires, c.hireId).companyId).name,
     pdfUrl: (c: AnyRecord, _a, ctx) => signedUrl(ctx, `/files/contracts/${c.id}.pdf`),
-    files: (c: AnyRecord, _a, ctx) =>
-      (c as ContractRecord).files.map((f) => ({
+    files: (c: ContractRecord, _a, ctx) =>
+      c.files.map((f) => ({
         ...f,
         url: signedUrl(ctx, `/files/${f.id}/${encodeURIComponent(f.name)}`),
       })),
@@ -564,8 +568,7 @@ const coreResolvers: ResolverMap = {
     payerDisplayName: (i: AnyRecord, _a, ctx) => companyOf(ctx, i.companyId).name,
     payeeDisplayName: (i: AnyRecord) => i.payeeDisplayName ?? PLATFORM_ENTITY_NAME,
     isOverDue: (i: AnyRecord) => i.status === "OVERDUE",
-    rows: (i: AnyRecord, args, _ctx, info) =>
-      paginate((i as InvoiceRecord).rows, args, info.fieldName),
+    rows: (i: InvoiceRecord, args, _ctx, info) => paginate(i.rows, args, info.fieldName),
   },
   InvoiceRow: {
     worker: (r: AnyRecord, _a, ctx) => (r.workerId ? ctx.data.workers.get(r.workerId) : null),

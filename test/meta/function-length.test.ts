@@ -10,7 +10,10 @@ const SRC = resolve(process.cwd(), "src");
 const MAX_LINES = 150;
 
 /** Written by a generator, not by hand (the table "Generated files" in ARCHITECTURE.md). */
-const GENERATED = new Set(["client/operation-types.generated.ts"]);
+const GENERATED = new Set([
+  "client/operation-types.generated.ts",
+  "sandbox/resolver-types.generated.ts",
+]);
 
 /** Over the limit for now, by file and name, with the functions inside it: none. */
 const ALLOWED = new Set<string>();

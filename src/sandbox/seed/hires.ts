@@ -2,7 +2,7 @@
 // statuses with generated dates, rates and workers. Every draw of the seeded sequence is in a fixed
 // order, so the data is the same on every run.
 import { addDays, endOfMonth, startOfNextMonth } from "../dates.js";
-import { referenced } from "../records.js";
+import { itemAt, referenced } from "../records.js";
 import { dayDiff, pad, round2, type SeedRandom } from "./random.js";
 import type {
   CompanyRecord,
@@ -94,7 +94,7 @@ function addHire(s: HireSeeding, spec: HireSpec): HireRecord {
     ["END_OF_MONTH", 30],
     ["NET", 14],
   ];
-  const [method, days] = term[n % term.length] as ["NET" | "END_OF_MONTH", number];
+  const [method, days] = itemAt(term, n % term.length);
   const hire: HireRecord = {
     id: `hire_${pad(n)}`,
     number: `H-${10_000 + n}`,
@@ -157,7 +157,7 @@ export function seedFixedHires(s: HireSeeding): void {
     startDate: anaStart,
     endDate: anaEnd,
     createdAt: addDays(today, -140),
-    job: JOBS[0] as (typeof JOBS)[number],
+    job: itemAt(JOBS, 0),
     rateType: "HOURLY",
     location: "REMOTE_ONLY",
     externalIdentifier: "SAP-EMP-1001",
@@ -175,7 +175,7 @@ export function seedFixedHires(s: HireSeeding): void {
     startDate: harborStart,
     endDate: addDays(today, 120),
     createdAt: addDays(today, -75),
-    job: JOBS[4] as (typeof JOBS)[number],
+    job: itemAt(JOBS, 4),
     rateType: "HOURLY",
     location: "ONSITE_SOME",
     contracts: [
@@ -197,7 +197,7 @@ export function seedFixedHires(s: HireSeeding): void {
     startDate: draftStart,
     endDate: addDays(draftStart, 90),
     createdAt: addDays(today, -2),
-    job: JOBS[2] as (typeof JOBS)[number],
+    job: itemAt(JOBS, 2),
     rateType: "HOURLY",
     location: "ONSITE_SOME",
     contracts: [
@@ -220,7 +220,7 @@ export function seedFixedHires(s: HireSeeding): void {
     startDate: endedStart,
     endDate: endedEnd,
     createdAt: addDays(today, -215),
-    job: JOBS[1] as (typeof JOBS)[number],
+    job: itemAt(JOBS, 1),
     rateType: "DAILY",
     location: "ONSITE_ONLY",
     recruiterId: "rec_brightpath",
@@ -257,7 +257,7 @@ export function seedGeneratedHires(s: HireSeeding): void {
   const reusedWorkers: WorkerRecord[] = [];
 
   mix.forEach((status, i) => {
-    const companyId = companyCycle[i % companyCycle.length] as string;
+    const companyId = itemAt(companyCycle, i % companyCycle.length);
     const company = referenced(s.companyById, companyId);
     const job = pick(JOBS);
     // A few workers come back for a second engagement, so Worker.hires has more than one.
@@ -272,7 +272,7 @@ export function seedGeneratedHires(s: HireSeeding): void {
           })();
     const rateType = i % 7 === 3 ? "DAILY" : i % 11 === 5 ? "MONTHLY" : "HOURLY";
     const rate = rateFor(s, company.currency, rateType);
-    const location = i % 9 === 4 ? null : (LOCATIONS[i % LOCATIONS.length] as LocationPreference);
+    const location = i % 9 === 4 ? null : itemAt(LOCATIONS, i % LOCATIONS.length);
     addHire(s, {
       worker,
       companyId,

@@ -1,12 +1,11 @@
 // The sample invoices: for the hires that have worked, a fixed mix of paid, unpaid, overdue and
 // credited invoices, with rows that add up to each invoice's net amount.
 import { addDays } from "../dates.js";
-import { referenced } from "../records.js";
+import { itemAt, referenced } from "../records.js";
 import { PLATFORM_ENTITY_NAME } from "./fixtures.js";
 import { pad, round2 } from "./random.js";
 import type {
   ContractRecord,
-  HireRecord,
   InvoiceRecord,
   InvoiceRowRecord,
   InvoiceStatus,
@@ -41,9 +40,9 @@ export function seedInvoices(
   };
   const drafts: Draft[] = [];
   for (let i = 0; i < 64; i++) {
-    const hire = billable[i % billable.length] as HireRecord;
+    const hire = itemAt(billable, i % billable.length);
     const contract = referenced(data.contracts, hire.contractIds.at(-1));
-    const status = pattern[i % pattern.length] as InvoiceStatus;
+    const status = itemAt(pattern, i % pattern.length);
     const hours = int(16, 160);
     const hourly =
       contract.rateType === "DAILY"

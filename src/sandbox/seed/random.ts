@@ -1,4 +1,5 @@
 // The seeded randomness of the sample data, and small number helpers.
+import { itemAt } from "../records.js";
 
 /** mulberry32: small, fast and good enough for sample data. */
 function prng(seed: number): () => number {
@@ -23,7 +24,7 @@ export interface SeedRandom {
 export function seedRandom(seed: number): SeedRandom {
   const rand = prng(seed);
   const int = (min: number, max: number) => min + Math.floor(rand() * (max - min + 1));
-  const pick = <T>(items: readonly T[]): T => items[int(0, items.length - 1)] as T;
+  const pick = <T>(items: readonly T[]): T => itemAt(items, int(0, items.length - 1));
   return { rand, int, pick };
 }
 

@@ -1,14 +1,19 @@
 // Approval requests on hires, scoped like the core: a caller sees the requests of its companies and
 // may decide one only as a member of the approver group it waits for. Rejecting a request raised
 // by a new hire cancels that hire, as the platform's schema says.
+
 import type { AnyRecord, Args, RequestContext, ResolverMap } from "../../context.js";
-import { idOf, inputOf, orderOf } from "../../context.js";
+import { idOf, orderOf, withArgs } from "../../context.js";
 import { authorizationError, ValidationCollector } from "../../errors.js";
 import { companyOf, listFilter, PRE_START, paginate, sortBy } from "../../kit.js";
+import { itemAt, referenced } from "../../records.js";
+import type {
+  ActionApprovalApprovableInput,
+  MutationActionApprovalApprovableArgs,
+} from "../../resolver-types.generated.js";
 import type { HireRecord } from "../../seed/index.js";
 import { hireDetailsOf } from "../hire-details/seed.js";
 import {
-  type ApprovalFlowRecord,
   type ApprovalRequestRecord,
   type ApprovalStateName,
   type ApprovalStateRecord,
@@ -20,9 +25,9 @@ import {
 type ServedState = ApprovalStateRecord & { requestId: string };
 
 const flowOf = (ctx: RequestContext, r: ApprovalRequestRecord) =>
-  approvalsOf(ctx.data).flows.get(r.approvalId) as ApprovalFlowRecord;
+  referenced(approvalsOf(ctx.data).flows, r.approvalId);
 const hireOf = (ctx: RequestContext, r: ApprovalRequestRecord) =>
-  ctx.data.hires.get(r.hireId) as HireRecord;
+  referenced(ctx.data.hires, r.hireId);
 const visible = (ctx: RequestContext, r: ApprovalRequestRecord) =>
   ctx.identity.companyIds.has(flowOf(ctx, r).companyId);
 
@@ -34,7 +39,7 @@ const PENDING: ReadonlySet<ApprovalStateName> = new Set(["REQUESTED", "NEEDS_CHA
  */
 function statesOf(ctx: RequestContext, r: ApprovalRequestRecord): ServedState[] {
   const states: ServedState[] = r.states.map((s) => ({ ...s, requestId: r.id }));
-  const last = states.at(-1) as ServedState;
+  const last = itemAt(states, -1);
   const hire = hireOf(ctx, r);
   if (PENDING.has(last.state) && !PRE_START.has(hire.status) && hire.status !== "ACTIVE") {
     states.push({
@@ -50,7 +55,7 @@ function statesOf(ctx: RequestContext, r: ApprovalRequestRecord): ServedState[] 
 }
 
 const currentState = (ctx: RequestContext, r: ApprovalRequestRecord) =>
-  (statesOf(ctx, r).at(-1) as ServedState).state;
+  itemAt(statesOf(ctx, r), -1).state;
 
 /** Members of the group the request waits for (the sandbox's flows have one approver each). */
 function approverMembers(ctx: RequestContext, r: ApprovalRequestRecord): string[] {
@@ -91,7 +96,11 @@ function approvalApprovablesQuery(ctx: RequestContext, args: Args, field: string
 
 const DECISIONS: ReadonlySet<string> = new Set(["APPROVED", "REJECTED", "NEEDS_CHANGE"]);
 
-function actionApprovalApprovable(ctx: RequestContext, input: Args, field: string) {
+function actionApprovalApprovable(
+  ctx: RequestContext,
+  input: ActionApprovalApprovableInput,
+  field: string,
+) {
   const v = new ValidationCollector();
   const request =
     typeof input.id === "string" ? approvalsOf(ctx.data).requests.get(input.id) : undefined;
@@ -117,8 +126,7 @@ function actionApprovalApprovable(ctx: RequestContext, input: Args, field: strin
       throw authorizationError();
     }
   }
-  v.throwIfAny(field);
-  const r = request as ApprovalRequestRecord;
+  const r = v.passed(field, request);
   const data = approvalsOf(ctx.data);
   data.counters.state += 1;
   r.states.push({
@@ -164,8 +172,9 @@ export const approvalsResolvers: ResolverMap = {
       approvalApprovablesQuery(ctx, args, info.fieldName),
   },
   Mutation: {
-    actionApprovalApprovable: (_p, args, ctx, info) =>
-      actionApprovalApprovable(ctx, inputOf(args), info.fieldName),
+    actionApprovalApprovable: withArgs<MutationActionApprovalApprovableArgs>(
+      (_p, { input }, ctx, info) => actionApprovalApprovable(ctx, input, info.fieldName),
+    ),
   },
   ApprovalApprovable: {
     approval: (r: AnyRecord, _a, ctx) => flowOf(ctx, r),

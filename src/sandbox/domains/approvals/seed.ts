@@ -26,7 +26,7 @@ interface ApproverRecord {
   userGroupId: string;
   position: number;
 }
-export interface ApprovalFlowRecord {
+interface ApprovalFlowRecord {
   id: string;
   name: string;
   status: "ACTIVE" | "INACTIVE" | "ARCHIVED";

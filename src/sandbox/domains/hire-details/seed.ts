@@ -3,7 +3,7 @@
 // rest come from the seed's deterministic `rand`.
 import { IDENTITIES } from "../../context.js";
 import { addDays } from "../../dates.js";
-import { referenced } from "../../records.js";
+import { itemAt, referenced } from "../../records.js";
 import type { HireRecord, SandboxData } from "../../seed/index.js";
 
 export interface UserRecord {
@@ -411,7 +411,7 @@ export function seedJobAndContactValues(
     const team = teamOf(details, job.companyId);
     for (const field of fieldsOf(job.companyId, "JOB")) {
       if (field.fieldType === "SINGLE_SELECT") {
-        const option = field.options[i % field.options.length] as CustomFieldOptionRecord;
+        const option = itemAt(field.options, i % field.options.length);
         add("Job", job.id, field, { optionId: option.id });
       } else if (field.slug === "budget-owner") {
         const owner = referenced(details.users, team[i % team.length]);
@@ -425,7 +425,7 @@ export function seedJobAndContactValues(
     if (i % 4 === 3) continue;
     for (const field of fieldsOf(contact.companyId, "TRUSTED_CONTACT")) {
       if (field.fieldType !== "SINGLE_SELECT") continue;
-      const option = field.options[i % field.options.length] as CustomFieldOptionRecord;
+      const option = itemAt(field.options, i % field.options.length);
       add("TrustedContact", contact.id, field, { optionId: option.id });
     }
   }
@@ -459,8 +459,8 @@ export function seedHireDetails(data: SandboxData, rand: () => number): void {
     if (hire.id === "hire_001") {
       details.owners.set(hire.id, [...HIRE_DETAILS_FIXTURES.anaOwnerIds]);
     } else {
-      const first = team[int(0, team.length - 1)] as string;
-      const second = team[int(0, team.length - 1)] as string;
+      const first = itemAt(team, int(0, team.length - 1));
+      const second = itemAt(team, int(0, team.length - 1));
       details.owners.set(hire.id, first === second ? [first] : [first, second]);
     }
     details.compliances.set(hire.id, compliancesFor(data, hire, marketOf(hire.companyId), rand));
@@ -496,8 +496,7 @@ function compliancesFor(
     for (const name of HIRE_DETAILS_FIXTURES.anaGaps) open.add(name);
   } else if (hire.status === "ACTIVE") {
     // About a third of active hires have one worker item missing.
-    if (rand() < 0.35)
-      open.add((worker[Math.floor(rand() * worker.length)] as ComplianceSpec).name);
+    if (rand() < 0.35) open.add(itemAt(worker, Math.floor(rand() * worker.length)).name);
   } else if (!started && hire.status !== "READY") {
     for (const s of worker) open.add(s.name);
     if (hire.status === "DRAFT") open.add(CONTRACT_DOC.name);
@@ -530,7 +529,7 @@ function seedCustomFields(
   let optionN = 0;
   for (const company of data.companies) {
     // Someone on the company's own team, not the admin who spans all three.
-    const creator = teamOf(details, company.id).at(-1) as string;
+    const creator = itemAt(teamOf(details, company.id), -1);
     for (const spec of FIELDS[company.id] ?? []) {
       fieldN += 1;
       const id = `cf_${pad(fieldN)}`;
@@ -558,7 +557,7 @@ function seedCustomFields(
 
   // Fields added later, after every company's first ones, so those keep their ids.
   for (const company of data.companies) {
-    const creator = teamOf(details, company.id).at(-1) as string;
+    const creator = itemAt(teamOf(details, company.id), -1);
     for (const spec of LATER_FIELDS) {
       fieldN += 1;
       const id = `cf_${pad(fieldN)}`;
@@ -587,7 +586,7 @@ function seedCustomFields(
   // A free-text field on talent-pool records, added last so every earlier field keeps its id. No
   // record has a value yet: update_talent_contact sets them.
   for (const company of data.companies) {
-    const creator = teamOf(details, company.id).at(-1) as string;
+    const creator = itemAt(teamOf(details, company.id), -1);
     fieldN += 1;
     details.customFields.push({
       id: `cf_${pad(fieldN)}`,
@@ -630,7 +629,7 @@ function seedCustomFields(
     const fields = details.customFields.filter(
       (f) => f.companyId === hire.companyId && f.appliesTo === "CONTRACT",
     );
-    const owner = (details.owners.get(hire.id) ?? [])[0] as string;
+    const owner = itemAt(details.owners.get(hire.id) ?? [], 0);
     const ana = hire.id === "hire_001";
     const chosen = new Map<string, Partial<CustomFieldValueRecord>>();
     for (const field of fields) {
@@ -639,8 +638,8 @@ function seedCustomFields(
         if (!field.validation.includes("REQUIRED") && int(0, 1) === 0 && !ana) continue;
         const option = ana
           ? (field.options.find((o) => o.value === HIRE_DETAILS_FIXTURES.anaCostCenter) ??
-            (field.options[0] as CustomFieldOptionRecord))
-          : (field.options[int(0, field.options.length - 1)] as CustomFieldOptionRecord);
+            itemAt(field.options, 0))
+          : itemAt(field.options, int(0, field.options.length - 1));
         chosen.set(field.id, { optionId: option.id });
       } else {
         if (!ana && int(0, 2) === 0) continue;

@@ -1,14 +1,20 @@
 // The jobs domain's writes, with the platform's rules: createJob makes a DRAFT, updateJob sets the
 // details and publishes (never unpublishes), candidates move only to manual steps, and acceptBid
 // hires the bid's worker with a draft contract at the bid's rate (the hire is OFFERED).
-import type { Args, RequestContext } from "../../context.js";
+import type { RequestContext } from "../../context.js";
 import { isRealDate } from "../../dates.js";
 import { authorizationError, ValidationCollector } from "../../errors.js";
 import { referenced } from "../../records.js";
+import type {
+  AcceptBidInput,
+  CreateJobInput,
+  UpdateJobCandidateStatusInput,
+  UpdateJobCandidateStepInput,
+  UpdateJobInput,
+} from "../../resolver-types.generated.js";
 import type { ContractRecord, HireRecord } from "../../seed/index.js";
 import { talentOf } from "../talent/seed.js";
 import {
-  type BidRecord,
   type JobCandidateHiringStep,
   type JobCandidateRecord,
   type JobRecord,
@@ -38,14 +44,19 @@ const mayManage = (ctx: RequestContext, companyId: string) =>
   ctx.identity.companyIds.has(companyId) && ctx.identity.managesJobs;
 
 /** Skill names to ids; a name the platform does not know yet becomes a new skill. */
-function skillIds(ctx: RequestContext, names: unknown, path: string, v: ValidationCollector) {
-  if (!Array.isArray(names) || names.length === 0) {
+function skillIds(
+  ctx: RequestContext,
+  names: readonly string[] | null | undefined,
+  path: string,
+  v: ValidationCollector,
+) {
+  if (!names || names.length === 0) {
     v.add(path, `The ${path} field must have at least 1 item.`);
     return [];
   }
   const talent = talentOf(ctx.data);
   const ids: string[] = [];
-  for (const raw of names as string[]) {
+  for (const raw of names) {
     const name = raw.trim();
     if (name === "") {
       v.add(path, `The ${path} must not contain empty names.`);
@@ -64,8 +75,8 @@ function skillIds(ctx: RequestContext, names: unknown, path: string, v: Validati
   return ids;
 }
 
-function requireJob(ctx: RequestContext, id: unknown, v: ValidationCollector): JobRecord | null {
-  const job = typeof id === "string" ? jobsOf(ctx.data).jobs.get(id) : undefined;
+function requireJob(ctx: RequestContext, id: string, v: ValidationCollector): JobRecord | null {
+  const job = jobsOf(ctx.data).jobs.get(id);
   if (!job) {
     v.add("input.id", "The selected input.id is invalid.");
     return null;
@@ -74,12 +85,12 @@ function requireJob(ctx: RequestContext, id: unknown, v: ValidationCollector): J
   return job;
 }
 
-export function createJob(ctx: RequestContext, input: Args, field: string): JobRecord {
+export function createJob(ctx: RequestContext, input: CreateJobInput, field: string): JobRecord {
   const v = new ValidationCollector();
   const company = ctx.data.companies.find((c) => c.id === input.company);
   if (!company) v.add("input.company", "The selected input.company is invalid.");
   else if (!mayManage(ctx, company.id)) throw authorizationError();
-  const name = typeof input.name === "string" ? input.name.trim() : "";
+  const name = input.name.trim();
   if (name === "") v.add("input.name", "The input.name field is required.");
   else if (name.length > 255) v.add("input.name", "The input.name may not be greater than 255.");
   // Validate everything before adding skills, so a refused call changes nothing.
@@ -120,12 +131,12 @@ export function createJob(ctx: RequestContext, input: Args, field: string): JobR
 export const canBePublished = (job: JobRecord) =>
   job.status === "DRAFT" && job.description.trim() !== "" && job.skillIds.length > 0;
 
-export function updateJob(ctx: RequestContext, input: Args, field: string): JobRecord {
+export function updateJob(ctx: RequestContext, input: UpdateJobInput, field: string): JobRecord {
   const v = new ValidationCollector();
   const job = requireJob(ctx, input.id, v);
   if (!job) v.throwIfAny(field);
   const j = job as JobRecord;
-  const given = (key: string) => input[key] !== undefined && input[key] !== null;
+  const given = (key: keyof UpdateJobInput) => input[key] !== undefined && input[key] !== null;
   if (given("name") && String(input.name).trim() === "") {
     v.add("input.name", "The input.name must not be empty.");
   }
@@ -134,8 +145,8 @@ export function updateJob(ctx: RequestContext, input: Args, field: string): JobR
       v.add(`input.${key}`, `The input.${key} is not a valid date (YYYY-MM-DD).`);
     }
   }
-  const start = given("startDate") ? (input.startDate as string) : j.startDate;
-  const end = given("endDate") ? (input.endDate as string) : j.endDate;
+  const start = input.startDate ?? j.startDate;
+  const end = input.endDate ?? j.endDate;
   if (v.empty && start && end && end < start) {
     v.add("input.endDate", "The input.endDate must be a date after input.startDate.");
   }
@@ -167,8 +178,8 @@ export function updateJob(ctx: RequestContext, input: Args, field: string): JobR
   return j;
 }
 
-function requireCandidate(ctx: RequestContext, id: unknown, v: ValidationCollector) {
-  const candidate = typeof id === "string" ? jobsOf(ctx.data).candidates.get(id) : undefined;
+function requireCandidate(ctx: RequestContext, id: string, v: ValidationCollector) {
+  const candidate = jobsOf(ctx.data).candidates.get(id);
   if (!candidate) {
     v.add("input.jobCandidate", "The selected input.jobCandidate is invalid.");
     return null;
@@ -186,12 +197,12 @@ function requireCandidate(ctx: RequestContext, id: unknown, v: ValidationCollect
 
 export function updateJobCandidateStep(
   ctx: RequestContext,
-  input: Args,
+  input: UpdateJobCandidateStepInput,
   field: string,
 ): JobCandidateRecord {
   const v = new ValidationCollector();
   const candidate = requireCandidate(ctx, input.jobCandidate, v);
-  const step = input.step as JobCandidateHiringStep;
+  const { step } = input;
   if (!MANUAL_STEPS.has(step)) {
     v.add(
       "input.step",
@@ -201,8 +212,7 @@ export function updateJobCandidateStep(
   if (candidate?.hireId) {
     v.add("input.jobCandidate", "The candidate has a hire for the job; their step stays HIRING.");
   }
-  v.throwIfAny(field);
-  const c = candidate as JobCandidateRecord;
+  const c = v.passed(field, candidate);
   c.step = step;
   c.updatedAt = stamp(ctx);
   return c;
@@ -210,20 +220,19 @@ export function updateJobCandidateStep(
 
 export function updateJobCandidateStatus(
   ctx: RequestContext,
-  input: Args,
+  input: UpdateJobCandidateStatusInput,
   field: string,
 ): JobCandidateRecord {
   const v = new ValidationCollector();
   const candidate = requireCandidate(ctx, input.jobCandidate, v);
-  const status = input.status as JobCandidateRecord["status"];
+  const { status } = input;
   if (status === "ELIGIBLE" && input.statusReason) {
     v.add("input.statusReason", "A reason is only given when the candidate is not eligible.");
   }
-  v.throwIfAny(field);
-  const c = candidate as JobCandidateRecord;
+  const c = v.passed(field, candidate);
   c.status = status;
-  c.statusReason = status === "ELIGIBLE" ? null : ((input.statusReason as string) ?? null);
-  c.statusComment = typeof input.statusComment === "string" ? input.statusComment : null;
+  c.statusReason = status === "ELIGIBLE" ? null : (input.statusReason ?? null);
+  c.statusComment = input.statusComment ?? null;
   c.updatedAt = stamp(ctx);
   // A candidate out of the running has their open bid rejected; it is not reopened later.
   const bid = c.bidId ? jobsOf(ctx.data).bids.get(c.bidId) : undefined;
@@ -231,11 +240,11 @@ export function updateJobCandidateStatus(
   return c;
 }
 
-export function acceptBid(ctx: RequestContext, input: Args, field: string): HireRecord {
+export function acceptBid(ctx: RequestContext, input: AcceptBidInput, field: string): HireRecord {
   const v = new ValidationCollector();
   const store = jobsOf(ctx.data);
-  const bid = typeof input.bid === "string" ? store.bids.get(input.bid) : undefined;
-  const job = bid ? (store.jobs.get(bid.jobId) as JobRecord) : undefined;
+  const bid = store.bids.get(input.bid);
+  const job = bid ? referenced(store.jobs, bid.jobId) : undefined;
   if (!bid || !job) {
     v.add("input.bid", "The selected input.bid is invalid.");
   } else {
@@ -256,11 +265,10 @@ export function acceptBid(ctx: RequestContext, input: Args, field: string): Hire
       v.add(`input.${key}`, `The input.${key} is not a valid date (YYYY-MM-DD).`);
     }
   }
-  v.throwIfAny(field);
-  const b = bid as BidRecord;
-  const j = job as JobRecord;
-  const start = (input.startDate as string | undefined) ?? j.startDate;
-  const end = (input.endDate as string | undefined) ?? j.endDate;
+  const b = v.passed(field, bid);
+  const j = v.passed(field, job);
+  const start = input.startDate ?? j.startDate;
+  const end = input.endDate ?? j.endDate;
   if (start && end && end < start) {
     v.add("input.endDate", "The input.endDate must be a date after input.startDate.");
   }
@@ -271,12 +279,11 @@ export function acceptBid(ctx: RequestContext, input: Args, field: string): Hire
   data.counters.hire += 1;
   data.counters.contract += 1;
   const hireId = `hire_${pad(data.counters.hire)}`;
-  const text = (key: string) => (typeof input[key] === "string" ? (input[key] as string) : null);
   const contract: ContractRecord = {
     id: `ctr_${pad(data.counters.contract)}`,
     hireId,
-    jobName: text("jobTitle") ?? j.name,
-    jobDescription: text("jobDescription") ?? j.description,
+    jobName: input.jobTitle ?? j.name,
+    jobDescription: input.jobDescription ?? j.description,
     locationPreference: j.locationPreference,
     status: "DRAFT",
     startDate: start,
@@ -284,7 +291,7 @@ export function acceptBid(ctx: RequestContext, input: Args, field: string): Hire
     currency: b.currency,
     rateType: b.rateType ?? j.rateType ?? "HOURLY",
     rate: b.rate ?? 0,
-    purchaseOrderNumber: text("purchaseOrderNumber"),
+    purchaseOrderNumber: input.purchaseOrderNumber ?? null,
     paymentTermMethod: "NET",
     paymentTerm: 30,
     files: [],
@@ -302,7 +309,7 @@ export function acceptBid(ctx: RequestContext, input: Args, field: string): Hire
     startDate: start,
     endDate: end,
     terminationDate: null,
-    externalIdentifier: text("externalIdentifier"),
+    externalIdentifier: input.externalIdentifier ?? null,
     contractIds: [contract.id],
   };
   data.hires.set(hire.id, hire);

@@ -1,7 +1,7 @@
 // Jobs, candidates and bids, scoped like the core: a caller sees its companies' jobs only, and an
 // account that may not see rates gets the job's and the bids' rates as restricted fields.
 import type { AnyRecord, Args, RequestContext, ResolverMap } from "../../context.js";
-import { idOf, inputOf, orderOf, stringsOf } from "../../context.js";
+import { idOf, orderOf, stringsOf, withArgs } from "../../context.js";
 import { authorizationError, restrictedFieldError, ValidationCollector } from "../../errors.js";
 import {
   type Comparable,
@@ -16,6 +16,22 @@ import {
   workerName,
 } from "../../kit.js";
 import { referenced } from "../../records.js";
+import type {
+  JobBidsArgs,
+  JobJobCandidatesArgs,
+  MutationAcceptBidArgs,
+  MutationCreateJobArgs,
+  MutationUpdateJobArgs,
+  MutationUpdateJobCandidateStatusArgs,
+  MutationUpdateJobCandidateStepArgs,
+  QueryBidsArgs,
+  QueryJobCandidatesArgs,
+  QueryJobsArgs,
+} from "../../resolver-types.generated.js";
+
+/** The yes-or-no filters of the jobs list. */
+type JobFlag = "available" | "published" | "completed" | "removed" | "hasHire" | "hasBids";
+
 import type { HireRecord } from "../../seed/index.js";
 import { talentOf } from "../talent/seed.js";
 import {
@@ -38,7 +54,7 @@ import {
 const visibleJob = (ctx: RequestContext, job: JobRecord) =>
   ctx.identity.companyIds.has(job.companyId);
 
-const jobOf = (ctx: RequestContext, id: string) => jobsOf(ctx.data).jobs.get(id) as JobRecord;
+const jobOf = (ctx: RequestContext, id: string) => referenced(jobsOf(ctx.data).jobs, id);
 
 const candidatesOf = (ctx: RequestContext, jobId: string) =>
   [...jobsOf(ctx.data).candidates.values()].filter((c) => c.jobId === jobId);
@@ -49,9 +65,9 @@ const bidsOf = (ctx: RequestContext, jobId: string) =>
 const isAvailable = (job: JobRecord) => job.status === "ACTIVE" && !job.paused;
 
 function rateField(key: "rate" | "minimumRate" | "maximumRate") {
-  return (job: AnyRecord, _a: Args, ctx: RequestContext) => {
+  return (job: JobRecord, _a: Args, ctx: RequestContext) => {
     if (!ctx.identity.seesRates) throw restrictedFieldError();
-    return (job as JobRecord)[key];
+    return job[key];
   };
 }
 
@@ -62,7 +78,7 @@ const JOB_COLUMNS: Record<string, (ctx: RequestContext, j: JobRecord) => Compara
   CANDIDATES: (c, j) => candidatesOf(c, j.id).length,
 };
 
-function jobsQuery(ctx: RequestContext, args: Args, field: string) {
+function jobsQuery(ctx: RequestContext, args: QueryJobsArgs, field: string) {
   const v = new ValidationCollector();
   const created = dateRange(args, "createdAtDateRange", v);
   const start = dateRange(args, "startDateRange", v);
@@ -77,7 +93,6 @@ function jobsQuery(ctx: RequestContext, args: Args, field: string) {
   // The schema: skills are names ("php", "Graphql api"), not ids.
   const skills = stringsOf(args, "skills").map((s) => s.trim().toLowerCase());
   const search = searchText(args);
-  const flag = (name: string) => args[name] as boolean | null | undefined;
   const skillNames = (j: JobRecord) =>
     j.skillIds.map((id) => talentOf(ctx.data).skills.get(id)?.name.toLowerCase());
 
@@ -90,7 +105,7 @@ function jobsQuery(ctx: RequestContext, args: Args, field: string) {
     if (locations && !locations.has(j.locationPreference)) return false;
     if (externalIds && !externalIds.has(j.externalIdentifier)) return false;
     if (skills.length > 0 && !skills.every((s) => skillNames(j).includes(s))) return false;
-    const checks: Array<[string, boolean]> = [
+    const checks: Array<[JobFlag, boolean]> = [
       ["available", isAvailable(j)],
       ["published", j.publishedAt !== null],
       ["completed", j.status === "COMPLETED"],
@@ -99,7 +114,7 @@ function jobsQuery(ctx: RequestContext, args: Args, field: string) {
       ["hasBids", bidsOf(ctx, j.id).length > 0],
     ];
     for (const [name, value] of checks) {
-      const wanted = flag(name);
+      const wanted = args[name];
       if (wanted !== undefined && wanted !== null && wanted !== value) return false;
     }
     if (created && !inRange(j.createdAt.slice(0, 10), created)) return false;
@@ -142,14 +157,14 @@ const CANDIDATE_COLUMNS: Record<
 
 function candidatesQuery(
   ctx: RequestContext,
-  args: Args,
+  args: QueryJobCandidatesArgs,
   field: string,
   base?: JobCandidateRecord[],
 ) {
   const jobs = listFilter(args, "jobs");
   const statuses = listFilter(args, "statuses");
   const steps = listFilter(args, "steps");
-  const preferred = args.preferred as boolean | null | undefined;
+  const { preferred } = args;
   const candidates = (base ?? [...jobsOf(ctx.data).candidates.values()]).filter((c) => {
     if (!visibleJob(ctx, jobOf(ctx, c.jobId))) return false;
     if (jobs && !jobs.has(c.jobId)) return false;
@@ -171,9 +186,9 @@ const BID_COLUMNS: Record<string, (b: BidRecord) => Comparable> = {
   STATUS: (b) => b.status,
 };
 
-function bidsQuery(ctx: RequestContext, args: Args, field: string, base?: BidRecord[]) {
+function bidsQuery(ctx: RequestContext, args: QueryBidsArgs, field: string, base?: BidRecord[]) {
   const statuses = listFilter(args, "statuses");
-  const jobId = args.job as string | null | undefined;
+  const jobId = args.job;
   const accounts = listFilter(args, "accounts");
   const companies = listFilter(args, "companies");
   const bids = (base ?? [...jobsOf(ctx.data).bids.values()]).filter((b) => {
@@ -202,15 +217,17 @@ function bidsQuery(ctx: RequestContext, args: Args, field: string, base?: BidRec
 
 export const jobsResolvers: ResolverMap = {
   Query: {
-    jobs: (_p, args, ctx, info) => jobsQuery(ctx, args, info.fieldName),
+    jobs: withArgs<QueryJobsArgs>((_p, args, ctx, info) => jobsQuery(ctx, args, info.fieldName)),
     job: (_p, args, ctx) => {
       const job = jobById(ctx.data, idOf(args));
       if (!job) return null;
       if (!visibleJob(ctx, job)) throw authorizationError();
       return job;
     },
-    jobCandidates: (_p, args, ctx, info) => candidatesQuery(ctx, args, info.fieldName),
-    bids: (_p, args, ctx, info) => bidsQuery(ctx, args, info.fieldName),
+    jobCandidates: withArgs<QueryJobCandidatesArgs>((_p, args, ctx, info) =>
+      candidatesQuery(ctx, args, info.fieldName),
+    ),
+    bids: withArgs<QueryBidsArgs>((_p, args, ctx, info) => bidsQuery(ctx, args, info.fieldName)),
     jobCandidate: (_p, args, ctx) => {
       const candidate = jobsOf(ctx.data).candidates.get(idOf(args));
       if (!candidate) return null;
@@ -225,20 +242,27 @@ export const jobsResolvers: ResolverMap = {
     },
   },
   Mutation: {
-    createJob: (_p, args, ctx, info) => createJob(ctx, inputOf(args), info.fieldName),
-    updateJob: (_p, args, ctx, info) => updateJob(ctx, inputOf(args), info.fieldName),
-    updateJobCandidateStep: (_p, args, ctx, info) =>
-      updateJobCandidateStep(ctx, inputOf(args), info.fieldName),
-    updateJobCandidateStatus: (_p, args, ctx, info) =>
-      updateJobCandidateStatus(ctx, inputOf(args), info.fieldName),
-    acceptBid: (_p, args, ctx, info) => acceptBid(ctx, inputOf(args), info.fieldName),
+    createJob: withArgs<MutationCreateJobArgs>((_p, { input }, ctx, info) =>
+      createJob(ctx, input, info.fieldName),
+    ),
+    updateJob: withArgs<MutationUpdateJobArgs>((_p, { input }, ctx, info) =>
+      updateJob(ctx, input, info.fieldName),
+    ),
+    updateJobCandidateStep: withArgs<MutationUpdateJobCandidateStepArgs>(
+      (_p, { input }, ctx, info) => updateJobCandidateStep(ctx, input, info.fieldName),
+    ),
+    updateJobCandidateStatus: withArgs<MutationUpdateJobCandidateStatusArgs>(
+      (_p, { input }, ctx, info) => updateJobCandidateStatus(ctx, input, info.fieldName),
+    ),
+    acceptBid: withArgs<MutationAcceptBidArgs>((_p, { input }, ctx, info) =>
+      acceptBid(ctx, input, info.fieldName),
+    ),
   },
   Hire: {
     job: (h: AnyRecord, _a, ctx) => jobOfHire(ctx.data, h as HireRecord),
   },
   Job: {
-    skills: (j: AnyRecord, _a, ctx) =>
-      (j as JobRecord).skillIds.map((id) => talentOf(ctx.data).skills.get(id)),
+    skills: (j: JobRecord, _a, ctx) => j.skillIds.map((id) => talentOf(ctx.data).skills.get(id)),
     market: (j: AnyRecord, _a, ctx) => companyOf(ctx, j.companyId).market,
     rate: rateField("rate"),
     minimumRate: rateField("minimumRate"),
@@ -261,15 +285,17 @@ export const jobsResolvers: ResolverMap = {
         .filter((h): h is HireRecord => h !== undefined);
       return paginate(hires, args, info.fieldName);
     },
-    bids: (j: AnyRecord, args, ctx, info) =>
+    bids: withArgs<JobBidsArgs>((j: JobRecord, args, ctx, info) =>
       bidsQuery(ctx, { first: args.first, page: args.page }, info.fieldName, bidsOf(ctx, j.id)),
-    jobCandidates: (j: AnyRecord, args, ctx, info) =>
+    ),
+    jobCandidates: withArgs<JobJobCandidatesArgs>((j: JobRecord, args, ctx, info) =>
       candidatesQuery(
         ctx,
         { first: args.first, page: args.page },
         info.fieldName,
         candidatesOf(ctx, j.id),
       ),
+    ),
   },
   JobCandidate: {
     job: (c: AnyRecord, _a, ctx) => jobOf(ctx, c.jobId),
@@ -284,9 +310,9 @@ export const jobsResolvers: ResolverMap = {
     worker: (b: AnyRecord, _a, ctx) => ctx.data.workers.get(b.workerId),
     supplier: (b: AnyRecord, _a, ctx) =>
       b.supplierId ? (ctx.data.recruiters.find((r) => r.id === b.supplierId) ?? null) : null,
-    rate: (b: AnyRecord, _a, ctx) => {
+    rate: (b: BidRecord, _a, ctx) => {
       if (!ctx.identity.seesRates) throw restrictedFieldError();
-      return (b as BidRecord).rate;
+      return b.rate;
     },
   },
 };

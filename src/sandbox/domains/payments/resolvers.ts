@@ -20,7 +20,7 @@ import {
   workerName,
 } from "../../kit.js";
 import { referenced } from "../../records.js";
-import type { HireRecord, WorkerRecord } from "../../seed/index.js";
+import type { HireRecord } from "../../seed/index.js";
 import {
   allPaymentRequests,
   type PaymentRequestRecord,
@@ -36,7 +36,7 @@ const visible = (ctx: RequestContext, r: PaymentRequestRecord) =>
   ctx.identity.companyIds.has(r.companyId);
 
 const workerOfRequest = (ctx: RequestContext, r: PaymentRequestRecord) =>
-  ctx.data.workers.get(r.workerId) as WorkerRecord;
+  referenced(ctx.data.workers, r.workerId);
 
 // The sandbox charges no service fee, whichever account type the amount is viewed as.
 const netAmount = (r: PaymentRequestRecord) => round2(r.billedAmount + r.expensesAmount);
@@ -210,8 +210,8 @@ export const paymentsResolvers: ResolverMap = {
     paymentRequests: (_p, args, ctx, info) => paymentRequestsQuery(ctx, args, info.fieldName),
   },
   Hire: {
-    paymentRequests: (h: AnyRecord, args, ctx, info) => {
-      const own = allPaymentRequests(ctx.data).filter((r) => r.hireId === (h as HireRecord).id);
+    paymentRequests: (h: HireRecord, args, ctx, info) => {
+      const own = allPaymentRequests(ctx.data).filter((r) => r.hireId === h.id);
       return paymentRequestsQuery(
         ctx,
         {
@@ -245,8 +245,8 @@ export const paymentsResolvers: ResolverMap = {
     hire: (r: AnyRecord, _a, ctx) => ctx.data.hires.get(r.hireId) ?? null,
   },
   Timesheet: {
-    worker: (t: AnyRecord, _a, ctx) => {
-      const hire = ctx.data.hires.get((t as PaymentTimesheetRecord).hireId);
+    worker: (t: PaymentTimesheetRecord, _a, ctx) => {
+      const hire = ctx.data.hires.get(t.hireId);
       return hire ? ctx.data.workers.get(hire.workerId) : null;
     },
     hire: (t: AnyRecord, _a, ctx) => ctx.data.hires.get(t.hireId) ?? null,
@@ -254,7 +254,7 @@ export const paymentsResolvers: ResolverMap = {
       const own = allPaymentRequests(ctx.data).filter((r) => r.timesheet?.id === t.id);
       return paymentRequestsQuery(ctx, { first: args.first, page: args.page }, info.fieldName, own);
     },
-    registrations: (t: AnyRecord, args, _ctx, info) =>
-      paginate((t as PaymentTimesheetRecord).registrations, args, info.fieldName),
+    registrations: (t: PaymentTimesheetRecord, args, _ctx, info) =>
+      paginate(t.registrations, args, info.fieldName),
   },
 };

@@ -1,6 +1,8 @@
 // Seeded payment requests: about half a year of them for every hire that has worked, weekly or
 // monthly, in a mix of statuses by age. Hourly hires log daily hours on a timesheet.
+
 import { addDays, endOfMonth, startOfNextMonth } from "../../dates.js";
+import { itemAt } from "../../records.js";
 import type { HireRecord, SandboxData } from "../../seed/index.js";
 import {
   contractOn,
@@ -111,7 +113,7 @@ function makeRequest(
         id: nextId(state, "registration"),
         type: "DAY",
         date,
-        duration: HOURS[int(0, HOURS.length - 1)] as number,
+        duration: itemAt(HOURS, int(0, HOURS.length - 1)),
         unit: "HOURS",
         comments: null,
         externalIdentifier: null,

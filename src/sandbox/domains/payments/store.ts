@@ -6,7 +6,7 @@
 // they are. The core reads them too (hires' missingPaymentRequestDateRange and the
 // LAST_PAYMENT_REQUEST_DATE order), so this file imports nothing at runtime but the date helpers.
 import { addDays, toDate } from "../../dates.js";
-import { referenced } from "../../records.js";
+import { itemAt, referenced } from "../../records.js";
 import type {
   ContractRecord,
   HireRecord,
@@ -247,7 +247,7 @@ function fromSubmissions(data: SandboxData, state: PaymentsState): PaymentReques
     const [hireId, monday] = key.split("|") as [string, string];
     const hire = data.hires.get(hireId);
     if (!hire) continue;
-    const contract = contractOn(data, hire, (rows[0] as TimesheetRecord).reportedDate);
+    const contract = contractOn(data, hire, itemAt(rows, 0).reportedDate);
     const billableHours = rows.filter((r) => r.isPayable).reduce((sum, r) => sum + r.hours, 0);
     const quantity = quantityFor(contract.rateType, billableHours);
     const id = derivedId(state, `request|${key}`, "request");

@@ -2,7 +2,7 @@
 
 import * as z from "zod";
 import type { AnyRecord, Args, RequestContext, ResolverMap } from "../../context.js";
-import { IDENTITIES, idOf, inputOf, orderOf, stringsOf } from "../../context.js";
+import { IDENTITIES, idOf, orderOf, stringsOf, withArgs } from "../../context.js";
 import { authorizationError, ValidationCollector } from "../../errors.js";
 import {
   type Comparable,
@@ -16,15 +16,20 @@ import {
   sortBy,
   workerName,
 } from "../../kit.js";
-import type { HireStatus, WorkerRecord } from "../../seed/index.js";
+import { referenced } from "../../records.js";
+import type {
+  CreateTrustedContactInput,
+  MutationCreateTrustedContactArgs,
+  MutationReinviteTrustedContactArgs,
+  MutationUpdateTrustedContactArgs,
+  QueryTrustedContactsArgs,
+  ReinviteTrustedContactInput,
+  UpdateTrustedContactInput,
+} from "../../resolver-types.generated.js";
+import type { HireStatus } from "../../seed/index.js";
 import { newCustomFieldValueId, pickCustomFieldEntry } from "../hire-details/custom-field-input.js";
 import { type CustomFieldRecord, hireDetailsOf } from "../hire-details/seed.js";
-import {
-  COUNTRY_NAMES,
-  type TrustedContactOriginChannel,
-  type TrustedContactRecord,
-  talentOf,
-} from "./seed.js";
+import { COUNTRY_NAMES, type TrustedContactRecord, talentOf } from "./seed.js";
 
 // "Hired" is a hire the worker accepted: ready to start or active now, or ended or terminated since.
 // A draft or an offer is not a hire yet, and a cancelled one never became one.
@@ -57,7 +62,7 @@ function filterCompanies(
 }
 
 const workerOfContact = (ctx: RequestContext, c: TrustedContactRecord) =>
-  ctx.data.workers.get(c.workerId) as WorkerRecord;
+  referenced(ctx.data.workers, c.workerId);
 
 const CONTACT_COLUMNS: Record<
   string,
@@ -69,7 +74,7 @@ const CONTACT_COLUMNS: Record<
   WORKER_STATUS_UPDATED: (_ctx, c) => c.statusUpdatedAt,
 };
 
-function trustedContactsQuery(ctx: RequestContext, args: Args, field: string) {
+function trustedContactsQuery(ctx: RequestContext, args: QueryTrustedContactsArgs, field: string) {
   const v = new ValidationCollector();
   const created = dateRange(args, "createdAtDateRange", v);
   v.throwIfAny(field);
@@ -83,9 +88,7 @@ function trustedContactsQuery(ctx: RequestContext, args: Args, field: string) {
     : null;
   const statuses = listFilter(args, "statuses");
   const externalIds = listFilter(args, "externalIdentifiers");
-  const origin = args.origin as string | null | undefined;
-  const hireStatus = args.hireStatus as { status?: string | null; accounts?: string[] } | null;
-  const hireHistory = args.hireHistory as { status?: string | null; accounts?: string[] } | null;
+  const { origin, hireStatus, hireHistory } = args;
   const search = searchText(args);
 
   const contacts = [...talent.contacts.values()].filter((c) => {
@@ -167,7 +170,11 @@ function findSkill(ctx: RequestContext, value: string) {
   return [...skills.values()].find((s) => s.name.toLowerCase() === wanted);
 }
 
-function createTrustedContact(ctx: RequestContext, input: Args, field: string) {
+function createTrustedContact(
+  ctx: RequestContext,
+  input: CreateTrustedContactInput,
+  field: string,
+) {
   const v = new ValidationCollector();
   const talent = talentOf(ctx.data);
   const company = ctx.data.companies.find((c) => c.id === input.company);
@@ -253,7 +260,7 @@ function createTrustedContact(ctx: RequestContext, input: Args, field: string) {
     createdAt: data.today,
     invitedByUserId: ctx.identity.user.id,
     origin: input.origin === "ADDED" ? "ADDED" : "INVITED",
-    originChannel: input.originChannel as TrustedContactOriginChannel,
+    originChannel: input.originChannel,
     externalIdentifier: text(input.externalIdentifier) || null,
     // notifyWorker defaults to true: the person is emailed unless told otherwise.
     invitationEmails:
@@ -265,7 +272,11 @@ function createTrustedContact(ctx: RequestContext, input: Args, field: string) {
   return contact;
 }
 
-function reinviteTrustedContact(ctx: RequestContext, input: Args, field: string) {
+function reinviteTrustedContact(
+  ctx: RequestContext,
+  input: ReinviteTrustedContactInput,
+  field: string,
+) {
   const v = new ValidationCollector();
   const contact =
     typeof input.id === "string" ? talentOf(ctx.data).contacts.get(input.id) : undefined;
@@ -281,8 +292,7 @@ function reinviteTrustedContact(ctx: RequestContext, input: Args, field: string)
   }
   const worker = contact ? ctx.data.workers.get(contact.workerId) : undefined;
   if (contact && !worker?.email) v.add("input.id", "The trusted contact has no email address.");
-  v.throwIfAny(field);
-  const c = contact as TrustedContactRecord;
+  const c = v.passed(field, contact);
   c.invitedAt = ctx.data.today;
   c.invitationEmails = [
     ...(c.invitationEmails ?? []),
@@ -339,7 +349,11 @@ function checkContactValues(
   return out;
 }
 
-function updateTrustedContact(ctx: RequestContext, input: Args, field: string) {
+function updateTrustedContact(
+  ctx: RequestContext,
+  input: UpdateTrustedContactInput,
+  field: string,
+) {
   const v = new ValidationCollector();
   const contact =
     typeof input.id === "string" ? talentOf(ctx.data).contacts.get(input.id) : undefined;
@@ -420,12 +434,15 @@ function setContactValue(
 
 export const talentResolvers: ResolverMap = {
   Mutation: {
-    updateTrustedContact: (_p, args, ctx, info) =>
-      updateTrustedContact(ctx, inputOf(args), info.fieldName),
-    createTrustedContact: (_p, args, ctx, info) =>
-      createTrustedContact(ctx, inputOf(args), info.fieldName),
-    reinviteTrustedContact: (_p, args, ctx, info) =>
-      reinviteTrustedContact(ctx, inputOf(args), info.fieldName),
+    updateTrustedContact: withArgs<MutationUpdateTrustedContactArgs>((_p, { input }, ctx, info) =>
+      updateTrustedContact(ctx, input, info.fieldName),
+    ),
+    createTrustedContact: withArgs<MutationCreateTrustedContactArgs>((_p, { input }, ctx, info) =>
+      createTrustedContact(ctx, input, info.fieldName),
+    ),
+    reinviteTrustedContact: withArgs<MutationReinviteTrustedContactArgs>(
+      (_p, { input }, ctx, info) => reinviteTrustedContact(ctx, input, info.fieldName),
+    ),
   },
   Query: {
     trustedContact: (_p, args, ctx) => {
@@ -435,15 +452,17 @@ export const talentResolvers: ResolverMap = {
       return contact;
     },
     skills: (_p, args, ctx, info) => skillsQuery(ctx, args, info.fieldName),
-    trustedContacts: (_p, args, ctx, info) => trustedContactsQuery(ctx, args, info.fieldName),
+    trustedContacts: withArgs<QueryTrustedContactsArgs>((_p, args, ctx, info) =>
+      trustedContactsQuery(ctx, args, info.fieldName),
+    ),
   },
   TrustedContact: {
     worker: (c: AnyRecord, _a, ctx) => workerOfContact(ctx, c),
     company: (c: AnyRecord, _a, ctx) => companyOf(ctx, c.companyId),
     invitedByUser: (c: AnyRecord) =>
       Object.values(IDENTITIES).find((i) => i.user.id === c.invitedByUserId)?.user ?? null,
-    skills: (c: AnyRecord, _a, ctx) =>
-      (c as TrustedContactRecord).skillIds.map((id) => talentOf(ctx.data).skills.get(id)),
+    skills: (c: TrustedContactRecord, _a, ctx) =>
+      c.skillIds.map((id) => talentOf(ctx.data).skills.get(id)),
     viewerCanReInvite: (c: AnyRecord, args, ctx) =>
       ctx.identity.managesTalent &&
       ctx.identity.companyIds.has(c.companyId) &&

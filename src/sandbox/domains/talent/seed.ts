@@ -1,7 +1,7 @@
 // The talent pool: skills, trusted contacts (a worker in one company's pool) and where workers live.
 // Some contacts are workers the core seed already hired; the rest were never hired.
 import { addDays } from "../../dates.js";
-import { referenced } from "../../records.js";
+import { itemAt, referenced } from "../../records.js";
 import type { HireRecord, SandboxData, WorkerRecord } from "../../seed/index.js";
 
 type ContactStatus = "INVITED" | "ACTIVE" | "DECLINED" | "APPLIED" | "BLOCKED";
@@ -35,7 +35,7 @@ export interface TrustedContactRecord {
   /** Invitation emails sent through the API (createTrustedContact, reinviteTrustedContact). */
   invitationEmails?: InvitationEmail[];
 }
-export type TrustedContactOriginChannel =
+type TrustedContactOriginChannel =
   | "EXISTING_SETUP"
   | "DIRECT_INVITE"
   | "PERSONAL_INVITE"
@@ -434,7 +434,7 @@ export function seedTalent(data: SandboxData, rand: () => number): void {
       addContact(companyId, {
         worker: hire.workerId,
         country: extra.country,
-        city: extra.cities[added % extra.cities.length] as string,
+        city: itemAt(extra.cities, added % extra.cities.length),
         skills: JOB_SKILLS[job] ?? [],
         status: "ACTIVE",
         origin: added % 2 === 0 ? "INVITED" : "ADDED",

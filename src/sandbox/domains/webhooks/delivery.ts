@@ -8,8 +8,10 @@
 // The sandbox contacts this machine only (loopback addresses): a webhook elsewhere, such as the
 // seeded ones at `.example` addresses, gets its events recorded as `failed-finally` without any
 // request, so a sandbox can never be made to post to other hosts.
+
 import { createHmac, randomUUID } from "node:crypto";
 import type { PlatformEvents, WebhookEventType } from "../../context.js";
+import { itemAt } from "../../records.js";
 import type { HireRecord, SandboxData } from "../../seed/index.js";
 import { hireDetailsOf } from "../hire-details/seed.js";
 import { talentOf } from "../talent/seed.js";
@@ -248,7 +250,7 @@ export function createWebhookDelivery(options: {
     record.status = ok ? "success" : last ? "failed-finally" : `failed-${n}`;
     record.attempts.push({ result: record.status, statusCode: status, at: dateTime(now()) });
     record.updatedAt = dateTime(now());
-    if (!ok && !last) later(delays[n - 1] as number, () => void attempt(webhook, record, n + 1));
+    if (!ok && !last) later(itemAt(delays, n - 1), () => void attempt(webhook, record, n + 1));
   }
 
   return {

@@ -1,9 +1,17 @@
 // Visibility as in the core: the caller's companies only; another company's webhook, or its
 // events, is not authorised. Deliveries themselves are made by delivery.ts.
-import type { AnyRecord, Args, RequestContext, ResolverMap } from "../../context.js";
-import { inputOf } from "../../context.js";
+import type { RequestContext, ResolverMap } from "../../context.js";
+import { inputOf, withArgs } from "../../context.js";
 import { authorizationError, ValidationCollector } from "../../errors.js";
 import { companyOf, listFilter, paginate, sortBy } from "../../kit.js";
+import type {
+  CreateWebhookInput,
+  DeleteWebhookInput,
+  MutationCreateWebhookArgs,
+  MutationDeleteWebhookArgs,
+  MutationUpdateWebhookArgs,
+  UpdateWebhookInput,
+} from "../../resolver-types.generated.js";
 import { dateTime, type WebhookEventRecord, webhookEventsOf } from "./delivery.js";
 import { type WebhookRecord, webhooksOf } from "./seed.js";
 
@@ -23,7 +31,7 @@ function visibleWebhook(ctx: RequestContext, id: unknown, field: string): Webhoo
 }
 
 /** Title, URL and secret as the platform checks them; the same rules for create and update. */
-function checkFields(input: Args, v: ValidationCollector) {
+function checkFields(input: CreateWebhookInput | UpdateWebhookInput, v: ValidationCollector) {
   if (typeof input.title !== "string" || input.title.trim() === "") {
     v.add("input.title", "The input.title field is required.");
   }
@@ -43,7 +51,11 @@ function checkFields(input: Args, v: ValidationCollector) {
 
 const optional = (value: unknown) => (typeof value === "string" ? value : null);
 
-function createWebhook(ctx: RequestContext, input: Args, field: string): WebhookRecord {
+function createWebhook(
+  ctx: RequestContext,
+  input: CreateWebhookInput,
+  field: string,
+): WebhookRecord {
   const v = new ValidationCollector();
   const company = ctx.data.companies.find((c) => c.id === input.company);
   if (!company) v.add("input.company", "The selected input.company is invalid.");
@@ -65,7 +77,7 @@ function createWebhook(ctx: RequestContext, input: Args, field: string): Webhook
     clientSecret: null,
     clientUrl: optional(input.clientUrl),
     subscribedEvents: Array.isArray(input.subscribedEvents)
-      ? [...new Set(input.subscribedEvents as string[])]
+      ? [...new Set(input.subscribedEvents)]
       : null,
     createdAt: at,
     updatedAt: at,
@@ -74,7 +86,11 @@ function createWebhook(ctx: RequestContext, input: Args, field: string): Webhook
   return webhook;
 }
 
-function updateWebhook(ctx: RequestContext, input: Args, field: string): WebhookRecord {
+function updateWebhook(
+  ctx: RequestContext,
+  input: UpdateWebhookInput,
+  field: string,
+): WebhookRecord {
   const webhook = visibleWebhook(ctx, input.id, field);
   const v = new ValidationCollector();
   checkFields(input, v);
@@ -88,13 +104,17 @@ function updateWebhook(ctx: RequestContext, input: Args, field: string): Webhook
   if (input.clientId !== undefined) webhook.clientId = optional(input.clientId);
   if (input.clientUrl !== undefined) webhook.clientUrl = optional(input.clientUrl);
   if (Array.isArray(input.subscribedEvents)) {
-    webhook.subscribedEvents = [...new Set(input.subscribedEvents as string[])];
+    webhook.subscribedEvents = [...new Set(input.subscribedEvents)];
   }
   webhook.updatedAt = dateTime(Date.now());
   return webhook;
 }
 
-function deleteWebhook(ctx: RequestContext, input: Args, field: string): WebhookRecord {
+function deleteWebhook(
+  ctx: RequestContext,
+  input: DeleteWebhookInput,
+  field: string,
+): WebhookRecord {
   const webhook = visibleWebhook(ctx, input.id, field);
   const list = webhooksOf(ctx.data);
   list.splice(list.indexOf(webhook), 1);
@@ -136,9 +156,15 @@ export const webhooksResolvers: ResolverMap = {
     },
   },
   Mutation: {
-    createWebhook: (_p, args, ctx, info) => createWebhook(ctx, inputOf(args), info.fieldName),
-    updateWebhook: (_p, args, ctx, info) => updateWebhook(ctx, inputOf(args), info.fieldName),
-    deleteWebhook: (_p, args, ctx, info) => deleteWebhook(ctx, inputOf(args), info.fieldName),
+    createWebhook: withArgs<MutationCreateWebhookArgs>((_p, { input }, ctx, info) =>
+      createWebhook(ctx, input, info.fieldName),
+    ),
+    updateWebhook: withArgs<MutationUpdateWebhookArgs>((_p, { input }, ctx, info) =>
+      updateWebhook(ctx, input, info.fieldName),
+    ),
+    deleteWebhook: withArgs<MutationDeleteWebhookArgs>((_p, { input }, ctx, info) =>
+      deleteWebhook(ctx, input, info.fieldName),
+    ),
     retryWebhookEvent: (_p, args, ctx, info) => {
       const input = inputOf(args);
       const event = visibleEvent(ctx, input.id);
@@ -152,6 +178,6 @@ export const webhooksResolvers: ResolverMap = {
     },
   },
   Webhook: {
-    owner: (w: AnyRecord, _a, ctx) => companyOf(ctx, (w as WebhookRecord).companyId).name,
+    owner: (w: WebhookRecord, _a, ctx) => companyOf(ctx, w.companyId).name,
   },
 };
