@@ -90,3 +90,7 @@ export function jsonQuoted(text: string): string {
 export function urlText(value: unknown): string {
   return oneLine(value, 4096).replace(/ /g, "%20");
 }
+
+/** A name as people type it: any case, accents or spacing ("elsa  bergstrom" is "Elsa Bergström"). */
+export const foldName = (value: string) =>
+  value.normalize("NFD").replace(/\p{M}/gu, "").replace(/\s+/g, " ").trim().toLowerCase();

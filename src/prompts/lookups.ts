@@ -2,7 +2,7 @@
 // may act for, and their hires by worker name. A completion offers only these, and a value that
 // matches none of them is an argument error that says so. The operations load with the first
 // lookup, not at start.
-import { oneLine, quoted } from "../client/platform-text.js";
+import { foldName, oneLine, quoted } from "../client/platform-text.js";
 import { PromptArgumentError, type PromptContext } from "./define-prompt.js";
 
 /** How many names a completion offers (the protocol's own limit is 100). */
@@ -10,19 +10,15 @@ const OFFERED = 20;
 /** How many hires one lookup reads. */
 const LOOKUP_PAGE = 100;
 
-/** A name as people type it: any case, accents or spacing. */
-const fold = (value: string) =>
-  value.normalize("NFD").replace(/\p{M}/gu, "").replace(/\s+/g, " ").trim().toLowerCase();
-
 /** Those whose name is `typed`, else those whose name starts with it, else contains it. */
 function byName<T>(items: readonly T[], typed: string, name: (t: T) => string): T[] {
-  const needle = fold(typed);
+  const needle = foldName(typed);
   for (const fits of [
     (n: string) => n === needle,
     (n: string) => n.startsWith(needle),
     (n: string) => n.includes(needle),
   ]) {
-    const found = items.filter((item) => fits(fold(name(item))));
+    const found = items.filter((item) => fits(foldName(name(item))));
     if (found.length > 0) return found;
   }
   return [];
@@ -108,7 +104,7 @@ export async function hireNamed(
 ): Promise<Hire> {
   const hires = await hiresMatching(value, ctx);
   const exact = hires.filter(
-    (h) => h.number === value.trim() || fold(h.worker.email ?? "") === fold(value),
+    (h) => h.number === value.trim() || foldName(h.worker.email ?? "") === foldName(value),
   );
   const found = exact.length > 0 ? exact : byName(hires, value, (h) => h.worker.name);
   if (found.length === 1) return found[0] as Hire;

@@ -7,7 +7,7 @@ import {
   type InvitedContact,
   poolContactsBySearchQuery,
 } from "../client/operations/talent-invitations.js";
-import { oneLine, quoted } from "../client/platform-text.js";
+import { foldName, oneLine, quoted } from "../client/platform-text.js";
 import { type FormAnswer, type ToolContext, ToolInputError } from "./define-tool.js";
 import { requestOptions } from "./format.js";
 import { checkHires } from "./timesheets/timesheet-reads.js";
@@ -26,10 +26,6 @@ interface Candidate {
 
 /** How many candidates an error lists at most. */
 const SHOWN = 8;
-
-/** A name as people type it: any case, accents or spacing ("elsa  bergstrom" is "Elsa Bergström"). */
-export const foldName = (value: string) =>
-  value.normalize("NFD").replace(/\p{M}/gu, "").replace(/\s+/g, " ").trim().toLowerCase();
 
 /** The items whose name is `value` (folded), else those whose name contains it. */
 export function namesFitting<T>(items: readonly T[], value: string, name: (t: T) => string): T[] {

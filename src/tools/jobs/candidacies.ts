@@ -9,11 +9,11 @@ import {
   listJobsQuery,
 } from "../../client/operations/jobs.js";
 import { MAX_PAGE_SIZE } from "../../client/pagination.js";
-import { oneLine, quoted } from "../../client/platform-text.js";
+import { foldName, oneLine, quoted } from "../../client/platform-text.js";
 import type { RestrictedField } from "../../client/types.js";
 import { type ToolContext, ToolInputError } from "../define-tool.js";
 import { hiddenFields, rateText, requestOptions } from "../format.js";
-import { foldName, namesFitting } from "../known-ids.js";
+import { namesFitting } from "../known-ids.js";
 
 export type { Candidacy };
 
