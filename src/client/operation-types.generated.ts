@@ -1101,3 +1101,68 @@ export type RetryWebhookEventMutationVariables = Exact<{
 
 
 export type RetryWebhookEventMutation = { retryWebhookEvent: { id: string, status: string } };
+
+/** Every operation's result and variables, by the name inside its document. */
+export interface OperationTypes {
+  AcceptBid: { data: AcceptBidMutation; variables: AcceptBidMutationVariables };
+  AcceptBidOutcome: { data: AcceptBidOutcomeQuery; variables: AcceptBidOutcomeQueryVariables };
+  ActionApproval: { data: ActionApprovalMutation; variables: ActionApprovalMutationVariables };
+  ApprovalRequest: { data: ApprovalRequestQuery; variables: ApprovalRequestQueryVariables };
+  BidForAcceptance: { data: BidForAcceptanceQuery; variables: BidForAcceptanceQueryVariables };
+  CanReInvite: { data: CanReInviteQuery; variables: CanReInviteQueryVariables };
+  CancelHire: { data: CancelHireMutation; variables: CancelHireMutationVariables };
+  Candidacies: { data: CandidaciesQuery; variables: CandidaciesQueryVariables };
+  CandidateForUpdate: { data: CandidateForUpdateQuery; variables: CandidateForUpdateQueryVariables };
+  CheckHires: { data: CheckHiresQuery; variables: CheckHiresQueryVariables };
+  ContractHires: { data: ContractHiresQuery; variables: ContractHiresQueryVariables };
+  CreateDraftHire: { data: CreateDraftHireMutation; variables: CreateDraftHireMutationVariables };
+  CreateJob: { data: CreateJobMutation; variables: CreateJobMutationVariables };
+  CreateTrustedContact: { data: CreateTrustedContactMutation; variables: CreateTrustedContactMutationVariables };
+  CreateWebhook: { data: CreateWebhookMutation; variables: CreateWebhookMutationVariables };
+  DeleteWebhook: { data: DeleteWebhookMutation; variables: DeleteWebhookMutationVariables };
+  DraftHireFields: { data: DraftHireFieldsQuery; variables: DraftHireFieldsQueryVariables };
+  GetContract: { data: GetContractQuery; variables: GetContractQueryVariables };
+  GetHire: { data: GetHireQuery; variables: GetHireQueryVariables };
+  HireContract: { data: HireContractQuery; variables: HireContractQueryVariables };
+  HireForCancel: { data: HireForCancelQuery; variables: HireForCancelQueryVariables };
+  HireForChange: { data: HireForChangeQuery; variables: HireForChangeQueryVariables };
+  HireForTermination: { data: HireForTerminationQuery; variables: HireForTerminationQueryVariables };
+  HirePaidRequests: { data: HirePaidRequestsQuery; variables: HirePaidRequestsQueryVariables };
+  HireTalentRecord: { data: HireTalentRecordQuery; variables: HireTalentRecordQueryVariables };
+  HiresByExternalId: { data: HiresByExternalIdQuery; variables: HiresByExternalIdQueryVariables };
+  InvoiceByNumber: { data: InvoiceByNumberQuery; variables: InvoiceByNumberQueryVariables };
+  JobDetails: { data: JobDetailsQuery; variables: JobDetailsQueryVariables };
+  JobForPosting: { data: JobForPostingQuery; variables: JobForPostingQueryVariables };
+  JobRef: { data: JobRefQuery; variables: JobRefQueryVariables };
+  ListAccounts: { data: ListAccountsQuery; variables: ListAccountsQueryVariables };
+  ListInvoices: { data: ListInvoicesQuery; variables: ListInvoicesQueryVariables };
+  ListJobs: { data: ListJobsQuery; variables: ListJobsQueryVariables };
+  ListPaymentRequests: { data: ListPaymentRequestsQuery; variables: ListPaymentRequestsQueryVariables };
+  PaymentRequestForUpdate: { data: PaymentRequestForUpdateQuery; variables: PaymentRequestForUpdateQueryVariables };
+  PaymentRequestTotals: { data: PaymentRequestTotalsQuery; variables: PaymentRequestTotalsQueryVariables };
+  PendingApprovals: { data: PendingApprovalsQuery; variables: PendingApprovalsQueryVariables };
+  PoolContactsByEmail: { data: PoolContactsByEmailQuery; variables: PoolContactsByEmailQueryVariables };
+  PoolContactsByExternalId: { data: PoolContactsByExternalIdQuery; variables: PoolContactsByExternalIdQueryVariables };
+  PoolContactsBySearch: { data: PoolContactsBySearchQuery; variables: PoolContactsBySearchQueryVariables };
+  PoolContactsByWorker: { data: PoolContactsByWorkerQuery; variables: PoolContactsByWorkerQueryVariables };
+  PostJobContext: { data: PostJobContextQuery; variables: PostJobContextQueryVariables };
+  ReinviteTrustedContact: { data: ReinviteTrustedContactMutation; variables: ReinviteTrustedContactMutationVariables };
+  RetryWebhookEvent: { data: RetryWebhookEventMutation; variables: RetryWebhookEventMutationVariables };
+  SearchHires: { data: SearchHiresQuery; variables: SearchHiresQueryVariables };
+  SearchTalentPool: { data: SearchTalentPoolQuery; variables: SearchTalentPoolQueryVariables };
+  SkillLookup: { data: SkillLookupQuery; variables: SkillLookupQueryVariables };
+  SubmitTimesheets: { data: SubmitTimesheetsMutation; variables: SubmitTimesheetsMutationVariables };
+  TalentContactCustomFields: { data: TalentContactCustomFieldsQuery; variables: TalentContactCustomFieldsQueryVariables };
+  TalentContactForUpdate: { data: TalentContactForUpdateQuery; variables: TalentContactForUpdateQueryVariables };
+  TalentContactsForUpdate: { data: TalentContactsForUpdateQuery; variables: TalentContactsForUpdateQueryVariables };
+  TerminateHire: { data: TerminateHireMutation; variables: TerminateHireMutationVariables };
+  TimesheetDaysLogged: { data: TimesheetDaysLoggedQuery; variables: TimesheetDaysLoggedQueryVariables };
+  TrustedContact: { data: TrustedContactQuery; variables: TrustedContactQueryVariables };
+  UpdateJob: { data: UpdateJobMutation; variables: UpdateJobMutationVariables };
+  UpdateJobCandidateStatus: { data: UpdateJobCandidateStatusMutation; variables: UpdateJobCandidateStatusMutationVariables };
+  UpdateJobCandidateStep: { data: UpdateJobCandidateStepMutation; variables: UpdateJobCandidateStepMutationVariables };
+  UpdatePaymentRequest: { data: UpdatePaymentRequestMutation; variables: UpdatePaymentRequestMutationVariables };
+  UpdateTrustedContact: { data: UpdateTrustedContactMutation; variables: UpdateTrustedContactMutationVariables };
+  Viewer: { data: ViewerQuery; variables: ViewerQueryVariables };
+  WebhooksOfCompany: { data: WebhooksOfCompanyQuery; variables: WebhooksOfCompanyQueryVariables };
+}

@@ -87,6 +87,7 @@ describe("operations", () => {
   describe.each(all)("%s", (_key, operation) => {
     const document = parse(operation.document);
 
+    // The declared name is also the one its generated types are looked up by (define.ts).
     it("has exactly one operation, named as declared, of the declared type", () => {
       const ops = definitions(document);
       expect(ops).toHaveLength(1);

@@ -1,11 +1,7 @@
 // Who is signed in and which accounts the token may act for: list_accounts.
-import type {
-  ListAccountsQuery,
-  ListAccountsQueryVariables,
-} from "../operation-types.generated.js";
 import { query } from "./define.js";
 
-export const listAccountsQuery = query<ListAccountsQuery, ListAccountsQueryVariables>(
+export const listAccountsQuery = query(
   "ListAccounts",
   /* GraphQL */ `
     query ListAccounts {

@@ -1,14 +1,7 @@
 // Approval requests on hires, for list_hire_approvals and review_hire_approval: the ones awaiting
 // action, one by id, and the decision. Today only hires are approvable (the `Approvable` union has
 // Hire alone).
-import type {
-  ActionApprovalMutation,
-  ActionApprovalMutationVariables,
-  ApprovalRequestQuery,
-  ApprovalRequestQueryVariables,
-  PendingApprovalsQuery,
-  PendingApprovalsQueryVariables,
-} from "../operation-types.generated.js";
+import type { ApprovalRequestQuery } from "../operation-types.generated.js";
 import { PAGINATOR_INFO_FIELDS } from "../pagination.js";
 import { mutation, query } from "./define.js";
 
@@ -61,7 +54,7 @@ const APPROVAL_FIELDS = `
 `;
 
 /** Requests still waiting for an approver, oldest first; `viewerCanAction` says whether for us. */
-export const pendingApprovalsQuery = query<PendingApprovalsQuery, PendingApprovalsQueryVariables>(
+export const pendingApprovalsQuery = query(
   "PendingApprovals",
   /* GraphQL */ `
     query PendingApprovals($first: Int!) {
@@ -77,7 +70,7 @@ export const pendingApprovalsQuery = query<PendingApprovalsQuery, PendingApprova
   `,
 );
 
-export const approvalRequestQuery = query<ApprovalRequestQuery, ApprovalRequestQueryVariables>(
+export const approvalRequestQuery = query(
   "ApprovalRequest",
   /* GraphQL */ `
     query ApprovalRequest($id: ID!) {
@@ -86,10 +79,7 @@ export const approvalRequestQuery = query<ApprovalRequestQuery, ApprovalRequestQ
   `,
 );
 
-export const actionApprovalMutation = mutation<
-  ActionApprovalMutation,
-  ActionApprovalMutationVariables
->(
+export const actionApprovalMutation = mutation(
   "ActionApproval",
   /* GraphQL */ `
     mutation ActionApproval($input: ActionApprovalApprovableInput!) {

@@ -1,12 +1,8 @@
 // What list_changes and the changes resource show of a hire a webhook event names: fetched once per
 // event and kept beside it (src/client/changes-feed.ts).
-import type {
-  HireForChangeQuery,
-  HireForChangeQueryVariables,
-} from "../operation-types.generated.js";
 import { query } from "./define.js";
 
-export const hireForChangeQuery = query<HireForChangeQuery, HireForChangeQueryVariables>(
+export const hireForChangeQuery = query(
   "HireForChange",
   /* GraphQL */ `
     query HireForChange($id: ID!) {

@@ -1,25 +1,10 @@
 import type {
   CheckHiresQuery,
-  ContractHiresQuery,
-  ContractHiresQueryVariables,
   GetContractQuery,
-  GetContractQueryVariables,
   HireContractQuery,
-  HireContractQueryVariables,
-  HireForTerminationQuery,
-  HireForTerminationQueryVariables,
   InvoiceByNumberQuery,
-  InvoiceByNumberQueryVariables,
   ListInvoicesQuery,
-  ListInvoicesQueryVariables,
   SearchHiresQuery,
-  SearchHiresQueryVariables,
-  SubmitTimesheetsMutation,
-  SubmitTimesheetsMutationVariables,
-  TerminateHireMutation,
-  TerminateHireMutationVariables,
-  ViewerQuery,
-  ViewerQueryVariables,
 } from "../operation-types.generated.js";
 import { PAGINATOR_INFO_FIELDS } from "../pagination.js";
 import type { Operation } from "../types.js";
@@ -31,7 +16,7 @@ import { BILLED_PAYMENT_REQUEST_FIELDS } from "./payments.js";
 // schema (test/client/operations.test.ts). Their result and variable types are generated from the
 // documents: npm run generate:operations.
 
-export const viewerQuery = query<ViewerQuery, ViewerQueryVariables>(
+export const viewerQuery = query(
   "Viewer",
   /* GraphQL */ `
     query Viewer {
@@ -44,10 +29,7 @@ export const viewerQuery = query<ViewerQuery, ViewerQueryVariables>(
   `,
 );
 
-export const terminateHireMutation = mutation<
-  TerminateHireMutation,
-  TerminateHireMutationVariables
->(
+export const terminateHireMutation = mutation(
   "TerminateHire",
   /* GraphQL */ `
     mutation TerminateHire($input: TerminateHireInput!) {
@@ -79,7 +61,7 @@ const CONTRACT_TERMS_FIELDS = `
 /** A hire as search_hires shows it. */
 export type HireSummary = SearchHiresQuery["hires"]["data"][number];
 
-export const searchHiresQuery = query<SearchHiresQuery, SearchHiresQueryVariables>(
+export const searchHiresQuery = query(
   "SearchHires",
   /* GraphQL */ `
     query SearchHires(
@@ -177,7 +159,7 @@ const CONTRACT_FIELDS = `
   }
 `;
 
-export const getContractQuery = query<GetContractQuery, GetContractQueryVariables>(
+export const getContractQuery = query(
   "GetContract",
   /* GraphQL */ `
     query GetContract($id: ID!) {
@@ -193,7 +175,7 @@ const DRAFT_TERMS_FIELDS = `${CONTRACT_TERMS_FIELDS}
 `;
 
 // The schema's Contract has no `hire` field: find the hire through the worker's hires there.
-export const contractHiresQuery = query<ContractHiresQuery, ContractHiresQueryVariables>(
+export const contractHiresQuery = query(
   "ContractHires",
   /* GraphQL */ `
     query ContractHires($id: ID!, $companies: [ID!]) {
@@ -236,7 +218,7 @@ export type DraftTerms = NonNullable<ContractsOfHire["draftContract"]>;
 /** One of a hire's contracts: its id, status and period. */
 export type ContractPeriod = ContractsOfHire["contracts"]["data"][number];
 
-export const hireContractQuery = query<HireContractQuery, HireContractQueryVariables>(
+export const hireContractQuery = query(
   "HireContract",
   /* GraphQL */ `
     query HireContract($id: ID!) {
@@ -292,7 +274,7 @@ export type InvoiceSummary = ListInvoicesQuery["invoices"]["data"][number];
 /** One invoice looked up by number: the summary with its document and a page of rows. */
 export type InvoiceDetails = NonNullable<InvoiceByNumberQuery["invoice"]>;
 
-export const listInvoicesQuery = query<ListInvoicesQuery, ListInvoicesQueryVariables>(
+export const listInvoicesQuery = query(
   "ListInvoices",
   /* GraphQL */ `
     query ListInvoices(
@@ -324,7 +306,7 @@ export const listInvoicesQuery = query<ListInvoicesQuery, ListInvoicesQueryVaria
   `,
 );
 
-export const invoiceByNumberQuery = query<InvoiceByNumberQuery, InvoiceByNumberQueryVariables>(
+export const invoiceByNumberQuery = query(
   "InvoiceByNumber",
   /* GraphQL */ `
     query InvoiceByNumber($number: String!, $first: Int!, $page: Int) {
@@ -410,7 +392,7 @@ export function checkHiresQuery(count: number): Operation<CheckHiresData, CheckH
         }
       }`,
     );
-    operation = query<CheckHiresData, CheckHiresVariables>(
+    operation = query(
       "CheckHires",
       /* GraphQL */ `
     query CheckHires(${variables}) {${fields.join("")}
@@ -422,10 +404,7 @@ export function checkHiresQuery(count: number): Operation<CheckHiresData, CheckH
   return operation;
 }
 
-export const submitTimesheetsMutation = mutation<
-  SubmitTimesheetsMutation,
-  SubmitTimesheetsMutationVariables
->(
+export const submitTimesheetsMutation = mutation(
   "SubmitTimesheets",
   /* GraphQL */ `
     mutation SubmitTimesheets($input: CreateCustomTimesheetInput!) {
@@ -448,10 +427,7 @@ export const submitTimesheetsMutation = mutation<
 
 // ---- terminate_hire --------------------------------------------------------------------------
 
-export const hireForTerminationQuery = query<
-  HireForTerminationQuery,
-  HireForTerminationQueryVariables
->(
+export const hireForTerminationQuery = query(
   "HireForTermination",
   /* GraphQL */ `
     query HireForTermination($id: ID!) {

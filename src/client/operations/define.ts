@@ -1,19 +1,28 @@
 // How an operation is declared: its name, its document, whether sending it twice is safe, and what
 // a mutation does to what exists (test/meta/annotations.test.ts derives each tool's hints from it).
+// Its result and variables types come from the generated registry by that name, so a new
+// operation's name is a type error until `npm run generate:operations` has written its types (the
+// generator runs without type checks, so it is never stopped by them).
+import type { OperationTypes } from "../operation-types.generated.js";
 import type { MutationEffect, Operation } from "../types.js";
 
-export function query<TData, TVariables extends Record<string, unknown>>(
-  name: string,
-  document: string,
-): Operation<TData, TVariables> {
+/** The name inside the document, as the registry knows it. */
+type OperationName = keyof OperationTypes;
+
+type Typed<N extends OperationName> = Operation<
+  OperationTypes[N]["data"],
+  OperationTypes[N]["variables"]
+>;
+
+export function query<N extends OperationName>(name: N, document: string): Typed<N> {
   return { name, document, type: "query", safeToRepeat: true };
 }
 
-export function mutation<TData, TVariables extends Record<string, unknown>>(
-  name: string,
+export function mutation<N extends OperationName>(
+  name: N,
   document: string,
   safeToRepeat: boolean,
   effect: MutationEffect,
-): Operation<TData, TVariables> {
+): Typed<N> {
   return { name, document, type: "mutation", safeToRepeat, effect };
 }

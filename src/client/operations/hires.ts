@@ -1,21 +1,8 @@
 // One hire's whole picture in one request (get_hire); creating a draft hire and cancelling one.
 import type {
-  CancelHireMutation,
-  CancelHireMutationVariables,
   CreateDraftHireMutation,
-  CreateDraftHireMutationVariables,
   DraftHireFieldsQuery,
-  DraftHireFieldsQueryVariables,
   GetHireQuery,
-  GetHireQueryVariables,
-  HireForCancelQuery,
-  HireForCancelQueryVariables,
-  HirePaidRequestsQuery,
-  HirePaidRequestsQueryVariables,
-  HiresByExternalIdQuery,
-  HiresByExternalIdQueryVariables,
-  HireTalentRecordQuery,
-  HireTalentRecordQueryVariables,
 } from "../operation-types.generated.js";
 import { mutation, query } from "./define.js";
 
@@ -69,7 +56,7 @@ const VALUE_FIELDS = `
   }
 `;
 
-export const getHireQuery = query<GetHireQuery, GetHireQueryVariables>(
+export const getHireQuery = query(
   "GetHire",
   /* GraphQL */ `
     query GetHire($id: ID!, $paidPage: Int) {
@@ -160,7 +147,7 @@ export const getHireQuery = query<GetHireQuery, GetHireQueryVariables>(
 );
 
 /** The worker's record in the hire company's talent pool, for its custom field values. */
-export const hireTalentRecordQuery = query<HireTalentRecordQuery, HireTalentRecordQueryVariables>(
+export const hireTalentRecordQuery = query(
   "HireTalentRecord",
   /* GraphQL */ `
     query HireTalentRecord($company: ID!, $worker: ID!) {
@@ -175,7 +162,7 @@ export const hireTalentRecordQuery = query<HireTalentRecordQuery, HireTalentReco
 );
 
 /** The further pages of paid payment requests, for a hire with more than one page of them. */
-export const hirePaidRequestsQuery = query<HirePaidRequestsQuery, HirePaidRequestsQueryVariables>(
+export const hirePaidRequestsQuery = query(
   "HirePaidRequests",
   /* GraphQL */ `
     query HirePaidRequests($id: ID!, $paidPage: Int) {
@@ -217,7 +204,7 @@ const DRAFT_HIRE_FIELDS = `
 export type HireCustomFieldDefinition = DraftHireFieldsQuery["customFields"]["data"][number];
 
 /** A hire's custom fields are the company's contract fields. */
-export const draftHireFieldsQuery = query<DraftHireFieldsQuery, DraftHireFieldsQueryVariables>(
+export const draftHireFieldsQuery = query(
   "DraftHireFields",
   /* GraphQL */ `
     query DraftHireFields($company: ID!) {
@@ -240,10 +227,7 @@ export const draftHireFieldsQuery = query<DraftHireFieldsQuery, DraftHireFieldsQ
   `,
 );
 
-export const createDraftHireMutation = mutation<
-  CreateDraftHireMutation,
-  CreateDraftHireMutationVariables
->(
+export const createDraftHireMutation = mutation(
   "CreateDraftHire",
   /* GraphQL */ `
     mutation CreateDraftHire($input: HireInput!) {
@@ -257,10 +241,7 @@ export const createDraftHireMutation = mutation<
   "adds",
 );
 
-export const hiresByExternalIdQuery = query<
-  HiresByExternalIdQuery,
-  HiresByExternalIdQueryVariables
->(
+export const hiresByExternalIdQuery = query(
   "HiresByExternalId",
   /* GraphQL */ `
     query HiresByExternalId($externalIdentifier: String!) {
@@ -275,7 +256,7 @@ export const hiresByExternalIdQuery = query<
 
 // ---- cancel_hire -------------------------------------------------------------------------------
 
-export const hireForCancelQuery = query<HireForCancelQuery, HireForCancelQueryVariables>(
+export const hireForCancelQuery = query(
   "HireForCancel",
   /* GraphQL */ `
     query HireForCancel($id: ID!) {
@@ -305,7 +286,7 @@ export const hireForCancelQuery = query<HireForCancelQuery, HireForCancelQueryVa
   `,
 );
 
-export const cancelHireMutation = mutation<CancelHireMutation, CancelHireMutationVariables>(
+export const cancelHireMutation = mutation(
   "CancelHire",
   /* GraphQL */ `
     mutation CancelHire($input: CancelHireInput!) {

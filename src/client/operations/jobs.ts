@@ -4,33 +4,14 @@
 
 import type {
   AcceptBidMutation,
-  AcceptBidMutationVariables,
   AcceptBidOutcomeQuery,
-  AcceptBidOutcomeQueryVariables,
   BidForAcceptanceQuery,
-  BidForAcceptanceQueryVariables,
   CandidaciesQuery,
-  CandidaciesQueryVariables,
   CandidateForUpdateQuery,
-  CandidateForUpdateQueryVariables,
   CreateJobMutation,
-  CreateJobMutationVariables,
   JobDetailsQuery,
-  JobDetailsQueryVariables,
-  JobForPostingQuery,
-  JobForPostingQueryVariables,
-  JobRefQuery,
-  JobRefQueryVariables,
   ListJobsQuery,
-  ListJobsQueryVariables,
-  PostJobContextQuery,
-  PostJobContextQueryVariables,
   UpdateJobCandidateStatusMutation,
-  UpdateJobCandidateStatusMutationVariables,
-  UpdateJobCandidateStepMutation,
-  UpdateJobCandidateStepMutationVariables,
-  UpdateJobMutation,
-  UpdateJobMutationVariables,
 } from "../operation-types.generated.js";
 import { PAGINATOR_INFO_FIELDS } from "../pagination.js";
 import { mutation, query } from "./define.js";
@@ -38,7 +19,7 @@ import { mutation, query } from "./define.js";
 /** A job with its candidate and bid counts, as list_jobs shows a page of them. */
 export type JobSummary = ListJobsQuery["jobs"]["data"][number];
 
-export const listJobsQuery = query<ListJobsQuery, ListJobsQueryVariables>(
+export const listJobsQuery = query(
   "ListJobs",
   /* GraphQL */ `
     query ListJobs(
@@ -94,7 +75,7 @@ export type JobDetails = NonNullable<JobDetailsQuery["job"]>;
 export type JobCandidateRow = JobDetails["jobCandidates"]["data"][number];
 export type BidRow = JobDetails["bids"]["data"][number];
 
-export const jobDetailsQuery = query<JobDetailsQuery, JobDetailsQueryVariables>(
+export const jobDetailsQuery = query(
   "JobDetails",
   /* GraphQL */ `
     query JobDetails($id: ID!, $first: Int!, $page: Int) {
@@ -187,7 +168,7 @@ const CANDIDATE_BID_AND_HIRE = `
   }
 `;
 
-export const candidaciesQuery = query<CandidaciesQuery, CandidaciesQueryVariables>(
+export const candidaciesQuery = query(
   "Candidacies",
   /* GraphQL */ `
     query Candidacies($jobs: [ID!], $first: Int!, $page: Int) {
@@ -226,7 +207,7 @@ export const candidaciesQuery = query<CandidaciesQuery, CandidaciesQueryVariable
 );
 
 /** A job's id, name and status: what a job given by id is checked against. */
-export const jobRefQuery = query<JobRefQuery, JobRefQueryVariables>(
+export const jobRefQuery = query(
   "JobRef",
   /* GraphQL */ `
     query JobRef($id: ID!) {
@@ -242,7 +223,7 @@ export const jobRefQuery = query<JobRefQuery, JobRefQueryVariables>(
 // ---- post_job --------------------------------------------------------------------------------
 
 /** The company's newest jobs with the name (to tell ours apart); its name is in the accounts read. */
-export const postJobContextQuery = query<PostJobContextQuery, PostJobContextQueryVariables>(
+export const postJobContextQuery = query(
   "PostJobContext",
   /* GraphQL */ `
     query PostJobContext($company: ID!, $name: String!) {
@@ -283,7 +264,7 @@ const POSTED_JOB_FIELDS = `
   }
 `;
 
-export const jobForPostingQuery = query<JobForPostingQuery, JobForPostingQueryVariables>(
+export const jobForPostingQuery = query(
   "JobForPosting",
   /* GraphQL */ `
     query JobForPosting($id: ID!) {
@@ -294,7 +275,7 @@ export const jobForPostingQuery = query<JobForPostingQuery, JobForPostingQueryVa
   `,
 );
 
-export const createJobMutation = mutation<CreateJobMutation, CreateJobMutationVariables>(
+export const createJobMutation = mutation(
   "CreateJob",
   /* GraphQL */ `
     mutation CreateJob($input: CreateJobInput!) {
@@ -308,7 +289,7 @@ export const createJobMutation = mutation<CreateJobMutation, CreateJobMutationVa
   "adds",
 );
 
-export const updateJobMutation = mutation<UpdateJobMutation, UpdateJobMutationVariables>(
+export const updateJobMutation = mutation(
   "UpdateJob",
   /* GraphQL */ `
     mutation UpdateJob($input: UpdateJobInput!) {
@@ -328,10 +309,7 @@ export const updateJobMutation = mutation<UpdateJobMutation, UpdateJobMutationVa
 export type CandidateForUpdate = NonNullable<CandidateForUpdateQuery["jobCandidate"]>;
 export type CandidateBid = NonNullable<CandidateForUpdate["bid"]>;
 
-export const candidateForUpdateQuery = query<
-  CandidateForUpdateQuery,
-  CandidateForUpdateQueryVariables
->(
+export const candidateForUpdateQuery = query(
   "CandidateForUpdate",
   /* GraphQL */ `
     query CandidateForUpdate($id: ID!) {
@@ -374,10 +352,7 @@ const UPDATED_CANDIDATE_FIELDS = `
   }
 `;
 
-export const updateJobCandidateStepMutation = mutation<
-  UpdateJobCandidateStepMutation,
-  UpdateJobCandidateStepMutationVariables
->(
+export const updateJobCandidateStepMutation = mutation(
   "UpdateJobCandidateStep",
   /* GraphQL */ `
     mutation UpdateJobCandidateStep($input: UpdateJobCandidateStepInput!) {
@@ -390,10 +365,7 @@ export const updateJobCandidateStepMutation = mutation<
   "changes",
 );
 
-export const updateJobCandidateStatusMutation = mutation<
-  UpdateJobCandidateStatusMutation,
-  UpdateJobCandidateStatusMutationVariables
->(
+export const updateJobCandidateStatusMutation = mutation(
   "UpdateJobCandidateStatus",
   /* GraphQL */ `
     mutation UpdateJobCandidateStatus($input: UpdateJobCandidateStatusInput!) {
@@ -409,7 +381,7 @@ export const updateJobCandidateStatusMutation = mutation<
 
 export type BidForAcceptance = NonNullable<BidForAcceptanceQuery["bid"]>;
 
-export const bidForAcceptanceQuery = query<BidForAcceptanceQuery, BidForAcceptanceQueryVariables>(
+export const bidForAcceptanceQuery = query(
   "BidForAcceptance",
   /* GraphQL */ `
     query BidForAcceptance($id: ID!) {
@@ -446,7 +418,7 @@ export const bidForAcceptanceQuery = query<BidForAcceptanceQuery, BidForAcceptan
 export type AcceptBidOutcome = NonNullable<AcceptBidOutcomeQuery["bid"]>;
 
 /** What acceptBid left behind: the bid's status and the hires on its job. */
-export const acceptBidOutcomeQuery = query<AcceptBidOutcomeQuery, AcceptBidOutcomeQueryVariables>(
+export const acceptBidOutcomeQuery = query(
   "AcceptBidOutcome",
   /* GraphQL */ `
     query AcceptBidOutcome($id: ID!) {
@@ -475,7 +447,7 @@ export const acceptBidOutcomeQuery = query<AcceptBidOutcomeQuery, AcceptBidOutco
 export type AcceptedHire = AcceptBidMutation["acceptBid"];
 
 // input.jobTitle is the draft contract's title; without it the platform takes the job's title now.
-export const acceptBidMutation = mutation<AcceptBidMutation, AcceptBidMutationVariables>(
+export const acceptBidMutation = mutation(
   "AcceptBid",
   /* GraphQL */ `
     mutation AcceptBid($input: AcceptBidInput!) {

@@ -4,11 +4,6 @@
 import type {
   InvoiceByNumberQuery,
   ListPaymentRequestsQuery,
-  ListPaymentRequestsQueryVariables,
-  PaymentRequestTotalsQuery,
-  PaymentRequestTotalsQueryVariables,
-  TimesheetDaysLoggedQuery,
-  TimesheetDaysLoggedQueryVariables,
 } from "../operation-types.generated.js";
 import { PAGINATOR_INFO_FIELDS } from "../pagination.js";
 import { query } from "./define.js";
@@ -130,10 +125,7 @@ const FILTER_ARGUMENTS = `
 // A billing period overlaps [from, to] when it starts on or before `to` and ends on or after
 // `from`: the two billing ranges together say exactly that, for requests with or without a
 // timesheet. netAmount as the company sees it: the total excluding taxes, fees included.
-export const listPaymentRequestsQuery = query<
-  ListPaymentRequestsQuery,
-  ListPaymentRequestsQueryVariables
->(
+export const listPaymentRequestsQuery = query(
   "ListPaymentRequests",
   /* GraphQL */ `
     query ListPaymentRequests(
@@ -158,10 +150,7 @@ export const listPaymentRequestsQuery = query<
 export const TOTALS_PAGE_SIZE = 100;
 
 /** The same requests as ListPaymentRequests, only what totals need: a page of 100 at a time. */
-export const paymentRequestTotalsQuery = query<
-  PaymentRequestTotalsQuery,
-  PaymentRequestTotalsQueryVariables
->(
+export const paymentRequestTotalsQuery = query(
   "PaymentRequestTotals",
   /* GraphQL */ `
     query PaymentRequestTotals(
@@ -189,10 +178,7 @@ export const paymentRequestTotalsQuery = query<
 
 // The payment requests of some hires whose billing period overlaps the rows' days, with each day's
 // registration and its externalIdentifier: a day already paid for, or a row about to replace one.
-export const timesheetDaysLoggedQuery = query<
-  TimesheetDaysLoggedQuery,
-  TimesheetDaysLoggedQueryVariables
->(
+export const timesheetDaysLoggedQuery = query(
   "TimesheetDaysLogged",
   /* GraphQL */ `
     query TimesheetDaysLogged(

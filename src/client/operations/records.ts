@@ -3,17 +3,7 @@
 // (update_talent_contact), with the reads each previews and reads back with.
 import type {
   PaymentRequestForUpdateQuery,
-  PaymentRequestForUpdateQueryVariables,
-  TalentContactCustomFieldsQuery,
-  TalentContactCustomFieldsQueryVariables,
   TalentContactForUpdateQuery,
-  TalentContactForUpdateQueryVariables,
-  TalentContactsForUpdateQuery,
-  TalentContactsForUpdateQueryVariables,
-  UpdatePaymentRequestMutation,
-  UpdatePaymentRequestMutationVariables,
-  UpdateTrustedContactMutation,
-  UpdateTrustedContactMutationVariables,
 } from "../operation-types.generated.js";
 import { mutation, query } from "./define.js";
 import { PAYMENT_REQUEST_FOR_UPDATE_FIELDS } from "./payments.js";
@@ -21,10 +11,7 @@ import { PAYMENT_REQUEST_FOR_UPDATE_FIELDS } from "./payments.js";
 /** A payment request as update_payment_request previews it and reads it back. */
 export type PaymentRequestForUpdate = NonNullable<PaymentRequestForUpdateQuery["paymentRequest"]>;
 
-export const paymentRequestForUpdateQuery = query<
-  PaymentRequestForUpdateQuery,
-  PaymentRequestForUpdateQueryVariables
->(
+export const paymentRequestForUpdateQuery = query(
   "PaymentRequestForUpdate",
   /* GraphQL */ `
     query PaymentRequestForUpdate($id: ID!) {
@@ -33,10 +20,7 @@ export const paymentRequestForUpdateQuery = query<
   `,
 );
 
-export const updatePaymentRequestMutation = mutation<
-  UpdatePaymentRequestMutation,
-  UpdatePaymentRequestMutationVariables
->(
+export const updatePaymentRequestMutation = mutation(
   "UpdatePaymentRequest",
   /* GraphQL */ `
     mutation UpdatePaymentRequest($input: UpdatePaymentRequestInput!) {
@@ -75,10 +59,7 @@ const CONTACT_FIELDS = `
 /** A talent-pool contact with its custom field values, as update_talent_contact shows it. */
 export type TalentContactForUpdate = NonNullable<TalentContactForUpdateQuery["trustedContact"]>;
 
-export const talentContactForUpdateQuery = query<
-  TalentContactForUpdateQuery,
-  TalentContactForUpdateQueryVariables
->(
+export const talentContactForUpdateQuery = query(
   "TalentContactForUpdate",
   /* GraphQL */ `
     query TalentContactForUpdate($id: ID!) {
@@ -88,10 +69,7 @@ export const talentContactForUpdateQuery = query<
 );
 
 /** Contacts whose name or email contains `search`, for finding one by a person's name or email. */
-export const talentContactsForUpdateQuery = query<
-  TalentContactsForUpdateQuery,
-  TalentContactsForUpdateQueryVariables
->(
+export const talentContactsForUpdateQuery = query(
   "TalentContactsForUpdate",
   /* GraphQL */ `
     query TalentContactsForUpdate($search: String!) {
@@ -103,10 +81,7 @@ export const talentContactsForUpdateQuery = query<
 );
 
 /** A company's custom fields on talent-pool records: what can be set, of which type, with options. */
-export const talentContactCustomFieldsQuery = query<
-  TalentContactCustomFieldsQuery,
-  TalentContactCustomFieldsQueryVariables
->(
+export const talentContactCustomFieldsQuery = query(
   "TalentContactCustomFields",
   /* GraphQL */ `
     query TalentContactCustomFields($company: ID!) {
@@ -133,10 +108,7 @@ export const talentContactCustomFieldsQuery = query<
   `,
 );
 
-export const updateTrustedContactMutation = mutation<
-  UpdateTrustedContactMutation,
-  UpdateTrustedContactMutationVariables
->(
+export const updateTrustedContactMutation = mutation(
   "UpdateTrustedContact",
   /* GraphQL */ `
     mutation UpdateTrustedContact($input: UpdateTrustedContactInput!) {

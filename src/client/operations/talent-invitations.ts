@@ -1,24 +1,7 @@
 // Inviting people into a company's talent pool, for invite_to_talent_pool: the look-ups before an
 // invitation (is the email already in the pool? may we re-invite?), the two mutations, and the
 // read-back of an invitation by the external identifier it was sent with.
-import type {
-  CanReInviteQuery,
-  CanReInviteQueryVariables,
-  CreateTrustedContactMutation,
-  CreateTrustedContactMutationVariables,
-  PoolContactsByEmailQuery,
-  PoolContactsByEmailQueryVariables,
-  PoolContactsByExternalIdQuery,
-  PoolContactsByExternalIdQueryVariables,
-  PoolContactsBySearchQuery,
-  PoolContactsBySearchQueryVariables,
-  PoolContactsByWorkerQuery,
-  PoolContactsByWorkerQueryVariables,
-  ReinviteTrustedContactMutation,
-  ReinviteTrustedContactMutationVariables,
-  TrustedContactQuery,
-  TrustedContactQueryVariables,
-} from "../operation-types.generated.js";
+import type { CreateTrustedContactMutation } from "../operation-types.generated.js";
 import { mutation, query } from "./define.js";
 
 /**
@@ -48,10 +31,7 @@ const CONTACT_FIELDS = `
 `;
 
 /** Contacts of one company whose name or email contains `email`; the tool keeps exact matches. */
-export const poolContactsByEmailQuery = query<
-  PoolContactsByEmailQuery,
-  PoolContactsByEmailQueryVariables
->(
+export const poolContactsByEmailQuery = query(
   "PoolContactsByEmail",
   /* GraphQL */ `
     query PoolContactsByEmail($company: ID!, $email: String!) {
@@ -63,10 +43,7 @@ export const poolContactsByEmailQuery = query<
 );
 
 /** The contact an invitation created, by the external identifier it was sent with. */
-export const poolContactsByExternalIdQuery = query<
-  PoolContactsByExternalIdQuery,
-  PoolContactsByExternalIdQueryVariables
->(
+export const poolContactsByExternalIdQuery = query(
   "PoolContactsByExternalId",
   /* GraphQL */ `
     query PoolContactsByExternalId($company: ID!, $externalIdentifier: String!) {
@@ -78,10 +55,7 @@ export const poolContactsByExternalIdQuery = query<
 );
 
 /** A worker's contacts in one company's pool: a worker id given where a contact id belongs. */
-export const poolContactsByWorkerQuery = query<
-  PoolContactsByWorkerQuery,
-  PoolContactsByWorkerQueryVariables
->(
+export const poolContactsByWorkerQuery = query(
   "PoolContactsByWorker",
   /* GraphQL */ `
     query PoolContactsByWorker($company: ID!, $worker: ID!) {
@@ -93,10 +67,7 @@ export const poolContactsByWorkerQuery = query<
 );
 
 /** Contacts whose name or email contains `search`: a person named where a contact id belongs. */
-export const poolContactsBySearchQuery = query<
-  PoolContactsBySearchQuery,
-  PoolContactsBySearchQueryVariables
->(
+export const poolContactsBySearchQuery = query(
   "PoolContactsBySearch",
   /* GraphQL */ `
     query PoolContactsBySearch($accounts: [ID!], $search: String!) {
@@ -110,7 +81,7 @@ export const poolContactsBySearchQuery = query<
   `,
 );
 
-export const trustedContactQuery = query<TrustedContactQuery, TrustedContactQueryVariables>(
+export const trustedContactQuery = query(
   "TrustedContact",
   /* GraphQL */ `
     query TrustedContact($id: ID!) {
@@ -120,7 +91,7 @@ export const trustedContactQuery = query<TrustedContactQuery, TrustedContactQuer
 );
 
 /** Asked separately: the field needs the contact's company, known only after reading it. */
-export const canReInviteQuery = query<CanReInviteQuery, CanReInviteQueryVariables>(
+export const canReInviteQuery = query(
   "CanReInvite",
   /* GraphQL */ `
     query CanReInvite($id: ID!, $account: ID!) {
@@ -132,10 +103,7 @@ export const canReInviteQuery = query<CanReInviteQuery, CanReInviteQueryVariable
   `,
 );
 
-export const createTrustedContactMutation = mutation<
-  CreateTrustedContactMutation,
-  CreateTrustedContactMutationVariables
->(
+export const createTrustedContactMutation = mutation(
   "CreateTrustedContact",
   /* GraphQL */ `
     mutation CreateTrustedContact($input: CreateTrustedContactInput!) {
@@ -147,10 +115,7 @@ export const createTrustedContactMutation = mutation<
   "adds",
 );
 
-export const reinviteTrustedContactMutation = mutation<
-  ReinviteTrustedContactMutation,
-  ReinviteTrustedContactMutationVariables
->(
+export const reinviteTrustedContactMutation = mutation(
   "ReinviteTrustedContact",
   /* GraphQL */ `
     mutation ReinviteTrustedContact($input: ReinviteTrustedContactInput!) {

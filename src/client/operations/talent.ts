@@ -1,10 +1,6 @@
 // The talent pool: skill look-up and trusted contacts, for search_talent_pool.
 
-import type {
-  SearchTalentPoolQuery,
-  SearchTalentPoolQueryVariables,
-  SkillLookupQuery,
-} from "../operation-types.generated.js";
+import type { SearchTalentPoolQuery, SkillLookupQuery } from "../operation-types.generated.js";
 import { PAGINATOR_INFO_FIELDS } from "../pagination.js";
 import type { Operation } from "../types.js";
 import { query } from "./define.js";
@@ -21,8 +17,8 @@ export const skillVariable = (index: number) => `q${index}`;
 // The document is built for as many names as are given, so its own types are by alias:
 /** Keyed by alias (`s0`, `s1`, …); each is the same. */
 export type SkillLookupData = Record<string, SkillLookupQuery["s0"]>;
-/** `q0`, `q1`, …: the names, matching the aliases. */
-export type SkillLookupVariables = Record<string, string>;
+/** `q0`, `q1`, …: the names, matching the aliases (the document's `String` also takes null). */
+export type SkillLookupVariables = Record<string, string | null>;
 
 const skillLookups = new Map<number, Operation<SkillLookupData, SkillLookupVariables>>();
 
@@ -44,7 +40,7 @@ export function skillLookupQuery(count: number): Operation<SkillLookupData, Skil
         }
       }`,
     );
-    operation = query<SkillLookupData, SkillLookupVariables>(
+    operation = query(
       "SkillLookup",
       /* GraphQL */ `
     query SkillLookup(${variables}) {${fields.join("")}
@@ -62,7 +58,7 @@ export type TalentContact = SearchTalentPoolQuery["trustedContacts"]["data"][num
 /** A worker's hires the answer reads to say whether the contact's company hired them. */
 const WORKER_HIRES_READ = 25;
 
-export const searchTalentPoolQuery = query<SearchTalentPoolQuery, SearchTalentPoolQueryVariables>(
+export const searchTalentPoolQuery = query(
   "SearchTalentPool",
   /* GraphQL */ `
     query SearchTalentPool(

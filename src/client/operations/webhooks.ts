@@ -1,22 +1,9 @@
 // The company's webhooks as list_webhooks reads them and manage_webhooks changes them. The secret is
 // never asked for: the one this server generates is sent once, in createWebhook's input, and kept
 // sealed.
-import type {
-  CreateWebhookMutation,
-  CreateWebhookMutationVariables,
-  DeleteWebhookMutation,
-  DeleteWebhookMutationVariables,
-  RetryWebhookEventMutation,
-  RetryWebhookEventMutationVariables,
-  WebhooksOfCompanyQuery,
-  WebhooksOfCompanyQueryVariables,
-} from "../operation-types.generated.js";
 import { mutation, query } from "./define.js";
 
-export const webhooksOfCompanyQuery = query<
-  WebhooksOfCompanyQuery,
-  WebhooksOfCompanyQueryVariables
->(
+export const webhooksOfCompanyQuery = query(
   "WebhooksOfCompany",
   /* GraphQL */ `
     query WebhooksOfCompany($company: ID!) {
@@ -42,10 +29,7 @@ export const webhooksOfCompanyQuery = query<
   `,
 );
 
-export const createWebhookMutation = mutation<
-  CreateWebhookMutation,
-  CreateWebhookMutationVariables
->(
+export const createWebhookMutation = mutation(
   "CreateWebhook",
   /* GraphQL */ `
     mutation CreateWebhook($input: CreateWebhookInput!) {
@@ -62,10 +46,7 @@ export const createWebhookMutation = mutation<
   "adds",
 );
 
-export const deleteWebhookMutation = mutation<
-  DeleteWebhookMutation,
-  DeleteWebhookMutationVariables
->(
+export const deleteWebhookMutation = mutation(
   "DeleteWebhook",
   /* GraphQL */ `
     mutation DeleteWebhook($input: DeleteWebhookInput!) {
@@ -79,10 +60,7 @@ export const deleteWebhookMutation = mutation<
 );
 
 /** One more attempt at a delivery, now: the receiving end may get the same event again. */
-export const retryWebhookEventMutation = mutation<
-  RetryWebhookEventMutation,
-  RetryWebhookEventMutationVariables
->(
+export const retryWebhookEventMutation = mutation(
   "RetryWebhookEvent",
   /* GraphQL */ `
     mutation RetryWebhookEvent($input: RetryWebhookEventInput!) {
