@@ -340,7 +340,7 @@ function checkContactValues(
         v.add(`${at}.singleSelect.value`, `The selected option for ${field.title} is invalid.`);
       } else out.push({ field, optionId: value, content: null });
     } else {
-      // A multi-select entry gives no text: it clears the field, as an empty text does.
+      // Free text: no talent-pool field is multi-select, so the type check let no other through.
       const given = picked.member === "freeText" ? picked.value.value : undefined;
       const content = typeof given === "string" ? given.trim() : "";
       if (content.length > MAX_TEXT) {
