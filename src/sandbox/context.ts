@@ -68,7 +68,7 @@ export interface RequestContext {
 
 export type Args = Record<string, unknown>;
 
-const isArgs = (value: unknown): value is Args =>
+export const isArgs = (value: unknown): value is Args =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** A mutation's `input` argument, which the schema requires (`input: …Input!`). */

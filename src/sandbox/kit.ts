@@ -1,18 +1,12 @@
 // Building blocks every sandbox domain's resolvers share: paging, filters, ordering, signed file
 // URLs and the record look-ups that cross domains.
 import { createHmac } from "node:crypto";
-import type { Args, RequestContext } from "./context.js";
+import { type Args, isArgs, type RequestContext } from "./context.js";
 import { isRealDate } from "./dates.js";
 import { paymentRequestDates } from "./domains/payments/store.js";
 import { ValidationCollector } from "./errors.js";
-import { referenced } from "./records.js";
-import type {
-  CompanyRecord,
-  ContractRecord,
-  HireRecord,
-  HireStatus,
-  WorkerRecord,
-} from "./seed/index.js";
+import { itemAt, referenced, referencedIn } from "./records.js";
+import type { ContractRecord, HireRecord, HireStatus, WorkerRecord } from "./seed/index.js";
 
 const MAX_PAGE_SIZE = 100;
 const DEFAULT_PAGE_SIZE = 10;
@@ -88,7 +82,7 @@ export function sortBy<T extends { id: string }>(
   const keyed = items.map((item) => ({ item, keys: clauses.map((c) => c.key(item)) }));
   keyed.sort((x, y) => {
     for (const [i, c] of clauses.entries()) {
-      const r = compareValues(x.keys[i] as Comparable, y.keys[i] as Comparable);
+      const r = compareValues(itemAt(x.keys, i), itemAt(y.keys, i));
       if (r !== 0) return c.desc ? -r : r;
     }
     // Stable final tie-break so pages never overlap.
@@ -97,19 +91,18 @@ export function sortBy<T extends { id: string }>(
   return keyed.map((k) => k.item);
 }
 
+/** A `{ from, to }` argument, each side a date or open; an invalid side is added to `v`. */
 export function dateRange(args: Args, name: string, v: ValidationCollector) {
-  const range = args[name] as { from?: unknown; to?: unknown } | null | undefined;
-  if (!range) return null;
-  for (const side of ["from", "to"] as const) {
+  const range = args[name];
+  if (!isArgs(range)) return null;
+  const sideOf = (side: "from" | "to"): string | null => {
     const value = range[side];
-    if (value !== undefined && value !== null && !isRealDate(value)) {
-      v.add(`${name}.${side}`, `The ${name}.${side} is not a valid date (YYYY-MM-DD).`);
-    }
-  }
-  return {
-    from: (range.from as string | null | undefined) ?? null,
-    to: (range.to as string | null | undefined) ?? null,
+    if (value === undefined || value === null) return null;
+    if (isRealDate(value)) return value;
+    v.add(`${name}.${side}`, `The ${name}.${side} is not a valid date (YYYY-MM-DD).`);
+    return null;
   };
+  return { from: sideOf("from"), to: sideOf("to") };
 }
 
 export function inRange(date: string | null, range: { from: string | null; to: string | null }) {
@@ -128,8 +121,7 @@ export function signedUrl(ctx: RequestContext, path: string): string {
 export const workerName = (w: WorkerRecord) => `${w.firstName} ${w.lastName}`;
 export const latestContract = (ctx: RequestContext, h: HireRecord) =>
   referenced(ctx.data.contracts, h.contractIds.at(-1));
-export const companyOf = (ctx: RequestContext, id: string) =>
-  ctx.data.companies.find((c) => c.id === id) as CompanyRecord;
+export const companyOf = (ctx: RequestContext, id: string) => referencedIn(ctx.data.companies, id);
 export const workerOf = (ctx: RequestContext, h: HireRecord) =>
   referenced(ctx.data.workers, h.workerId);
 export const visibleHire = (ctx: RequestContext, h: HireRecord) =>

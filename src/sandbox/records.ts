@@ -8,6 +8,13 @@ export function referenced<K, V>(records: ReadonlyMap<K, V>, id: K | undefined):
   return record;
 }
 
+/** The record of a list that a reference names by id; missing is a bug of the sandbox, as above. */
+export function referencedIn<T extends { id: string }>(records: readonly T[], id: string): T {
+  const record = records.find((r) => r.id === id);
+  if (record === undefined) throw new Error(`The sandbox's data has no record ${id}.`);
+  return record;
+}
+
 /**
  * The item at an index the code keeps within the list (a modulo, the last of a non-empty list).
  * Outside it is a bug of the sandbox, said as such.

@@ -1,6 +1,7 @@
 // The executable schema: the agreed SDL plus resolvers over the seeded data, with the platform's
 // visibility rules (company scoping, restricted fields) applied per identity.
-import { buildSchema, type GraphQLObjectType, type GraphQLSchema } from "graphql";
+import { buildSchema, type GraphQLSchema, isObjectType } from "graphql";
+import * as z from "zod";
 import type { AnyRecord, Args, RequestContext, ResolverMap } from "./context.js";
 import { idOf, inputOf, orderOf, withArgs } from "./context.js";
 import { isRealDate } from "./dates.js";
@@ -364,6 +365,27 @@ function draftHireContact(
 
 type Rejection = { externalId: string | null; reason: string; message: string };
 
+/** A required field of a registration reads as null when it is missing or invalid. */
+const requiredField = <T extends z.ZodType>(schema: T) => schema.nullable().catch(null);
+
+/**
+ * One registration of a custom timesheet's JSON payload. Anything but an object reads as an
+ * empty one; the optional fields are left out when they are not of their type.
+ */
+const registrationRow = z.preprocess(
+  (raw) => (raw !== null && typeof raw === "object" ? raw : {}),
+  z.object({
+    hireId: requiredField(z.string().min(1)),
+    reportedDate: requiredField(z.string().refine(isRealDate)),
+    hours: requiredField(z.number().nonnegative()),
+    externalId: requiredField(z.string().min(1)),
+    isPayable: z.boolean().catch(true),
+    reference: z.string().optional().catch(undefined),
+    meta: z.record(z.string(), z.unknown()).optional().catch(undefined),
+  }),
+);
+const REQUIRED_REGISTRATION_FIELDS = ["hireId", "reportedDate", "hours", "externalId"] as const;
+
 function createCustomTimesheet(ctx: RequestContext, input: Args, field: string) {
   const v = new ValidationCollector();
   if (input.schema !== "default-json") {
@@ -392,17 +414,10 @@ function createCustomTimesheet(ctx: RequestContext, input: Args, field: string) 
   const rejected: Rejection[] = [];
   let successful = 0;
   for (const raw of rows) {
-    const row = (raw !== null && typeof raw === "object" ? raw : {}) as Record<string, unknown>;
-    const externalId =
-      typeof row.externalId === "string" && row.externalId !== "" ? row.externalId : null;
-    const missing: string[] = [];
-    if (typeof row.hireId !== "string" || row.hireId === "") missing.push("hireId");
-    if (!isRealDate(row.reportedDate)) missing.push("reportedDate");
-    if (typeof row.hours !== "number" || !Number.isFinite(row.hours) || row.hours < 0) {
-      missing.push("hours");
-    }
-    if (externalId === null) missing.push("externalId");
-    if (missing.length > 0) {
+    const row = registrationRow.parse(raw);
+    const { hireId, reportedDate: date, hours, externalId } = row;
+    if (hireId === null || date === null || hours === null || externalId === null) {
+      const missing = REQUIRED_REGISTRATION_FIELDS.filter((name) => row[name] === null);
       rejected.push({
         externalId,
         reason: "MISSING_REQUIRED_FIELD",
@@ -410,16 +425,15 @@ function createCustomTimesheet(ctx: RequestContext, input: Args, field: string) 
       });
       continue;
     }
-    const hire = ctx.data.hires.get(row.hireId as string);
+    const hire = ctx.data.hires.get(hireId);
     if (!hire || !visibleHire(ctx, hire)) {
       rejected.push({
         externalId,
         reason: "HIRE_NOT_FOUND",
-        message: `Hire ${String(row.hireId)} was not found.`,
+        message: `Hire ${hireId} was not found.`,
       });
       continue;
     }
-    const date = row.reportedDate as string;
     // The terms in force count: the active contract, or the latest of a hire that has none.
     const terms = termsContract(ctx, hire);
     const covered =
@@ -436,14 +450,12 @@ function createCustomTimesheet(ctx: RequestContext, input: Args, field: string) 
     const record: TimesheetRecord = {
       hireId: hire.id,
       reportedDate: date,
-      hours: row.hours as number,
-      externalId: externalId as string,
-      isPayable: typeof row.isPayable === "boolean" ? row.isPayable : true,
+      hours,
+      externalId,
+      isPayable: row.isPayable,
     };
-    if (typeof row.reference === "string") record.reference = row.reference;
-    if (row.meta !== null && typeof row.meta === "object" && !Array.isArray(row.meta)) {
-      record.meta = row.meta as Record<string, unknown>;
-    }
+    if (row.reference !== undefined) record.reference = row.reference;
+    if (row.meta !== undefined) record.meta = row.meta;
     ctx.data.timesheets.set(record.externalId, record);
     successful += 1;
   }
@@ -536,12 +548,12 @@ const coreResolvers: ResolverMap = {
       newestWithStatus(ctx, h, "DRAFT") !== null && newestWithStatus(ctx, h, "ACTIVE") !== null,
     hasDraftContract: (h: AnyRecord, _a, ctx) => newestWithStatus(ctx, h, "DRAFT") !== null,
     contracts: (h: HireRecord, args, ctx, info) => {
-      const own = h.contractIds.map((id) => ctx.data.contracts.get(id));
+      const own = h.contractIds.map((id) => referenced(ctx.data.contracts, id));
       return contractsQuery(
         ctx,
         { statuses: args.statuses, first: args.first, page: args.page },
         info.fieldName,
-        own as ContractRecord[],
+        own,
       );
     },
   },
@@ -584,8 +596,8 @@ export function createSandboxSchema(): GraphQLSchema {
   const schema = buildSchema(sandboxTypeDefs, { assumeValid: true, assumeValidSDL: true });
   for (const resolvers of [coreResolvers, ...SANDBOX_DOMAINS.map((d) => d.resolvers)]) {
     for (const [typeName, fields] of Object.entries(resolvers)) {
-      const type = schema.getType(typeName) as GraphQLObjectType | undefined;
-      if (!type) throw new Error(`Sandbox resolvers for unknown type ${typeName}`);
+      const type = schema.getType(typeName);
+      if (!isObjectType(type)) throw new Error(`Sandbox resolvers for unknown type ${typeName}`);
       const typeFields = type.getFields();
       for (const [fieldName, resolve] of Object.entries(fields)) {
         const field = typeFields[fieldName];

@@ -141,6 +141,47 @@ describe("createCustomTimesheet", () => {
     expect([...sandbox.timesheets.keys()].sort()).toEqual(["harbor", "ok-1"]);
   });
 
+  it("names each missing or invalid field, and leaves out optional fields not of their type", async () => {
+    const r = await submit([
+      7,
+      { hireId: "", reportedDate: "2026-02-30", hours: -1, externalId: "bad-all" },
+      { hireId: "hire_001", reportedDate: "2026-11-18", hours: "8", externalId: "bad-hours" },
+      {
+        hireId: "hire_001",
+        reportedDate: "2026-11-18",
+        hours: 0,
+        externalId: "loose",
+        isPayable: "no",
+        reference: 42,
+        meta: ["erp"],
+      },
+    ]);
+    expect(r.data?.createCustomTimesheet.rejectedRegistrations).toEqual([
+      {
+        externalId: null,
+        reason: "MISSING_REQUIRED_FIELD",
+        message: "Missing or invalid required field(s): hireId, reportedDate, hours, externalId.",
+      },
+      {
+        externalId: "bad-all",
+        reason: "MISSING_REQUIRED_FIELD",
+        message: "Missing or invalid required field(s): hireId, reportedDate, hours.",
+      },
+      {
+        externalId: "bad-hours",
+        reason: "MISSING_REQUIRED_FIELD",
+        message: "Missing or invalid required field(s): hours.",
+      },
+    ]);
+    expect(sandbox.timesheets.get("loose")).toEqual({
+      hireId: "hire_001",
+      reportedDate: "2026-11-18",
+      hours: 0,
+      externalId: "loose",
+      isPayable: true,
+    });
+  });
+
   it("treats another company's hire as not found for the limited identity, but accepts Nordlys", async () => {
     const r = await submit(
       [

@@ -146,7 +146,7 @@ function rateFor(s: HireSeeding, currency: string, rateType: string): number {
 /** The hires other tests rely on (SANDBOX_FIXTURES): Ana's, Harbor's, a draft and an ended one. */
 export function seedFixedHires(s: HireSeeding): void {
   const { today } = s.data;
-  const [anaFirst, anaLast] = s.nextName() as [string, string];
+  const [anaFirst, anaLast] = s.nextName();
   const ana = newWorker(s.data, s.random.int, anaFirst, anaLast, "Backend Engineer");
   const anaStart = addDays(today, -120);
   const anaEnd = addDays(today, 240);
@@ -166,7 +166,7 @@ export function seedFixedHires(s: HireSeeding): void {
       { status: "ACTIVE", startDate: addDays(today, -30), endDate: anaEnd, rate: 725, files: 2 },
     ],
   });
-  const [hf, hl] = s.nextName() as [string, string];
+  const [hf, hl] = s.nextName();
   const harborStart = addDays(today, -60);
   addHire(s, {
     worker: newWorker(s.data, s.random.int, hf, hl, "Project Manager"),
@@ -188,7 +188,7 @@ export function seedFixedHires(s: HireSeeding): void {
       },
     ],
   });
-  const [df, dl] = s.nextName() as [string, string];
+  const [df, dl] = s.nextName();
   const draftStart = addDays(startOfNextMonth(today), 14);
   addHire(s, {
     worker: newWorker(s.data, s.random.int, df, dl, "Data Analyst"),
@@ -210,7 +210,7 @@ export function seedFixedHires(s: HireSeeding): void {
       },
     ],
   });
-  const [ef, el] = s.nextName() as [string, string];
+  const [ef, el] = s.nextName();
   const endedStart = addDays(today, -200);
   const endedEnd = addDays(today, -20);
   addHire(s, {
@@ -245,7 +245,7 @@ export function seedGeneratedHires(s: HireSeeding): void {
   ];
   for (let i = mix.length - 1; i > 0; i--) {
     const j = int(0, i);
-    [mix[i], mix[j]] = [mix[j] as HireStatus, mix[i] as HireStatus];
+    [mix[i], mix[j]] = [itemAt(mix, j), itemAt(mix, i)];
   }
   const companyCycle = ["cmp_nordlys", "cmp_nordlys", "cmp_harbor", "cmp_nordlys", "cmp_castell"];
   const calendar: Calendar = {
@@ -261,15 +261,15 @@ export function seedGeneratedHires(s: HireSeeding): void {
     const company = referenced(s.companyById, companyId);
     const job = pick(JOBS);
     // A few workers come back for a second engagement, so Worker.hires has more than one.
+    const reused = i % 13 === 12 ? reusedWorkers.shift() : undefined;
     const worker =
-      i % 13 === 12 && reusedWorkers.length > 0
-        ? (reusedWorkers.shift() as WorkerRecord)
-        : (() => {
-            const [f, l] = s.nextName();
-            const w = newWorker(s.data, int, f, l, job.name);
-            if (i % 6 === 0) reusedWorkers.push(w);
-            return w;
-          })();
+      reused ??
+      (() => {
+        const [f, l] = s.nextName();
+        const w = newWorker(s.data, int, f, l, job.name);
+        if (i % 6 === 0) reusedWorkers.push(w);
+        return w;
+      })();
     const rateType = i % 7 === 3 ? "DAILY" : i % 11 === 5 ? "MONTHLY" : "HOURLY";
     const rate = rateFor(s, company.currency, rateType);
     const location = i % 9 === 4 ? null : itemAt(LOCATIONS, i % LOCATIONS.length);
@@ -404,7 +404,8 @@ export function addPendingChange(
   const active = [...hire.contractIds]
     .reverse()
     .map((id) => referenced(data.contracts, id))
-    .find((c) => c.status === "ACTIVE") as ContractRecord;
+    .find((c) => c.status === "ACTIVE");
+  if (!active) throw new Error(`The sandbox's hire ${hireId} has no active contract to change.`);
   data.counters.contract += 1;
   const draft: ContractRecord = {
     ...active,

@@ -94,7 +94,10 @@ function approvalApprovablesQuery(ctx: RequestContext, args: Args, field: string
   return paginate(sortBy(requests, clauses), args, field);
 }
 
-const DECISIONS: ReadonlySet<string> = new Set(["APPROVED", "REJECTED", "NEEDS_CHANGE"]);
+type Decision = Extract<ApprovalStateName, "APPROVED" | "REJECTED" | "NEEDS_CHANGE">;
+const DECISIONS: ReadonlySet<string> = new Set<Decision>(["APPROVED", "REJECTED", "NEEDS_CHANGE"]);
+const isDecision = (value: unknown): value is Decision =>
+  typeof value === "string" && DECISIONS.has(value);
 
 function actionApprovalApprovable(
   ctx: RequestContext,
@@ -106,8 +109,8 @@ function actionApprovalApprovable(
     typeof input.id === "string" ? approvalsOf(ctx.data).requests.get(input.id) : undefined;
   if (!request) v.add("input.id", "The selected input.id is invalid.");
   else if (!visible(ctx, request)) throw authorizationError();
-  const status = typeof input.status === "string" ? input.status : null;
-  if (!status || !DECISIONS.has(status)) {
+  const status = isDecision(input.status) ? input.status : null;
+  if (!status) {
     v.add("input.status", "The input.status must be one of APPROVED, REJECTED or NEEDS_CHANGE.");
   }
   const reason = typeof input.reason === "string" ? input.reason.trim() : "";
@@ -127,11 +130,12 @@ function actionApprovalApprovable(
     }
   }
   const r = v.passed(field, request);
+  const decision = v.passed(field, status);
   const data = approvalsOf(ctx.data);
   data.counters.state += 1;
   r.states.push({
     id: `aps_${String(data.counters.state).padStart(3, "0")}`,
-    state: status as ApprovalStateName,
+    state: decision,
     actionedByUserId: ctx.identity.user.id,
     message: reason === "" ? null : reason,
     cancellationReason: null,

@@ -2,7 +2,7 @@
 // a decision (Amara Okafor's at Nordlys among them); one was approved and one rejected before.
 import { addDays } from "../../dates.js";
 import { referenced } from "../../records.js";
-import type { HireRecord, SandboxData } from "../../seed/index.js";
+import type { SandboxData } from "../../seed/index.js";
 
 export type ApprovalStateName =
   | "UNKNOWN"
@@ -199,7 +199,7 @@ export function seedApprovals(data: SandboxData, rand: () => number): void {
     return `aps_${String(approvals.counters.state).padStart(3, "0")}`;
   };
   for (const spec of specs) {
-    const hire = data.hires.get(spec.hire) as HireRecord | undefined;
+    const hire = data.hires.get(spec.hire);
     const flow = referenced(approvals.flows, spec.flow);
     if (!hire || hire.companyId !== flow.companyId) {
       throw new Error(`Approvals seed: ${spec.hire} is not a hire of ${flow.companyId}`);

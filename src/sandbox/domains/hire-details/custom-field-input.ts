@@ -4,6 +4,12 @@
 // configured, you must provide values for them or validation will fail."
 
 import type { ValidationCollector } from "../../errors.js";
+import type {
+  CustomFieldTypeValueInput,
+  FreeTextCustomFieldValueInput,
+  MultiSelectCustomFieldValueInput,
+  SingleSelectCustomFieldValueInput,
+} from "../../resolver-types.generated.js";
 import type { SandboxData } from "../../seed/index.js";
 import { type CustomFieldRecord, hireDetailsOf } from "./seed.js";
 
@@ -14,12 +20,28 @@ export interface CheckedCustomFieldValue {
   content: string | null;
 }
 
-const MEMBERS = ["singleSelect", "freeText", "multiSelect"] as const;
-const TYPE_OF_MEMBER: Record<(typeof MEMBERS)[number], CustomFieldRecord["fieldType"] | string> = {
+const TYPE_OF_MEMBER: Record<PickedEntry["member"], CustomFieldRecord["fieldType"] | string> = {
   singleSelect: "SINGLE_SELECT",
   freeText: "FREE_TEXT",
   multiSelect: "MULTI_SELECT",
 };
+
+/** The one member an entry gives, and its value. */
+type GivenMember =
+  | { member: "singleSelect"; value: SingleSelectCustomFieldValueInput }
+  | { member: "freeText"; value: FreeTextCustomFieldValueInput }
+  | { member: "multiSelect"; value: MultiSelectCustomFieldValueInput };
+
+/** A checked entry: the field it names, and the member it gives. */
+export type PickedEntry = GivenMember & { field: CustomFieldRecord };
+
+function membersOf(entry: CustomFieldTypeValueInput): GivenMember[] {
+  const given: GivenMember[] = [];
+  if (entry.singleSelect != null) given.push({ member: "singleSelect", value: entry.singleSelect });
+  if (entry.freeText != null) given.push({ member: "freeText", value: entry.freeText });
+  if (entry.multiSelect != null) given.push({ member: "multiSelect", value: entry.multiSelect });
+  return given;
+}
 
 /**
  * One entry of a CustomFieldTypeValueInput list, checked the platform's way: exactly one member
@@ -28,28 +50,17 @@ const TYPE_OF_MEMBER: Record<(typeof MEMBERS)[number], CustomFieldRecord["fieldT
  */
 export function pickCustomFieldEntry(
   fields: readonly CustomFieldRecord[],
-  entry: unknown,
+  entry: CustomFieldTypeValueInput,
   at: string,
   v: ValidationCollector,
   seen: Set<string>,
-):
-  | {
-      field: CustomFieldRecord;
-      member: (typeof MEMBERS)[number];
-      value: { id?: string | null; slug?: string | null } & Record<string, unknown>;
-    }
-  | undefined {
-  const record = (entry ?? {}) as Record<string, unknown>;
-  const given = MEMBERS.filter((m) => record[m] !== undefined && record[m] !== null);
-  if (given.length !== 1) {
+): PickedEntry | undefined {
+  const [given, ...more] = membersOf(entry);
+  if (given === undefined || more.length > 0) {
     v.add(at, "Exactly one of singleSelect, freeText, multiSelect or fileUpload must be given.");
     return undefined;
   }
-  const member = given[0] as (typeof MEMBERS)[number];
-  const value = record[member] as { id?: string | null; slug?: string | null } & Record<
-    string,
-    unknown
-  >;
+  const { member, value } = given;
   const field = fields.find(
     (f) => (value.id != null && f.id === value.id) || (value.slug != null && f.slug === value.slug),
   );
@@ -66,7 +77,7 @@ export function pickCustomFieldEntry(
     return undefined;
   }
   seen.add(field.id);
-  return { field, member, value };
+  return { ...given, field };
 }
 
 /**
@@ -76,10 +87,10 @@ export function pickCustomFieldEntry(
 export function checkHireCustomFieldValues(
   data: SandboxData,
   companyId: string,
-  raw: unknown,
+  raw: readonly CustomFieldTypeValueInput[] | null | undefined,
   v: ValidationCollector,
 ): CheckedCustomFieldValue[] {
-  if (!Array.isArray(raw) || raw.length === 0) return [];
+  if (!raw || raw.length === 0) return [];
   const fields = hireDetailsOf(data).customFields.filter(
     (f) => f.companyId === companyId && f.appliesTo === "CONTRACT",
   );
@@ -89,18 +100,20 @@ export function checkHireCustomFieldValues(
     const at = `input.customFieldValues.${i}`;
     const picked = pickCustomFieldEntry(fields, entry, at, v, seen);
     if (!picked) return;
-    const { field, member, value } = picked;
-    if (member === "singleSelect") {
-      if (value.value === null || value.value === undefined) return;
-      const option = field.options.find((o) => o.id === value.value);
+    const { field } = picked;
+    if (picked.member === "singleSelect") {
+      const { value } = picked.value;
+      if (value === null || value === undefined) return;
+      const option = field.options.find((o) => o.id === value);
       if (!option) {
         v.add(`${at}.singleSelect.value`, `The selected option for ${field.title} is invalid.`);
         return;
       }
       checked.push({ fieldId: field.id, optionId: option.id, content: null });
-    } else if (member === "freeText") {
-      if (typeof value.value !== "string" || value.value.trim() === "") return;
-      checked.push({ fieldId: field.id, optionId: null, content: value.value });
+    } else if (picked.member === "freeText") {
+      const { value } = picked.value;
+      if (typeof value !== "string" || value.trim() === "") return;
+      checked.push({ fieldId: field.id, optionId: null, content: value });
     }
   });
   for (const field of fields) {

@@ -11,11 +11,10 @@ import {
   sortBy,
   termsContract,
 } from "../../kit.js";
-import type { ContractRecord } from "../../seed/index.js";
+import { referencedIn } from "../../records.js";
 import { jobById } from "../jobs/seed.js";
 import { talentOf } from "../talent/seed.js";
 import {
-  type CustomFieldRecord,
   type CustomFieldValueRecord,
   hireDetailsOf,
   type ProjectRecord,
@@ -69,7 +68,7 @@ const valuesOn = (ctx: RequestContext, on: CustomFieldValueRecord["on"], id: str
   details(ctx).customFieldValues.filter((v) => v.on === on && v.targetId === id);
 
 const fieldOf = (ctx: RequestContext, v: CustomFieldValueRecord) =>
-  details(ctx).customFields.find((f) => f.id === v.fieldId) as CustomFieldRecord;
+  referencedIn(details(ctx).customFields, v.fieldId);
 
 const optionOf = (ctx: RequestContext, v: CustomFieldValueRecord) =>
   v.optionId === null ? null : (fieldOf(ctx, v).options.find((o) => o.id === v.optionId) ?? null);
@@ -126,11 +125,11 @@ export const hireDetailsResolvers: ResolverMap = {
     account: (v: AnyRecord, _a, ctx) => companyOf(ctx, fieldOf(ctx, v).companyId),
     user: (v: AnyRecord, _a, ctx) => users(ctx, [v.userId])[0],
     // The union needs the member's name; the records are plain objects.
-    appliesTo: (v: AnyRecord, _a, ctx) => {
-      const { on, targetId } = v as CustomFieldValueRecord;
+    appliesTo: (v: CustomFieldValueRecord, _a, ctx) => {
+      const { on, targetId } = v;
       const target =
         on === "Contract"
-          ? (ctx.data.contracts.get(targetId) as ContractRecord)
+          ? ctx.data.contracts.get(targetId)
           : on === "Job"
             ? jobById(ctx.data, targetId)
             : talentOf(ctx.data).contacts.get(targetId);

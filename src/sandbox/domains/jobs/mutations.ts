@@ -94,7 +94,7 @@ export function createJob(ctx: RequestContext, input: CreateJobInput, field: str
   if (name === "") v.add("input.name", "The input.name field is required.");
   else if (name.length > 255) v.add("input.name", "The input.name may not be greater than 255.");
   // Validate everything before adding skills, so a refused call changes nothing.
-  v.throwIfAny(field);
+  const owner = v.passed(field, company);
   const skills = skillIds(ctx, input.skills, "input.skills", v);
   v.throwIfAny(field);
   const store = jobsOf(ctx.data);
@@ -105,11 +105,11 @@ export function createJob(ctx: RequestContext, input: CreateJobInput, field: str
     number: 1_000 + store.counters.job,
     name,
     description: "",
-    companyId: company?.id as string,
+    companyId: owner.id,
     status: "DRAFT",
     paused: false,
     skillIds: skills,
-    currency: company?.currency as string,
+    currency: owner.currency,
     rateType: null,
     rate: null,
     minimumRate: null,
@@ -133,9 +133,7 @@ export const canBePublished = (job: JobRecord) =>
 
 export function updateJob(ctx: RequestContext, input: UpdateJobInput, field: string): JobRecord {
   const v = new ValidationCollector();
-  const job = requireJob(ctx, input.id, v);
-  if (!job) v.throwIfAny(field);
-  const j = job as JobRecord;
+  const j = v.passed(field, requireJob(ctx, input.id, v));
   const given = (key: keyof UpdateJobInput) => input[key] !== undefined && input[key] !== null;
   if (given("name") && String(input.name).trim() === "") {
     v.add("input.name", "The input.name must not be empty.");

@@ -259,7 +259,7 @@ export const jobsResolvers: ResolverMap = {
     ),
   },
   Hire: {
-    job: (h: AnyRecord, _a, ctx) => jobOfHire(ctx.data, h as HireRecord),
+    job: (h: HireRecord, _a, ctx) => jobOfHire(ctx.data, h),
   },
   Job: {
     skills: (j: JobRecord, _a, ctx) => j.skillIds.map((id) => talentOf(ctx.data).skills.get(id)),

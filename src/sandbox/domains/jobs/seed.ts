@@ -482,7 +482,11 @@ export function jobOfHire(data: SandboxData, hire: HireRecord): JobRecord {
   const linked =
     store.hireJobs.get(hire.id) ??
     [...store.candidates.values()].find((c) => c.hireId === hire.id)?.jobId;
-  if (linked) return jobById(data, linked) as JobRecord;
+  if (linked) {
+    const job = jobById(data, linked);
+    if (!job) throw new Error(`The sandbox's data has no job ${linked}.`);
+    return job;
+  }
   const contract = referenced(data.contracts, hire.contractIds[0]);
   let job = allJobs(data).find(
     (j) => j.companyId === hire.companyId && j.name === contract.jobName && j.status !== "DRAFT",

@@ -182,8 +182,7 @@ function updatePaymentRequest(ctx: RequestContext, input: Args, field: string) {
     }
     changes[key] = value;
   }
-  v.throwIfAny(field);
-  const r = request as PaymentRequestRecord;
+  const r = v.passed(field, request);
   const state = paymentsState(ctx.data);
   const stored = state.seeded.includes(r) || [...state.invoiced.values()].includes(r);
   if (stored) {

@@ -38,7 +38,7 @@ export function seedPayments(data: SandboxData, rand: () => number): void {
   const historyStart = addDays(today, -HISTORY_DAYS);
 
   const worked = [...data.hires.values()].filter(
-    (h) =>
+    (h): h is HireRecord & { startDate: string } =>
       (h.status === "ACTIVE" || h.status === "ENDED" || h.status === "TERMINATED") &&
       h.startDate !== null &&
       h.startDate < today,
@@ -50,7 +50,7 @@ export function seedPayments(data: SandboxData, rand: () => number): void {
       .filter((d): d is string => d !== null && d < today)
       .reduce<string | null>((a, d) => (a === null ? d : minDate(a, d)), null);
     const stop = ended ?? yesterday;
-    const first = maxDate(hire.startDate as string, historyStart);
+    const first = maxDate(hire.startDate, historyStart);
     const fixed = hire.id === ANA_HIRE_ID || hire.id === HARBOR_HIRE_ID;
     // A few active hires stopped submitting before this month: "who hasn't logged hours?".
     const forgetful = hire.status === "ACTIVE" && !fixed && activeSeen++ % 3 === 2;

@@ -150,7 +150,7 @@ export function contractOn(data: SandboxData, hire: HireRecord, date: string): C
         (c.startDate === null || c.startDate <= date) && (c.endDate === null || date <= c.endDate),
     ) ??
     signed.at(-1) ??
-    (contracts.at(-1) as ContractRecord)
+    itemAt(contracts, -1)
   );
 }
 
@@ -231,20 +231,21 @@ function derivedId(state: PaymentsState, key: string, kind: keyof PaymentsState[
  * later submission replaces (same externalId) change the request; none is ever added twice.
  */
 function fromSubmissions(data: SandboxData, state: PaymentsState): PaymentRequestRecord[] {
-  const groups = new Map<string, TimesheetRecord[]>();
+  const groups = new Map<string, { hireId: string; monday: string; rows: TimesheetRecord[] }>();
   for (const record of data.timesheets.values()) {
-    const key = `${record.hireId}|${mondayOf(record.reportedDate)}`;
-    const list = groups.get(key) ?? [];
-    list.push(record);
-    groups.set(key, list);
+    const monday = mondayOf(record.reportedDate);
+    const key = `${record.hireId}|${monday}`;
+    const group = groups.get(key) ?? { hireId: record.hireId, monday, rows: [] };
+    group.rows.push(record);
+    groups.set(key, group);
   }
   const requests: PaymentRequestRecord[] = [];
-  for (const key of [...groups.keys()].sort()) {
-    const rows = (groups.get(key) as TimesheetRecord[]).sort(
+  const byKey = [...groups.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  for (const [key, { hireId, monday, rows }] of byKey) {
+    rows.sort(
       (a, b) =>
         a.reportedDate.localeCompare(b.reportedDate) || a.externalId.localeCompare(b.externalId),
     );
-    const [hireId, monday] = key.split("|") as [string, string];
     const hire = data.hires.get(hireId);
     if (!hire) continue;
     const contract = contractOn(data, hire, itemAt(rows, 0).reportedDate);

@@ -19,6 +19,7 @@ import {
 import { referenced } from "../../records.js";
 import type {
   CreateTrustedContactInput,
+  CustomFieldTypeValueInput,
   MutationCreateTrustedContactArgs,
   MutationReinviteTrustedContactArgs,
   MutationUpdateTrustedContactArgs,
@@ -224,7 +225,7 @@ function createTrustedContact(
   if (message !== null && message.length > MAX_MESSAGE) {
     v.add("input.message", `The input.message may not be greater than ${MAX_MESSAGE} characters.`);
   }
-  v.throwIfAny(field);
+  const owner = v.passed(field, company);
 
   const data = ctx.data;
   const lower = email.toLowerCase();
@@ -252,7 +253,7 @@ function createTrustedContact(
   const contact: TrustedContactRecord = {
     id,
     workerId: worker.id,
-    companyId: (company as { id: string }).id,
+    companyId: owner.id,
     status: "INVITED",
     skillIds,
     invitedAt: data.today,
@@ -293,12 +294,13 @@ function reinviteTrustedContact(
   const worker = contact ? ctx.data.workers.get(contact.workerId) : undefined;
   if (contact && !worker?.email) v.add("input.id", "The trusted contact has no email address.");
   const c = v.passed(field, contact);
+  const to = v.passed(field, worker?.email);
   c.invitedAt = ctx.data.today;
   c.invitationEmails = [
     ...(c.invitationEmails ?? []),
     {
       sentAt: nowOn(ctx.data.today),
-      to: worker?.email as string,
+      to,
       message: null,
       sentByUserId: ctx.identity.user.id,
     },
@@ -315,10 +317,10 @@ function reinviteTrustedContact(
 function checkContactValues(
   ctx: RequestContext,
   contact: TrustedContactRecord,
-  raw: unknown,
+  raw: readonly CustomFieldTypeValueInput[] | null | undefined,
   v: ValidationCollector,
 ): Array<{ field: CustomFieldRecord; optionId: string | null; content: string | null }> {
-  if (!Array.isArray(raw)) return [];
+  if (!raw) return [];
   const fields = hireDetailsOf(ctx.data).customFields.filter(
     (f) => f.companyId === contact.companyId && f.appliesTo === "TRUSTED_CONTACT",
   );
@@ -329,15 +331,18 @@ function checkContactValues(
     const at = `input.customFieldValues.${i}`;
     const picked = pickCustomFieldEntry(fields, entry, at, v, seen);
     if (!picked) return;
-    const { field, member, value } = picked;
-    if (member === "singleSelect") {
-      if (value.value === null || value.value === undefined) {
+    const { field } = picked;
+    if (picked.member === "singleSelect") {
+      const { value } = picked.value;
+      if (value === null || value === undefined) {
         out.push({ field, optionId: null, content: null });
-      } else if (!field.options.some((o) => o.id === value.value)) {
+      } else if (!field.options.some((o) => o.id === value)) {
         v.add(`${at}.singleSelect.value`, `The selected option for ${field.title} is invalid.`);
-      } else out.push({ field, optionId: value.value as string, content: null });
+      } else out.push({ field, optionId: value, content: null });
     } else {
-      const content = typeof value.value === "string" ? value.value.trim() : "";
+      // Free text: no talent-pool field is multi-select, so the type check let no other through.
+      const given = picked.member === "freeText" ? picked.value.value : undefined;
+      const content = typeof given === "string" ? given.trim() : "";
       if (content.length > MAX_TEXT) {
         v.add(
           `${at}.freeText.value`,
@@ -357,11 +362,8 @@ function updateTrustedContact(
   const v = new ValidationCollector();
   const contact =
     typeof input.id === "string" ? talentOf(ctx.data).contacts.get(input.id) : undefined;
-  if (!contact) {
-    v.add("input.id", "The selected input.id is invalid.");
-    v.throwIfAny(field);
-  }
-  const c = contact as TrustedContactRecord;
+  if (!contact) v.add("input.id", "The selected input.id is invalid.");
+  const c = v.passed(field, contact);
   requireTalentManager(ctx, c.companyId);
   const skillIds: string[] = [];
   stringsOf(input, "skills").forEach((value, i) => {
@@ -407,15 +409,14 @@ function setContactValue(
   value: { field: CustomFieldRecord; optionId: string | null; content: string | null },
 ): void {
   const details = hireDetailsOf(ctx.data);
-  const at = details.customFieldValues.findIndex(
+  const existing = details.customFieldValues.find(
     (x) => x.on === "TrustedContact" && x.targetId === contact.id && x.fieldId === value.field.id,
   );
   if (value.optionId === null && value.content === null) {
-    if (at >= 0) details.customFieldValues.splice(at, 1);
+    if (existing) details.customFieldValues.splice(details.customFieldValues.indexOf(existing), 1);
     return;
   }
-  if (at >= 0) {
-    const existing = details.customFieldValues[at] as (typeof details.customFieldValues)[number];
+  if (existing) {
     existing.optionId = value.optionId;
     existing.content = value.content;
     existing.userId = ctx.identity.user.id;

@@ -313,11 +313,11 @@ const castell: ContactSpec[] = [
 ];
 
 /** Hired workers of the core seed added to each pool besides the named ones, and where they live. */
-const HIRED_EXTRA: Record<string, { count: number; country: string; cities: string[] }> = {
+const HIRED_EXTRA = {
   cmp_nordlys: { count: 4, country: "DK", cities: ["Copenhagen", "Aarhus", "Odense", "Vejle"] },
   cmp_harbor: { count: 3, country: "US", cities: ["Portland", "Chicago", "New York"] },
   cmp_castell: { count: 3, country: "DE", cities: ["Cologne", "Leipzig", "Stuttgart"] },
-};
+} satisfies Record<string, { count: number; country: string; cities: string[] }>;
 
 const pad = (n: number) => String(n).padStart(3, "0");
 
@@ -349,7 +349,7 @@ export function seedTalent(data: SandboxData, rand: () => number): void {
     talent.skills.set(id, { id, name, types: ["WORKER", "TRUSTED_CONTACT", "JOB"] });
     skillIds.set(name, id);
   }
-  const idsOf = (names: readonly SkillName[]) => names.map((n) => skillIds.get(n) as string);
+  const idsOf = (names: readonly SkillName[]) => names.map((n) => referenced(skillIds, n));
 
   const workerByName = new Map<string, WorkerRecord>();
   const resolveWorker = (spec: ContactSpec["worker"]): WorkerRecord => {
@@ -415,7 +415,7 @@ export function seedTalent(data: SandboxData, rand: () => number): void {
     return worker.id;
   };
 
-  const pools: Array<[string, ContactSpec[]]> = [
+  const pools: Array<[keyof typeof HIRED_EXTRA, ContactSpec[]]> = [
     ["cmp_nordlys", nordlys],
     ["cmp_harbor", harbor],
     ["cmp_castell", castell],
@@ -424,7 +424,7 @@ export function seedTalent(data: SandboxData, rand: () => number): void {
     const inPool = new Set<string>();
     for (const spec of specs) inPool.add(addContact(companyId, spec));
     // A few more workers this company has hired, skilled as their job says.
-    const extra = HIRED_EXTRA[companyId] as (typeof HIRED_EXTRA)[string];
+    const extra = HIRED_EXTRA[companyId];
     let added = 0;
     for (const hire of hiresAt(companyId)) {
       if (added >= extra.count) break;

@@ -102,7 +102,8 @@ function hirePayload(
   hire: HireRecord,
   contractId: string | undefined,
 ): Record<string, unknown> {
-  const contract = data.contracts.get(contractId ?? (hire.contractIds.at(-1) as string));
+  const shownId = contractId ?? hire.contractIds.at(-1);
+  const contract = shownId === undefined ? undefined : data.contracts.get(shownId);
   const worker = data.workers.get(hire.workerId);
   const contact = [...(data.talent?.contacts.values() ?? [])].find(
     (c) => c.workerId === hire.workerId && c.companyId === hire.companyId,

@@ -20,12 +20,9 @@ const MAX_SECRET = 255;
 
 function visibleWebhook(ctx: RequestContext, id: unknown, field: string): WebhookRecord {
   const webhook = webhooksOf(ctx.data).find((w) => w.id === id);
-  if (!webhook) {
-    const v = new ValidationCollector();
-    v.add("input.id", "The selected input.id is invalid.");
-    v.throwIfAny(field);
-  }
-  const found = webhook as WebhookRecord;
+  const v = new ValidationCollector();
+  if (!webhook) v.add("input.id", "The selected input.id is invalid.");
+  const found = v.passed(field, webhook);
   if (!ctx.identity.companyIds.has(found.companyId)) throw authorizationError();
   return found;
 }
@@ -61,13 +58,13 @@ function createWebhook(
   if (!company) v.add("input.company", "The selected input.company is invalid.");
   else if (!ctx.identity.companyIds.has(company.id)) throw authorizationError();
   checkFields(input, v);
-  v.throwIfAny(field);
+  const owner = v.passed(field, company);
   const list = webhooksOf(ctx.data);
   const next = Math.max(0, ...list.map((w) => Number(w.id.replace(/\D/g, "")) || 0)) + 1;
   const at = dateTime(Date.now());
   const webhook: WebhookRecord = {
     id: `whk_${String(next).padStart(3, "0")}`,
-    companyId: (company as { id: string }).id,
+    companyId: owner.id,
     title: String(input.title).trim(),
     description: optional(input.description),
     url: String(input.url),
@@ -168,12 +165,9 @@ export const webhooksResolvers: ResolverMap = {
     retryWebhookEvent: (_p, args, ctx, info) => {
       const input = inputOf(args);
       const event = visibleEvent(ctx, input.id);
-      if (!event) {
-        const v = new ValidationCollector();
-        v.add("input.id", "The selected input.id is invalid.");
-        v.throwIfAny(info.fieldName);
-      }
-      ctx.events.retry((event as WebhookEventRecord).id);
+      const v = new ValidationCollector();
+      if (!event) v.add("input.id", "The selected input.id is invalid.");
+      ctx.events.retry(v.passed(info.fieldName, event).id);
       return event;
     },
   },
