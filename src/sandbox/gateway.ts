@@ -28,6 +28,7 @@ import {
   type Request,
   type RequestParams,
   type Response,
+  type ResponseHeaders,
 } from "graphql-http";
 import { readCapped } from "../web/body.js";
 import type { IdentityKey, RequestContext } from "./context.js";
@@ -62,6 +63,7 @@ export interface Gateway {
 
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
 const JSON_TYPE = "application/json; charset=utf-8";
+const HTML_TYPE = "text/html; charset=utf-8";
 
 // Built with the first request, not at start: an embedded sandbox's first tools/list needs
 // neither the schema nor the data, and building them would add noticeably to every start.
@@ -182,7 +184,13 @@ async function requestParams(
     body = bytes.toString("utf8");
   }
   const params = await parseRequestParams({ ...request, body });
-  if (!("query" in params)) return params;
+  // graphql-http's own refusals (a method other than GET and POST, a charset other than UTF-8)
+  // have no body; the gateway's carry its error.
+  if (!("query" in params)) {
+    const [, { status, statusText, headers }] = params;
+    const code = status === 405 ? "METHOD_NOT_ALLOWED" : "BAD_REQUEST";
+    return refusal(status, `${statusText}.`, code, headers);
+  }
   if (params.query.trim() === "") throw new Error("The request must have a non-empty `query`.");
   record.operationName = params.operationName ?? null;
   return params;
@@ -227,20 +235,23 @@ async function gate(call: Call, args: ExecutionArgs): Promise<ExecutionResult> {
   });
   if (answer.kind === "result") return answer.result;
   if (answer.kind === "drop") call.res.destroy();
-  else call.page = response(answer.status, answer.html, "text/html; charset=utf-8");
+  else call.page = response(answer.status, answer.html, { "content-type": HTML_TYPE });
   // Not sent: onOperation answers the page instead, and a dropped request has no answer.
   return { data: null };
 }
 
-function response(status: number, body: string, type = JSON_TYPE): Response {
-  return [
-    body,
-    { status, statusText: STATUS_CODES[status] ?? "", headers: { "content-type": type } },
-  ];
+function response(status: number, body: string, headers?: ResponseHeaders): Response {
+  const init = { status, statusText: STATUS_CODES[status] ?? "" };
+  return [body, { ...init, headers: { "content-type": JSON_TYPE, ...headers } }];
 }
 
 /** Malformed HTTP: the gateway's error with `code`, at `status`. */
-function refusal(status: number, message: string, code = "BAD_REQUEST"): Response {
+function refusal(
+  status: number,
+  message: string,
+  code = "BAD_REQUEST",
+  headers?: ResponseHeaders,
+): Response {
   const error = gatewayError(new GraphQLError(message), code);
-  return response(status, JSON.stringify({ errors: [error] }));
+  return response(status, JSON.stringify({ errors: [error] }), headers);
 }

@@ -116,6 +116,18 @@ describe("HTTP gateway", () => {
     expect(del.status).toBe(405);
     expect(del.headers.get("allow")).toBe("GET, POST");
   });
+
+  it("answers a method or a charset it does not take with the gateway's error", async () => {
+    const del = await raw({ method: "DELETE", headers: authed });
+    expect(del.json?.errors?.[0]?.extensions.code).toBe("METHOD_NOT_ALLOWED");
+    const latin1 = await raw({
+      method: "POST",
+      headers: { ...authed, "content-type": "application/json; charset=iso-8859-1" },
+      body: JSON.stringify({ query: "{ viewer { name } }" }),
+    });
+    expect(latin1.status).toBe(415);
+    expect(latin1.json?.errors?.[0]?.extensions.code).toBe("BAD_REQUEST");
+  });
 });
 
 describe("GraphQL gateway errors (HTTP 200, no data)", () => {
