@@ -13,5 +13,9 @@ export default defineConfig({
     // (no test depends on a module's fresh state: each builds its own servers, stores and clocks).
     maxWorkers: 3,
     isolate: false,
+    // Loaded as it is, graphql-http would get another copy of graphql-js than the code under test,
+    // and neither would recognise the other's errors and types. Inlined, it imports the same one
+    // (the bundle holds one graphql-js too).
+    server: { deps: { inline: ["graphql-http"] } },
   },
 });

@@ -11,5 +11,7 @@ export default defineConfig({
       "test/meta/generated-tool-files.test.ts",
       "test/meta/tool-snapshots.test.ts",
     ],
+    // One graphql for the sandbox and graphql-http: see vitest.config.ts.
+    server: { deps: { inline: ["graphql-http"] } },
   },
 });

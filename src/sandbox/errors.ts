@@ -1,9 +1,15 @@
 // The platform's error shapes (PLATFORM-INTERFACE.md §7), built in one place.
-import { GraphQLError } from "graphql";
+import {
+  type ExecutionResult,
+  type FieldNode,
+  GraphQLError,
+  Kind,
+  type OperationDefinitionNode,
+} from "graphql";
 
 const platform = { code: "DOWNSTREAM_SERVICE_ERROR", serviceName: "platform" } as const;
 
-export const MESSAGES = {
+const MESSAGES = {
   unauthenticated: "Unauthenticated.",
   unauthorized: "You are not authorized to perform this action.",
   restrictedField: "You are not authorized to access this field.",
@@ -54,27 +60,36 @@ export class ValidationCollector {
   }
 }
 
-export interface ErrorBody {
-  errors: Array<Record<string, unknown>>;
-  data?: null;
+/** The platform's failure of a whole request (§7.7, §7.8): no `data`, one error. */
+const failure = (message: string): ExecutionResult => ({
+  errors: [new GraphQLError(message, { extensions: { ...platform } })],
+  data: null,
+});
+
+export const tooManyRequests = (): ExecutionResult => failure(MESSAGES.tooManyRequests);
+
+export const internalError = (): ExecutionResult => failure(MESSAGES.internal);
+
+/** The platform's answer to a request without a valid token (§7.4), at its first root field. */
+export function unauthenticated(operation: OperationDefinitionNode): ExecutionResult {
+  const field = operation.selectionSet.selections.find(
+    (s): s is FieldNode => s.kind === Kind.FIELD,
+  );
+  const error = new GraphQLError(MESSAGES.unauthenticated, {
+    nodes: field,
+    path: field ? [(field.alias ?? field.name).value] : [],
+    extensions: { ...platform, guards: ["api"] },
+  });
+  return { errors: [error], data: null };
 }
 
-export const tooManyRequestsBody = (): ErrorBody => ({
-  errors: [{ message: MESSAGES.tooManyRequests, extensions: { ...platform } }],
-  data: null,
-});
-
-export const internalErrorBody = (): ErrorBody => ({
-  errors: [{ message: MESSAGES.internal, extensions: { ...platform } }],
-  data: null,
-});
-
-export const gatewayError = (
-  code: string,
-  message: string,
-  extra: Record<string, unknown> = {},
-) => ({
-  message,
-  ...extra,
-  extensions: { code },
-});
+/** The gateway's own error (§7.2): the same message and position, with `code` as its extensions. */
+export function gatewayError(error: GraphQLError, code: string): GraphQLError {
+  return new GraphQLError(error.message, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    originalError: error.originalError,
+    extensions: { code },
+  });
+}

@@ -1,7 +1,8 @@
 // Faults a test injects into the sandbox: the next matching requests fail the chosen way, and
 // writes held with `later` run only when the test says (a write applied after its answer was lost).
 import { setTimeout as wait } from "node:timers/promises";
-import { internalErrorBody, tooManyRequestsBody } from "./errors.js";
+import type { ExecutionResult } from "graphql";
+import { internalError, tooManyRequests } from "./errors.js";
 
 const FAULT_KINDS = [
   "internal-error",
@@ -34,20 +35,23 @@ interface PendingFault {
   later: boolean;
 }
 
-/** A request's operation, run against the sandbox's data: its GraphQL answer body. */
-type Run = () => Promise<Record<string, unknown>>;
+/** A request's operation, run against the sandbox's data. */
+type Run = () => Promise<ExecutionResult>;
 
 /** What a fault needs of the request it fails. */
 interface FaultedRequest {
   run: Run;
-  send(status: number, body: unknown, contentType?: string): void;
-  /** Ends the connection unanswered. */
-  drop(): void;
   /** Whether the client went away meanwhile. */
   gone(): boolean;
   /** Aborted when the sandbox closes: a slow answer still waiting ends with it. */
   closing: AbortSignal;
 }
+
+/** How a request ends: a GraphQL result (its own or a failure's), an HTML page, or no answer. */
+type FaultAnswer =
+  | { kind: "result"; result: ExecutionResult }
+  | { kind: "page"; status: number; html: string }
+  | { kind: "drop" };
 
 export interface Faults {
   inject(kind: FaultKind, options?: FaultOptions): void;
@@ -55,7 +59,7 @@ export interface Faults {
   /** Runs the operations held by faults injected with `later`, in order; how many ran. */
   releaseHeld(): Promise<number>;
   /** Answers a request that got past authentication and the rate limit, faulted or not. */
-  answer(operationName: string | null, request: FaultedRequest): Promise<void>;
+  answer(operationName: string | null, request: FaultedRequest): Promise<FaultAnswer>;
 }
 
 export function createFaults(): Faults {
@@ -97,37 +101,26 @@ export function createFaults(): Faults {
       for (const run of runs) await run();
       return runs.length;
     },
-    async answer(operationName, request) {
+    async answer(operationName, { run, gone, closing }) {
       const fault = take(operationName);
-      const { run, send } = request;
       if (fault?.kind === "slow") {
-        await wait(fault.delayMs, undefined, { signal: request.closing });
-        if (request.gone()) return;
-        send(200, await run());
-        return;
+        await wait(fault.delayMs, undefined, { signal: closing });
+        return gone() ? { kind: "drop" } : { kind: "result", result: await run() };
       }
-      if (fault === null) {
-        send(200, await run());
-        return;
-      }
+      if (fault === null) return { kind: "result", result: await run() };
       if (fault.after) await run();
       else if (fault.later) held.push(run);
       switch (fault.kind) {
         case "internal-error":
-          send(200, internalErrorBody());
-          return;
+          return { kind: "result", result: internalError() };
         case "rate-limit":
-          send(200, tooManyRequestsBody());
-          return;
+          return { kind: "result", result: tooManyRequests() };
         case "html-500":
-          send(500, htmlPage("500 Internal Server Error"), "text/html");
-          return;
+          return { kind: "page", status: 500, html: htmlPage("500 Internal Server Error") };
         case "non-json-200":
-          send(200, htmlPage("Service temporarily unavailable"), "text/html");
-          return;
+          return { kind: "page", status: 200, html: htmlPage("Service temporarily unavailable") };
         case "drop-connection":
-          request.drop();
-          return;
+          return { kind: "drop" };
       }
     },
   };

@@ -1,4 +1,5 @@
-// The sandbox's GraphQL gateway, in the order the real gateway and platform apply it:
+// The sandbox's GraphQL gateway: graphql-http (the reference GraphQL-over-HTTP server) with hooks
+// that answer as the real gateway and platform do, in the order they apply:
 //   HTTP checks (path, method, CSRF preflight, Content-Type, JSON body)  → 400/404/405
 //   parse → GRAPHQL_PARSE_FAILED; validate → GRAPHQL_VALIDATION_FAILED; variables → BAD_USER_INPUT
 //   authentication (bearer token) → Unauthenticated.
@@ -7,9 +8,10 @@
 //   execution (authorization, validation and restricted fields inside resolvers)
 // The interface document says 200 for almost everything and 400 only for malformed HTTP, so the
 // three gateway codes above (parse, validation, bad variables) answer HTTP 200 with `data` absent.
-import type { IncomingMessage, ServerResponse } from "node:http";
+import { type IncomingMessage, type ServerResponse, STATUS_CODES } from "node:http";
 import {
-  type DocumentNode,
+  type ExecutionArgs,
+  type ExecutionResult,
   execute,
   GraphQLError,
   type GraphQLSchema,
@@ -19,15 +21,18 @@ import {
   parse,
   validate,
 } from "graphql";
-import { readBody } from "../web/body.js";
-import type { IdentityKey, RequestContext } from "./context.js";
 import {
-  type ErrorBody,
-  gatewayError,
-  internalErrorBody,
-  MESSAGES,
-  tooManyRequestsBody,
-} from "./errors.js";
+  createHandler,
+  type Handler,
+  parseRequestParams,
+  type Request,
+  type RequestParams,
+  type Response,
+  type ResponseHeaders,
+} from "graphql-http";
+import { readCapped } from "../web/body.js";
+import type { IdentityKey, RequestContext } from "./context.js";
+import { gatewayError, internalError, tooManyRequests, unauthenticated } from "./errors.js";
 import type { Faults } from "./faults.js";
 import type { SandboxOAuth } from "./oauth/index.js";
 import { createSandboxSchema } from "./resolvers.js";
@@ -57,6 +62,8 @@ export interface Gateway {
 }
 
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
+const JSON_TYPE = "application/json; charset=utf-8";
+const HTML_TYPE = "text/html; charset=utf-8";
 
 // Built with the first request, not at start: an embedded sandbox's first tools/list needs
 // neither the schema nor the data, and building them would add noticeably to every start.
@@ -65,17 +72,6 @@ const sandboxSchema = () => {
   schema ??= createSandboxSchema();
   return schema;
 };
-
-class HttpFailure extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly code = "BAD_REQUEST",
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(message);
-  }
-}
 
 export function tokenIdentity(header: string | undefined, oauth: SandboxOAuth): IdentityKey | null {
   const m = /^Bearer\s+(\S+)\s*$/i.exec(header ?? "");
@@ -86,6 +82,18 @@ export function tokenIdentity(header: string | undefined, oauth: SandboxOAuth): 
   return oauth.identityFor(m[1]);
 }
 
+/** One request on its way through the gateway: what its hooks need and note. */
+interface Call {
+  req: IncomingMessage;
+  res: ServerResponse;
+  record: RecordedRequest;
+  gateway: Gateway;
+  /** The operation to run, once the document parsed and names one. */
+  operation?: OperationDefinitionNode | null;
+  /** An injected fault's answer that is not a GraphQL result. */
+  page?: Response;
+}
+
 /** Answers one GraphQL request over HTTP, noting in `record` what it was and how it ended. */
 export async function handleGraphQL(
   req: IncomingMessage,
@@ -93,232 +101,157 @@ export async function handleGraphQL(
   record: RecordedRequest,
   gateway: Gateway,
 ): Promise<void> {
-  const send = (status: number, body: unknown, contentType = "application/json") => {
-    record.status = status;
-    const text = typeof body === "string" ? body : JSON.stringify(body);
-    res.writeHead(status, {
-      "content-type": contentType.startsWith("application/json")
-        ? "application/json; charset=utf-8"
-        : `${contentType}; charset=utf-8`,
-      "content-length": Buffer.byteLength(text),
-    });
-    res.end(text);
-  };
   record.identity = tokenIdentity(req.headers.authorization, gateway.oauth);
-  try {
-    const params = await readParams(req);
-    record.operationName = params.operationName ?? null;
-    const checked = checkDocument(params, req.method, record);
-    if ("errors" in checked) return send(200, checked);
-    const identity = record.identity;
-    if (identity === null) return send(200, unauthenticatedBody(checked.operation));
-    if (!gateway.allow(identity)) return send(200, tooManyRequestsBody());
-    const run = async () => {
-      const result = await execute({
-        schema: sandboxSchema(),
-        document: checked.document,
-        variableValues: params.variables ?? {},
-        operationName: params.operationName,
-        contextValue: gateway.context(identity),
+  const path = new URL(req.url ?? "/", "http://sandbox.invalid").pathname;
+  let answer: Response;
+  if (path !== "/graphql" && path !== "/graphql/") {
+    answer = refusal(404, `Not found: ${path}`, "NOT_FOUND");
+  } else {
+    try {
+      answer = await handlerFor({ req, res, record, gateway })({
+        method: req.method ?? "",
+        url: req.url ?? "/",
+        // The platform answers application/json whatever the client accepts; graphql-http would
+        // answer application/graphql-response+json, with 4xx for the gateway's errors.
+        headers: { ...req.headers, accept: "application/json" },
+        body: null,
+        raw: req,
+        context: undefined,
       });
-      const body: Record<string, unknown> = {};
-      if (result.errors) body.errors = result.errors.map((e) => e.toJSON());
-      body.data = result.data ?? null;
-      return body;
-    };
-    await gateway.faults.answer(record.operationName, {
-      run,
-      send,
-      drop: () => {
-        record.status = 0;
-        req.socket.destroy();
-      },
-      gone: () => res.destroyed,
-      closing: gateway.closing,
-    });
-  } catch (error) {
-    if (error instanceof HttpFailure) {
-      for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
-      send(error.status, { errors: [gatewayError(error.code, error.message)] });
-      return;
+    } catch {
+      answer = response(500, JSON.stringify(internalError()));
     }
-    record.status = 500;
-    const body: ErrorBody = internalErrorBody();
-    if (!res.headersSent) send(500, body);
-    else res.destroy();
   }
+  // Dropped by a fault, or the client went away: nothing to answer.
+  if (res.destroyed) return;
+  const [body, init] = answer;
+  record.status = init.status;
+  res.writeHead(init.status, init.statusText, init.headers).end(body ?? undefined);
 }
 
-interface GraphQLParams {
-  query: string;
-  variables: Record<string, unknown> | undefined;
-  operationName: string | undefined;
+/** graphql-http's handler for one request: its hooks put the gateway's answers in their place. */
+function handlerFor(call: Call): Handler<IncomingMessage, undefined> {
+  return createHandler({
+    parseRequestParams: (request) => requestParams(call, request),
+    parse: (source, options) => {
+      try {
+        return parse(source, options);
+      } catch (error) {
+        if (error instanceof GraphQLError) throw gatewayError(error, "GRAPHQL_PARSE_FAILED");
+        throw error;
+      }
+    },
+    // Called with each parsed document, before validation.
+    schema: (_req, args) => noteOperation(call, args),
+    validate: (schema, document, rules) => {
+      const errors = validate(schema, document, rules);
+      if (errors.length > 0) return errors.map((e) => gatewayError(e, "GRAPHQL_VALIDATION_FAILED"));
+      if (call.operation) return [];
+      const message = call.record.operationName
+        ? `Unknown operation named "${call.record.operationName}".`
+        : "Must provide operation name if query contains multiple operations.";
+      return [gatewayError(new GraphQLError(message), "GRAPHQL_VALIDATION_FAILED")];
+    },
+    execute: (args) => gate(call, args),
+    onOperation: () => call.page,
+    // Errors that are not GraphQL errors come from reading the request: malformed HTTP.
+    formatError: (error) =>
+      error instanceof GraphQLError
+        ? error
+        : gatewayError(new GraphQLError(error.message), "BAD_REQUEST"),
+  });
 }
 
-/** The HTTP checks: path, method, CSRF preflight, Content-Type and a JSON body. */
-async function readParams(req: IncomingMessage): Promise<GraphQLParams> {
-  const url = new URL(req.url ?? "/", "http://sandbox.invalid");
-  if (url.pathname !== "/graphql" && url.pathname !== "/graphql/") {
-    throw new HttpFailure(404, `Not found: ${url.pathname}`, "NOT_FOUND");
-  }
-  if (req.method === "GET") {
-    // CSRF guard of the real gateway: a GET needs the preflight header.
-    if (req.headers["apollo-require-preflight"] === undefined) {
-      throw new HttpFailure(
-        400,
-        "This operation has been blocked as a potential Cross-Site Request Forgery (CSRF). Send the apollo-require-preflight header or use POST.",
-      );
-    }
-    return paramsFromGet(url);
-  }
-  if (req.method === "POST") {
-    const contentType = (req.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase();
-    if (contentType !== "application/json") {
-      throw new HttpFailure(400, "The Content-Type header must be application/json.");
-    }
-    const text = await readBody(
-      req,
-      MAX_BODY_BYTES,
-      () => new HttpFailure(413, "Request body is too large."),
+/** The HTTP checks graphql-http leaves to the gateway, then graphql-http's reading of the request. */
+async function requestParams(
+  { req, record }: Call,
+  request: Request<IncomingMessage, undefined>,
+): Promise<RequestParams | Response> {
+  // CSRF guard of the real gateway: a GET needs the preflight header.
+  if (req.method === "GET" && req.headers["apollo-require-preflight"] === undefined) {
+    throw new Error(
+      "This operation has been blocked as a potential Cross-Site Request Forgery (CSRF). Send the apollo-require-preflight header or use POST.",
     );
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      throw new HttpFailure(400, "The request body is not valid JSON.");
-    }
-    return checkParams(body);
   }
-  throw new HttpFailure(405, `Method ${req.method ?? "?"} is not allowed.`, "METHOD_NOT_ALLOWED", {
-    allow: "GET, POST",
-  });
+  let body: string | null = null;
+  if (req.method === "POST") {
+    const type = req.headers["content-type"]?.split(";")[0]?.trim().toLowerCase();
+    if (type !== "application/json") {
+      throw new Error("The Content-Type header must be application/json.");
+    }
+    const bytes = await readCapped(req, MAX_BODY_BYTES);
+    if (bytes === undefined) return refusal(413, "Request body is too large.");
+    body = bytes.toString("utf8");
+  }
+  const params = await parseRequestParams({ ...request, body });
+  // graphql-http's own refusals (a method other than GET and POST, a charset other than UTF-8)
+  // have no body; the gateway's carry its error.
+  if (!("query" in params)) {
+    const [, { status, statusText, headers }] = params;
+    const code = status === 405 ? "METHOD_NOT_ALLOWED" : "BAD_REQUEST";
+    return refusal(status, `${statusText}.`, code, headers);
+  }
+  if (params.query.trim() === "") throw new Error("The request must have a non-empty `query`.");
+  record.operationName = params.operationName ?? null;
+  return params;
 }
 
-function paramsFromGet(url: URL): GraphQLParams {
-  const query = url.searchParams.get("query");
-  if (!query) throw new HttpFailure(400, "GET requests must have a query parameter.");
-  const rawVariables = url.searchParams.get("variables");
-  let variables: unknown;
-  if (rawVariables) {
-    try {
-      variables = JSON.parse(rawVariables);
-    } catch {
-      throw new HttpFailure(400, "The variables parameter must be JSON.");
-    }
+/** Notes the document's operation in the record; a mutation over GET is refused. */
+function noteOperation(
+  call: Call,
+  { document, operationName }: Pick<ExecutionArgs, "document" | "operationName">,
+): GraphQLSchema | Response {
+  const operation = getOperationAST(document, operationName);
+  call.operation = operation;
+  call.record.operationName ??= operation?.name?.value ?? null;
+  call.record.operationType = operation?.operation ?? null;
+  if (call.req.method === "GET" && operation?.operation === "mutation") {
+    return refusal(400, "Mutations cannot be sent with GET; use POST.");
   }
-  return checkParams({
-    query,
-    variables,
-    operationName: url.searchParams.get("operationName") ?? undefined,
-  });
-}
-
-function checkParams(body: unknown): GraphQLParams {
-  if (body === null || typeof body !== "object" || Array.isArray(body)) {
-    throw new HttpFailure(400, "The request body must be a JSON object.");
-  }
-  const { query, variables, operationName } = body as Record<string, unknown>;
-  if (typeof query !== "string" || query.trim() === "") {
-    throw new HttpFailure(400, "The request body must have a non-empty `query` string.");
-  }
-  if (
-    variables !== undefined &&
-    variables !== null &&
-    (typeof variables !== "object" || Array.isArray(variables))
-  ) {
-    throw new HttpFailure(400, "`variables` must be a JSON object.");
-  }
-  if (operationName !== undefined && operationName !== null && typeof operationName !== "string") {
-    throw new HttpFailure(400, "`operationName` must be a string.");
-  }
-  return {
-    query,
-    variables: (variables ?? undefined) as Record<string, unknown> | undefined,
-    operationName: (operationName ?? undefined) as string | undefined,
-  };
+  return sandboxSchema();
 }
 
 /**
- * Parse, validate and coerce the variables: the operation to run, or the gateway's errors (HTTP
- * 200, no `data`). Notes the operation's name and type in `record` as soon as they are known.
+ * What follows validation: the variables, authentication, the rate limit and injected faults, then
+ * the operation itself.
  */
-function checkDocument(
-  params: GraphQLParams,
-  method: string | undefined,
-  record: RecordedRequest,
-): { document: DocumentNode; operation: OperationDefinitionNode } | ErrorBody {
-  let document: DocumentNode;
-  try {
-    document = parse(params.query);
-  } catch (error) {
-    if (!(error instanceof GraphQLError)) throw error;
-    const where = error.locations ? { locations: error.locations } : {};
-    return { errors: [gatewayError("GRAPHQL_PARSE_FAILED", error.message, where)] };
-  }
-  const operation = getOperationAST(document, params.operationName);
-  if (record.operationName === null && operation?.name) {
-    record.operationName = operation.name.value;
-  }
-  record.operationType = operation?.operation ?? null;
-  if (method === "GET" && operation?.operation === "mutation") {
-    throw new HttpFailure(400, "Mutations cannot be sent with GET; use POST.");
-  }
-  const validationErrors = validate(sandboxSchema(), document);
-  if (validationErrors.length > 0) {
-    return {
-      errors: validationErrors.map((e) =>
-        gatewayError("GRAPHQL_VALIDATION_FAILED", e.message, { locations: e.locations ?? [] }),
-      ),
-    };
-  }
-  if (!operation) {
-    const message = params.operationName
-      ? `Unknown operation named "${params.operationName}".`
-      : "Must provide operation name if query contains multiple operations.";
-    return { errors: [gatewayError("GRAPHQL_VALIDATION_FAILED", message)] };
-  }
+async function gate(call: Call, args: ExecutionArgs): Promise<ExecutionResult> {
+  const { operation, record, gateway } = call;
+  if (!operation) throw new Error("The sandbox's validation let through a missing operation.");
   const coerced = getVariableValues(
-    sandboxSchema(),
+    args.schema,
     operation.variableDefinitions ?? [],
-    params.variables ?? {},
+    args.variableValues ?? {},
   );
-  if (coerced.errors) {
-    return {
-      errors: coerced.errors.map((e) =>
-        gatewayError("BAD_USER_INPUT", e.message, e.locations ? { locations: e.locations } : {}),
-      ),
-    };
-  }
-  return { document, operation };
+  if (coerced.errors)
+    return { errors: coerced.errors.map((e) => gatewayError(e, "BAD_USER_INPUT")) };
+  const identity = record.identity;
+  if (identity === null) return unauthenticated(operation);
+  if (!gateway.allow(identity)) return tooManyRequests();
+  const answer = await gateway.faults.answer(record.operationName, {
+    run: async () => execute({ ...args, contextValue: gateway.context(identity) }),
+    gone: () => call.res.destroyed,
+    closing: gateway.closing,
+  });
+  if (answer.kind === "result") return answer.result;
+  if (answer.kind === "drop") call.res.destroy();
+  else call.page = response(answer.status, answer.html, { "content-type": HTML_TYPE });
+  // Not sent: onOperation answers the page instead, and a dropped request has no answer.
+  return { data: null };
 }
 
-/** The platform's answer to a request without a valid token, at the operation's first field. */
-function unauthenticatedBody(operation: OperationDefinitionNode) {
-  const root = firstRootField(operation);
-  return {
-    errors: [
-      {
-        message: MESSAGES.unauthenticated,
-        locations: root.locations,
-        path: root.path,
-        extensions: {
-          code: "DOWNSTREAM_SERVICE_ERROR",
-          serviceName: "platform",
-          guards: ["api"],
-        },
-      },
-    ],
-    data: null,
-  };
+function response(status: number, body: string, headers?: ResponseHeaders): Response {
+  const init = { status, statusText: STATUS_CODES[status] ?? "" };
+  return [body, { ...init, headers: { "content-type": JSON_TYPE, ...headers } }];
 }
 
-function firstRootField(operation: OperationDefinitionNode) {
-  const selection = operation.selectionSet.selections.find((s) => s.kind === "Field");
-  if (selection?.kind !== "Field") return { path: [] as string[], locations: [] };
-  const key = selection.alias?.value ?? selection.name.value;
-  const loc = selection.loc;
-  const locations = loc
-    ? [{ line: loc.startToken.line, column: loc.startToken.column }]
-    : ([] as Array<{ line: number; column: number }>);
-  return { path: [key], locations };
+/** Malformed HTTP: the gateway's error with `code`, at `status`. */
+function refusal(
+  status: number,
+  message: string,
+  code = "BAD_REQUEST",
+  headers?: ResponseHeaders,
+): Response {
+  const error = gatewayError(new GraphQLError(message), code);
+  return response(status, JSON.stringify({ errors: [error] }), headers);
 }

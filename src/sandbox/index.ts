@@ -1,6 +1,8 @@
 // The embedded sandbox: a stand-in for the platform's GraphQL gateway over real HTTP, with seeded
 // data, the same error shapes, a per-token rate limit and in-process fault injection for tests.
 // The gateway's pipeline is in gateway.ts; this holds the sandbox's state and its test hooks.
+
+import { once } from "node:events";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { DEFAULTS } from "../config.js";
@@ -228,13 +230,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
 /** Listens on `port` (0: any free one) and answers with the server's base URL. */
 async function listen(server: Server, port: number, host: string): Promise<string> {
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
+  server.listen(port, host);
+  await once(server, "listening");
   const address = server.address();
   if (address === null || typeof address === "string") throw new Error("Sandbox did not bind.");
   const urlHost = host.includes(":") ? `[${host}]` : host;
@@ -280,15 +277,15 @@ function control(
     res.writeHead(status, { "content-type": "application/json; charset=utf-8" });
     res.end(JSON.stringify(body));
   };
-  const m = /^\/sandbox\/hires\/([^/]+)\/accept-contract$/.exec(path);
-  if (!m) return answer(404, { error: `Not found: ${path}` });
+  const hireId = /^\/sandbox\/hires\/([^/]+)\/accept-contract$/.exec(path)?.[1];
+  if (hireId === undefined) return answer(404, { error: `Not found: ${path}` });
   if (req.method !== "POST") return answer(405, { error: "Use POST." });
   if (tokenIdentity(req.headers.authorization, oauth) !== "full") {
     return answer(401, { error: "Send the sandbox's full token as a bearer." });
   }
   try {
-    answer(200, acceptContract(decodeURIComponent(m[1] as string)));
+    answer(200, acceptContract(decodeURIComponent(hireId)));
   } catch (error) {
-    answer(400, { error: (error as Error).message });
+    answer(400, { error: error instanceof Error ? error.message : String(error) });
   }
 }

@@ -116,6 +116,18 @@ describe("HTTP gateway", () => {
     expect(del.status).toBe(405);
     expect(del.headers.get("allow")).toBe("GET, POST");
   });
+
+  it("answers a method or a charset it does not take with the gateway's error", async () => {
+    const del = await raw({ method: "DELETE", headers: authed });
+    expect(del.json?.errors?.[0]?.extensions.code).toBe("METHOD_NOT_ALLOWED");
+    const latin1 = await raw({
+      method: "POST",
+      headers: { ...authed, "content-type": "application/json; charset=iso-8859-1" },
+      body: JSON.stringify({ query: "{ viewer { name } }" }),
+    });
+    expect(latin1.status).toBe(415);
+    expect(latin1.json?.errors?.[0]?.extensions.code).toBe("BAD_REQUEST");
+  });
 });
 
 describe("GraphQL gateway errors (HTTP 200, no data)", () => {
@@ -152,6 +164,31 @@ describe("GraphQL gateway errors (HTTP 200, no data)", () => {
     expect(r.status).toBe(200);
     expect(r.errors?.[0]?.extensions.code).toBe("BAD_USER_INPUT");
     expect(r.data ?? null).toBeNull();
+  });
+
+  it.each([
+    ["an unknown operation name", "query A { viewer { id } }", "B"],
+    ["no operation name for two operations", "query A { viewer { id } } query B { viewer { id } }"],
+  ])("reports %s as GRAPHQL_VALIDATION_FAILED", async (_label, query, operationName?: string) => {
+    const r = await gql(sandbox, query, { operationName });
+    expect(r.status).toBe(200);
+    expect(onlyError(r).extensions.code).toBe("GRAPHQL_VALIDATION_FAILED");
+    expect(r.data ?? null).toBeNull();
+  });
+
+  it("answers application/json at HTTP 200 to a client that prefers graphql-response+json", async () => {
+    const r = await raw({
+      method: "POST",
+      headers: {
+        ...authed,
+        "content-type": "application/json",
+        accept: "application/graphql-response+json, application/json",
+      },
+      body: JSON.stringify({ query: "{ viewer { nickname } }" }),
+    });
+    expect(r.status).toBe(200);
+    expect(r.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(r.json?.errors?.[0]?.extensions.code).toBe("GRAPHQL_VALIDATION_FAILED");
   });
 
   it("supports introspection with a valid token", async () => {
