@@ -7,7 +7,8 @@ import ts from "typescript";
 import { describe, expect, it } from "vitest";
 
 const SANDBOX = resolve(process.cwd(), "src/sandbox");
-const CEILING = 39;
+// The one left is withArgs (context.ts), where the executor has checked the arguments.
+const CEILING = 1;
 
 function* sourceFiles(dir: string): Generator<string> {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
