@@ -27,37 +27,6 @@ import { readReference } from "../helpers/reference.js";
 const referenceSchema = buildSchema(readReference("worksome.graphql"));
 const sandboxSchema = buildSchema(sandboxTypeDefs);
 
-/** Root fields that change something that cannot be undone or repeated harmlessly. */
-const NOT_SAFE_TO_REPEAT = new Set(["terminateHire", "createDraftHire", "cancelHire"]);
-// The jobs writes: a second job, a second hire, a bid rejected with the candidate.
-for (const field of [
-  "createJob",
-  "updateJob",
-  "updateJobCandidateStep",
-  "updateJobCandidateStatus",
-  "acceptBid",
-]) {
-  NOT_SAFE_TO_REPEAT.add(field);
-}
-// A second webhook (a second secret, every event delivered twice); a delete confirmed once.
-NOT_SAFE_TO_REPEAT.add("createWebhook");
-NOT_SAFE_TO_REPEAT.add("deleteWebhook");
-NOT_SAFE_TO_REPEAT.add("retryWebhookEvent");
-// An approval decision (a rejection cancels the hire), invitation emails, which cannot be unsent,
-// and hours that become payment requests: the person confirmed one submission.
-for (const field of [
-  "actionApprovalApprovable",
-  "createCustomTimesheet",
-  "createTrustedContact",
-  "reinviteTrustedContact",
-]) {
-  NOT_SAFE_TO_REPEAT.add(field);
-}
-// Values the person confirmed over the ones the preview showed: a repeat after a lost answer could
-// overwrite a change someone made in between, so a lost answer is read back instead.
-NOT_SAFE_TO_REPEAT.add("updatePaymentRequest");
-NOT_SAFE_TO_REPEAT.add("updateTrustedContact");
-
 const all: [string, Operation<unknown, Record<string, unknown>>][] = [
   ...Object.entries(operations as Record<string, Operation<unknown, Record<string, unknown>>>),
   ["introspectionOperation", introspectionOperation],
@@ -66,12 +35,6 @@ const all: [string, Operation<unknown, Record<string, unknown>>][] = [
 function definitions(document: DocumentNode): OperationDefinitionNode[] {
   return document.definitions.filter(
     (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
-  );
-}
-
-function rootFields(operation: OperationDefinitionNode): string[] {
-  return operation.selectionSet.selections.flatMap((s) =>
-    s.kind === Kind.FIELD ? [s.name.value] : [],
   );
 }
 
@@ -109,12 +72,9 @@ describe("operations", () => {
       expect(errorsAgainst(sandboxSchema, lean)).toEqual([]);
     });
 
-    it("declares whether it is safe to repeat", () => {
-      const fields = rootFields(definitions(document)[0] as OperationDefinitionNode);
-      const unsafe = fields.some((f) => NOT_SAFE_TO_REPEAT.has(f));
-      // Queries and createCustomTimesheet (an upsert by externalId) are safe; the rest are not.
-      expect(operation.safeToRepeat).toBe(!unsafe);
-      if (operation.type === "query") expect(operation.safeToRepeat).toBe(true);
+    it("is resent after a lost answer only when it is a query", () => {
+      // A mutation's lost answer is read back by its tool, never resent (src/client/operations/define.ts).
+      expect(operation.safeToRepeat).toBe(operation.type === "query");
     });
   });
 

@@ -5,76 +5,25 @@
 // "changes" what exists. From them:
 // - readOnlyHint: true exactly when the tool can send no mutation;
 // - destructiveHint: true exactly when one of its mutations changes, ends or removes what exists;
-// - idempotentHint: true for a read; false when a mutation adds (a second call adds again); true
-//   when every mutation is safe to repeat;
+// - idempotentHint: true for a read; false when a mutation adds (a second call adds again);
 // - openWorldHint: true for every tool that answers from the platform, false for find_tools, which
 //   reads only this server's catalog;
 // - run_read_tool and run_write_tool: what the tools each runs can do, joined.
 // Calls check the reads against the platform stand-in: no mutation is sent, and a tool that says it
 // stays in this server sends nothing.
-import { existsSync, readFileSync } from "node:fs";
-import path from "node:path";
-import ts from "typescript";
+import { existsSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { TOOLSETS } from "../../src/config/defaults.js";
 import { createMemoryStore } from "../../src/state/memory-store.js";
 import { createWebhookEventStore } from "../../src/state/webhook-events.js";
 import { tools } from "../../src/tools/registry.js";
-import { type AnyOperation, allOperations } from "../helpers/all-operations.js";
+import type { AnyOperation } from "../helpers/all-operations.js";
 import { callTool, useHarness } from "../helpers/tool-calls.js";
+import { fileOf, operationsOf } from "../helpers/tool-operations.js";
 
 type Hints = (typeof tools)[number]["annotations"];
 
-const TOOLS_DIR = path.resolve("src/tools");
-const OPERATIONS_DIR = path.resolve("src/client/operations");
 const PROXIES = ["run_read_tool", "run_write_tool"];
-const operationsByExport = new Map<string, AnyOperation>(Object.entries(allOperations));
-
-/** The value imports of a module: each resolved file with the names it takes (types left out). */
-function valueImports(file: string): { file: string; names: string[] }[] {
-  const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest);
-  const found: { file: string; names: string[] }[] = [];
-  for (const statement of source.statements) {
-    if (!ts.isImportDeclaration(statement)) continue;
-    const clause = statement.importClause;
-    if (!clause || clause.isTypeOnly) continue;
-    const spec = (statement.moduleSpecifier as ts.StringLiteral).text;
-    if (!spec.startsWith(".")) continue;
-    const bindings = clause.namedBindings;
-    const names =
-      bindings && ts.isNamedImports(bindings)
-        ? bindings.elements.filter((e) => !e.isTypeOnly).map((e) => (e.propertyName ?? e.name).text)
-        : [];
-    const resolved = path.resolve(path.dirname(file), spec).replace(/\.js$/, ".ts");
-    found.push({ file: resolved, names });
-  }
-  return found;
-}
-
-/** The operations a module can send: those it, or a src/tools module it imports, imports by name. */
-function operationsOf(file: string, seen = new Set<string>()): Set<AnyOperation> {
-  const operations = new Set<AnyOperation>();
-  seen.add(file);
-  for (const imported of valueImports(file)) {
-    if (imported.file.startsWith(OPERATIONS_DIR + path.sep)) {
-      for (const name of imported.names) {
-        const operation = operationsByExport.get(name);
-        if (operation) operations.add(operation);
-      }
-    } else if (
-      imported.file.startsWith(TOOLS_DIR + path.sep) &&
-      !imported.file.endsWith("registry.ts") &&
-      !seen.has(imported.file)
-    ) {
-      for (const operation of operationsOf(imported.file, seen)) operations.add(operation);
-    }
-  }
-  return operations;
-}
-
-/** Where a tool is defined: src/tools/<toolset>/<verb-noun>.ts (docs/adding-tools.md). */
-const fileOf = (tool: { name: string; toolset: string }) =>
-  path.join(TOOLS_DIR, tool.toolset, `${tool.name.replaceAll("_", "-")}.ts`);
 
 /** The hints a tool's operations call for; undefined where either value is right. */
 function expectedHints(
@@ -90,9 +39,7 @@ function expectedHints(
       ? true
       : mutations.some((m) => m.effect === "adds")
         ? false
-        : mutations.every((m) => m.safeToRepeat)
-          ? true
-          : undefined,
+        : undefined,
     openWorldHint: tool.toolset !== "discovery",
   };
 }

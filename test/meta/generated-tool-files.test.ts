@@ -1,6 +1,7 @@
-// The tool registry (src/tools/registry.generated.ts), found in the tool folders, and from it the
-// README's tool table (and its prompt table, from the prompts' registry) and manifest.json's tools
-// and prompts are written, never by hand.
+// The tool registry (src/tools/registry.generated.ts), found in the tool folders, and from it which
+// tool makes which change (src/tools/platform/mutation-tools.generated.ts), the README's tool table
+// (and its prompt table, from the prompts' registry) and manifest.json's tools and prompts are
+// written, never by hand.
 // This test builds them in memory and fails when a committed file differs; with UPDATE_TOOL_FILES=1
 // it writes them instead. Regenerate: npm run generate:tools
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -15,9 +16,11 @@ import { prompts } from "../../src/prompts/registry.js";
 import { exposes } from "../../src/tools/catalog.js";
 import type { AnyTool } from "../../src/tools/define-tool.js";
 import { LISTED_FIRST } from "../../src/tools/reach.js";
+import { operationsOf, rootFields } from "../helpers/tool-operations.js";
 
 const TOOLS_DIR = join(process.cwd(), "src", "tools");
 const REGISTRY = join(TOOLS_DIR, "registry.generated.ts");
+const MUTATION_TOOLS = join(TOOLS_DIR, "platform", "mutation-tools.generated.ts");
 const README = join(process.cwd(), "README.md");
 const MANIFEST = join(process.cwd(), "manifest.json");
 const START = "<!-- tools:start -->";
@@ -97,6 +100,37 @@ function registrySource(found: readonly Found[]): string {
     "export const tools = [",
     ...found.map((f) => `  ${f.exported},`),
     "] satisfies readonly AnyTool[];",
+    "",
+  ].join("\n");
+}
+
+/**
+ * src/tools/platform/mutation-tools.generated.ts: each change (a root mutation field) the tools'
+ * operations make, and the tool that makes it, followed through each tool module's imports.
+ */
+function mutationToolsSource(found: readonly Found[]): string {
+  const makers = new Map<string, string>();
+  for (const f of found) {
+    const file = join(TOOLS_DIR, f.from.replace(/\.js$/, ".ts"));
+    for (const operation of operationsOf(file)) {
+      if (operation.type !== "mutation") continue;
+      for (const field of rootFields(operation)) {
+        const other = makers.get(field);
+        if (other !== undefined && other !== f.tool.name) {
+          throw new Error(`${field} is sent by ${other} and ${f.tool.name}: one tool makes a change.`);
+        }
+        makers.set(field, f.tool.name);
+      }
+    }
+  }
+  return [
+    "// Written by `npm run generate:tools` (test/meta/generated-tool-files.test.ts): each change the",
+    "// platform's API offers as a mutation that a tool's operations send, and that tool.",
+    "",
+    "/** Root mutation field → the tool that sends it. */",
+    "export const MUTATION_TOOLS: Readonly<Record<string, string>> = {",
+    ...[...makers].map(([field, tool]) => `  ${field}: "${tool}",`),
+    "};",
     "",
   ].join("\n");
 }
@@ -201,16 +235,22 @@ function manifestPrompts(all: readonly PromptDefinition[], allTools: readonly An
     });
 }
 
-describe("files written from the tool registry", async () => {
-  let registry = "";
+/** A committed file's text; a missing one counts as stale. */
+function readFileOr(file: string): string {
   try {
-    registry = readFileSync(REGISTRY, "utf8");
+    return readFileSync(file, "utf8");
   } catch {
-    // Missing counts as stale.
+    return "";
   }
+}
+
+describe("files written from the tool registry", async () => {
+  const registry = readFileOr(REGISTRY);
   const found = await findTools(registry);
   const tools = found.map((f) => f.tool);
   const expectedRegistry = registrySource(found);
+  const mutationTools = readFileOr(MUTATION_TOOLS);
+  const expectedMutationTools = mutationToolsSource(found);
   const readme = readFileSync(README, "utf8");
   const manifest = JSON.parse(readFileSync(MANIFEST, "utf8"));
   const expectedReadme = withTable(withTable(readme, readmeTable(tools)), promptTable(prompts), [
@@ -223,6 +263,7 @@ describe("files written from the tool registry", async () => {
   if (UPDATE) {
     it("are rewritten", () => {
       writeFileSync(REGISTRY, expectedRegistry);
+      writeFileSync(MUTATION_TOOLS, expectedMutationTools);
       writeFileSync(README, expectedReadme);
       // Whole-file layout is biome's: the npm script formats manifest.json after this.
       writeFileSync(
@@ -235,9 +276,12 @@ describe("files written from the tool registry", async () => {
     return;
   }
 
-  it("are up to date: the tool registry, the README's tool and prompt tables and manifest.json's tools and prompts", () => {
+  it("are up to date: the tool registry, which tool makes which change, the README's tool and prompt tables and manifest.json's tools and prompts", () => {
     const stale = [
       ...(registry === expectedRegistry ? [] : ["src/tools/registry.generated.ts"]),
+      ...(mutationTools === expectedMutationTools
+        ? []
+        : ["src/tools/platform/mutation-tools.generated.ts"]),
       ...(readme === expectedReadme ? [] : ["README.md"]),
       ...(isDeepStrictEqual(manifest.tools, expectedTools) ? [] : ["manifest.json tools"]),
       ...(isDeepStrictEqual(manifest.prompts, expectedPrompts) ? [] : ["manifest.json prompts"]),

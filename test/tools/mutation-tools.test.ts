@@ -1,5 +1,6 @@
-// The one table of which tool makes which change (src/tools/platform/mutation-tools.ts) must hold
-// every mutation the client sends, each with the tool that sends it.
+// The one table of which tool makes which change (src/tools/platform/mutation-tools.generated.ts,
+// generated from the tools' imports) holds every mutation the client sends, each with the tool
+// whose file names it: checked here a second way, by the tool files' text.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Kind, parse } from "graphql";

@@ -87,6 +87,5 @@ export const actionApprovalMutation = mutation(
     }
   `,
   // A decision is recorded once; a rejection cancels the hire. Never send it twice.
-  false,
   "changes",
 );

@@ -41,7 +41,6 @@ export const terminateHireMutation = mutation(
     }
   `,
   // A termination cannot be undone and has no idempotency key: never send it twice.
-  false,
   "changes",
 );
 
@@ -421,7 +420,6 @@ export const submitTimesheetsMutation = mutation(
   `,
   // An upsert keyed by externalId, so a replay would not duplicate rows; still sent once: the
   // person confirmed one submission of money, and a lost answer is read back, never replayed.
-  false,
   "changes",
 );
 

@@ -1,4 +1,4 @@
-// How an operation is declared: its name, its document, whether sending it twice is safe, and what
+// How an operation is declared: its name, its document, and what
 // a mutation does to what exists (test/meta/annotations.test.ts derives each tool's hints from it).
 // Its result and variables types come from the generated registry by that name, so a new
 // operation's name is a type error until `npm run generate:operations` has written its types (the
@@ -18,11 +18,11 @@ export function query<N extends OperationName>(name: N, document: string): Typed
   return { name, document, type: "query", safeToRepeat: true };
 }
 
+/** A mutation is sent once: after a lost answer the tool reads the platform back, never resends. */
 export function mutation<N extends OperationName>(
   name: N,
   document: string,
-  safeToRepeat: boolean,
   effect: MutationEffect,
 ): Typed<N> {
-  return { name, document, type: "mutation", safeToRepeat, effect };
+  return { name, document, type: "mutation", safeToRepeat: false, effect };
 }

@@ -237,7 +237,6 @@ export const createDraftHireMutation = mutation(
     }
   `,
   // Each call makes another hire: never sent twice; found again by its externalIdentifier.
-  false,
   "adds",
 );
 
@@ -297,6 +296,5 @@ export const cancelHireMutation = mutation(
     }
   `,
   // The worker is told each time it is sent: never twice.
-  false,
   "changes",
 );

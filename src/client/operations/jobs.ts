@@ -285,7 +285,6 @@ export const createJobMutation = mutation(
     }
   `,
   // No idempotency key: a second request makes a second job.
-  false,
   "adds",
 );
 
@@ -299,7 +298,6 @@ export const updateJobMutation = mutation(
     }
   `,
   // Publishing cannot be undone: read the job back rather than sending it twice.
-  false,
   "changes",
 );
 
@@ -361,7 +359,6 @@ export const updateJobCandidateStepMutation = mutation(
       }
     }
   `,
-  false,
   "changes",
 );
 
@@ -375,7 +372,6 @@ export const updateJobCandidateStatusMutation = mutation(
     }
   `,
   // Rejecting also rejects the candidate's open bid: never sent twice.
-  false,
   "changes",
 );
 
@@ -473,6 +469,5 @@ export const acceptBidMutation = mutation(
     }
   `,
   // Each accepted bid is a hire and an obligation to pay: never sent twice.
-  false,
   "changes",
 );

@@ -29,7 +29,6 @@ export const updatePaymentRequestMutation = mutation(
   `,
   // Setting the same values twice leaves the same record, but the answer of a lost one is read
   // back instead: another change may have come in between.
-  false,
   "changes",
 );
 
@@ -115,6 +114,5 @@ export const updateTrustedContactMutation = mutation(
       updateTrustedContact(input: $input) {${CONTACT_FIELDS}}
     }
   `,
-  false,
   "changes",
 );

@@ -111,7 +111,6 @@ export const createTrustedContactMutation = mutation(
     }
   `,
   // It emails a person; an email cannot be unsent. Never send it twice.
-  false,
   "adds",
 );
 
@@ -122,6 +121,5 @@ export const reinviteTrustedContactMutation = mutation(
       reinviteTrustedContact(input: $input) {${CONTACT_FIELDS}}
     }
   `,
-  false,
   "adds",
 );

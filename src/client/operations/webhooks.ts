@@ -42,7 +42,6 @@ export const createWebhookMutation = mutation(
       }
     }
   `,
-  false,
   "adds",
 );
 
@@ -55,7 +54,6 @@ export const deleteWebhookMutation = mutation(
       }
     }
   `,
-  false,
   "changes",
 );
 
@@ -70,6 +68,5 @@ export const retryWebhookEventMutation = mutation(
       }
     }
   `,
-  false,
   "adds",
 );

@@ -1,28 +1,8 @@
 // Which tool of this server makes each change the platform's API offers as a mutation, so
 // describe_schema and query_platform can name it, or say plainly that none does.
-// test/tools/mutation-tools.test.ts fails when a mutation the client sends is missing here.
+// The table is generated from the tools' imports (`npm run generate:tools`), never written by hand.
 import { type Reach, reachOf } from "../reach.js";
-
-/** Root mutation field → the tool that sends it (src/client/operations/*). */
-const MUTATION_TOOLS: Readonly<Record<string, string>> = {
-  createCustomTimesheet: "submit_timesheets",
-  terminateHire: "terminate_hire",
-  createDraftHire: "create_draft_hire",
-  cancelHire: "cancel_hire",
-  actionApprovalApprovable: "review_hire_approval",
-  createTrustedContact: "invite_to_talent_pool",
-  reinviteTrustedContact: "invite_to_talent_pool",
-  createJob: "post_job",
-  updateJob: "post_job",
-  updateJobCandidateStep: "manage_candidate",
-  updateJobCandidateStatus: "manage_candidate",
-  acceptBid: "manage_candidate",
-  createWebhook: "manage_webhooks",
-  deleteWebhook: "manage_webhooks",
-  retryWebhookEvent: "manage_webhooks",
-  updatePaymentRequest: "update_payment_request",
-  updateTrustedContact: "update_talent_contact",
-};
+import { MUTATION_TOOLS } from "./mutation-tools.generated.js";
 
 /**
  * What the platform's public API cannot do that people ask for, and where a person does it: in the
