@@ -6,6 +6,7 @@ import type { ApprovalRequest } from "../../client/operations/approvals.js";
 import type { DraftHire, HireDetails } from "../../client/operations/hires.js";
 import type { HireSummary } from "../../client/operations/index.js";
 import {
+  contractJobIfSaid,
   contractRowOutput,
   contractSummaryOutput,
   contractTerms,
@@ -14,7 +15,7 @@ import {
   toContractSummary,
   toContractTerms,
 } from "./contract.js";
-import { idAndName } from "./named.js";
+import { idAndName, idAndNameIfSaid } from "./named.js";
 
 /** The hired worker: a hire's worker has an email when the platform shows it. */
 const workerOutput = z.object({ id: z.string(), name: z.string(), email: z.string().nullable() });
@@ -261,6 +262,21 @@ export function toApprovalHire(h: ApprovedHire): ApprovalHireOut {
   };
 }
 
+/** As submit_timesheets previews hours for it: the hire asked for, its status, who and where. */
+export const hireTimesheetFields = () => ({
+  hireId: z.string(),
+  hireStatus: z.string(),
+  worker: z.string(),
+  company: z.string(),
+});
+
+export function toHireTimesheet(
+  hireId: string,
+  h: { status: string; worker: { name: string }; company: { name: string } },
+) {
+  return { hireId, hireStatus: h.status, worker: h.worker.name, company: h.company.name };
+}
+
 /** As a change to it is previewed (cancel_hire, terminate_hire): who, where, and its status. */
 export const hireChangeFields = () => ({
   worker: z.string(),
@@ -275,3 +291,21 @@ export function toHireChange(h: {
 }) {
   return { worker: h.worker.name, company: h.company.name, hireStatus: h.status };
 }
+
+/**
+ * As list_changes shows a webhook event about a hire: the hire, worker, company and contract as
+ * the platform read them, or (detailsFrom "event") only what the event carried. The mapping is the
+ * change feed's (src/client/changes-feed.ts), which the workforce://changes resource shares.
+ */
+export const hireEventOutput = z.object({
+  eventId: z.string(),
+  event: z.string(),
+  receivedAt: z.string(),
+  hireId: z.string().nullable(),
+  hireNumber: z.string().nullable(),
+  newStatus: z.string().nullable(),
+  worker: idAndNameIfSaid.nullable(),
+  company: idAndName.extend({ name: z.string().nullable() }),
+  contract: contractJobIfSaid.nullable(),
+  detailsFrom: z.enum(["platform", "event"]),
+});
