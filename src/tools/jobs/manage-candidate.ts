@@ -45,6 +45,7 @@ import {
   toBidOutput,
   toCandidateOutput,
 } from "../shapes/candidacy.js";
+import { idAndStatus } from "../shapes/named.js";
 import {
   boundNote,
   type Candidacy,
@@ -98,8 +99,6 @@ const STATUSES = [
 ] as const;
 type Status = (typeof STATUSES)[number];
 
-const hireOutput = z.object({ id: z.string(), status: z.string() });
-
 type Action = "step" | "status" | "accept-bid";
 
 interface Output {
@@ -107,7 +106,8 @@ interface Output {
   action: Action;
   candidate?: CandidateOut;
   bid?: BidOut;
-  hire?: z.infer<typeof hireOutput>;
+  /** The hire an accepted bid made. */
+  hire?: z.infer<typeof idAndStatus>;
   confirmationToken?: string;
   expiresAt?: string;
   changedSincePreview?: string[];
@@ -152,7 +152,7 @@ export const manageCandidateTool = defineTool({
     action: z.enum(["step", "status", "accept-bid"]),
     candidate: candidateOutput.optional(),
     bid: bidOutput.optional(),
-    hire: hireOutput.optional(),
+    hire: idAndStatus.optional(),
     ...previewTokenOutput,
     note: z.string().optional(),
   },

@@ -8,6 +8,7 @@ import {
   ToolInputError,
 } from "../define-tool.js";
 import { withCompanyId, withNotes } from "../known-ids.js";
+import { idAndName } from "../shapes/named.js";
 import {
   eventsText,
   readWebhooks,
@@ -50,7 +51,7 @@ export const listWebhooksTool = defineTool({
       .describe("One webhook's id: shows its recent deliveries."),
   },
   outputSchema: {
-    company: z.object({ id: z.string(), name: z.string() }),
+    company: idAndName,
     receiverUrl: z.string().nullable(),
     webhooks: z.array(webhookOutput),
     /** With webhookId: that webhook's recent deliveries, newest first. */

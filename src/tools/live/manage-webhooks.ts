@@ -27,6 +27,7 @@ import {
 import { defineTool, type ToolContext, ToolInputError } from "../define-tool.js";
 import { requestOptions } from "../format.js";
 import { withCompanyId, withNotes } from "../known-ids.js";
+import { idAndName } from "../shapes/named.js";
 import { eventsText, readWebhooks as read, receiverOf } from "./company-webhooks.js";
 
 const TOOL = "manage_webhooks";
@@ -46,7 +47,7 @@ const EVENT_TYPES = [
 const SECRET_BYTES = 32;
 
 const previewOutput = z.object({
-  company: z.object({ id: z.string(), name: z.string() }),
+  company: idAndName,
   webhook: z.object({
     id: z.string().nullable(),
     title: z.string(),
@@ -116,7 +117,7 @@ export const manageWebhooksTool = defineTool({
       "outcome-unknown",
     ]),
     action: z.string(),
-    company: z.object({ id: z.string(), name: z.string() }).optional(),
+    company: idAndName.optional(),
     preview: previewOutput.optional(),
     webhook: previewOutput.shape.webhook.optional(),
     ...previewTokenOutput,

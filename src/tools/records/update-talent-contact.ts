@@ -23,6 +23,7 @@ import { defineTool, shown, type ToolContext, ToolInputError } from "../define-t
 import { requestOptions } from "../format.js";
 import { refusedAsNotAllowed } from "../not-allowed.js";
 import { hiddenCharacters, holdsHidden, REMOVE_HIDDEN } from "../sent-text.js";
+import { idAndName } from "../shapes/named.js";
 
 const TOOL = "update_talent_contact";
 const RIGHTS = "talent pool management";
@@ -41,7 +42,7 @@ const previewOutput = z.object({
   contactId: z.string(),
   name: z.string(),
   email: z.string().nullable(),
-  company: z.object({ id: z.string(), name: z.string() }),
+  company: idAndName,
   status: z.string(),
   changes: z.array(changeOutput),
 });

@@ -9,16 +9,7 @@ import type {
   CandidateForUpdate,
   JobCandidateRow,
 } from "../../client/operations/jobs.js";
-import { idAndName } from "./named.js";
-
-/** A candidate as a person, with the email the platform shows, when it shows one. */
-export const workerWithEmail = idAndName.extend({ email: z.string().nullable() });
-
-export const toWorkerWithEmail = (w: { id: string; name: string; email: string | null }) => ({
-  id: w.id,
-  name: w.name,
-  email: w.email,
-});
+import { idAndName, idAndStatus, toWorkerWithEmail, workerWithEmail } from "./named.js";
 
 /** A job by id, name and status: what a candidate or bid is on. */
 const jobRefOutput = idAndName.extend({ status: z.string().nullable() });
@@ -113,7 +104,7 @@ export const candidateOutput = z.object({
   job: jobRefOutput,
   company: idAndName,
   ...candidateStanding,
-  bid: z.object({ id: z.string(), status: z.string() }).nullable(),
+  bid: idAndStatus.nullable(),
   hireId: z.string().nullable(),
 });
 export type CandidateOut = z.infer<typeof candidateOutput>;

@@ -15,10 +15,7 @@ import {
   toContractSummary,
   toContractTerms,
 } from "./contract.js";
-import { idAndName, idAndNameIfSaid } from "./named.js";
-
-/** The hired worker: a hire's worker has an email when the platform shows it. */
-const workerOutput = z.object({ id: z.string(), name: z.string(), email: z.string().nullable() });
+import { idAndName, idAndNameIfSaid, toWorkerWithEmail, workerWithEmail } from "./named.js";
 
 /** As search_hires lists it: who, where, when, and its contracts. */
 export const hireSummaryOutput = z.object({
@@ -26,7 +23,7 @@ export const hireSummaryOutput = z.object({
   /** The hire number people quote (the platform's unique reference). */
   number: z.string(),
   status: z.string(),
-  worker: workerOutput,
+  worker: workerWithEmail,
   company: idAndName,
   startDate: z.string().nullable(),
   /** The planned end; a terminated hire ends on terminationDate instead. */
@@ -47,7 +44,7 @@ export function toHireSummary(hire: HireSummary): HireSummaryOut {
     id: hire.id,
     number: hire.number,
     status: hire.status,
-    worker: { id: hire.worker.id, name: hire.worker.name, email: hire.worker.email },
+    worker: toWorkerWithEmail(hire.worker),
     company: { id: hire.company.id, name: hire.company.name },
     startDate: hire.startDate,
     endDate: hire.endDate,
@@ -76,7 +73,7 @@ export const hireDetailsShape = {
   terminationDate: z.string().nullable(),
   externalIdentifier: z.string().nullable(),
   purchaseOrderNumber: z.string().nullable(),
-  worker: workerOutput,
+  worker: workerWithEmail,
   company: idAndName,
   staffingAgency: idAndName.nullable(),
   /** Accepted by all parties: the terms in force. */
@@ -176,7 +173,7 @@ export function toHireDetails(
     terminationDate: hire.terminationDate,
     externalIdentifier: hire.externalIdentifier,
     purchaseOrderNumber: hire.purchaseOrderNumber,
-    worker: { id: hire.worker.id, name: hire.worker.name, email: hire.worker.email },
+    worker: toWorkerWithEmail(hire.worker),
     company: { id: hire.company.id, name: hire.company.name },
     staffingAgency: hire.recruiter ? { id: hire.recruiter.id, name: hire.recruiter.name } : null,
     activeContract: toContractTerms(hire.activeContract),

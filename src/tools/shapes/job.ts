@@ -13,10 +13,8 @@ import {
   toCandidateStanding,
   toJobBidOutput,
   toJobCandidateOutput,
-  toWorkerWithEmail,
-  workerWithEmail,
 } from "./candidacy.js";
-import { idAndName } from "./named.js";
+import { idAndName, toWorkerWithEmail, workerWithEmail } from "./named.js";
 
 /** What every way of showing a job starts with: which job, and whose. */
 const jobHead = z.object({

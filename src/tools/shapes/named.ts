@@ -3,5 +3,17 @@ import * as z from "zod";
 /** A record another one points to, by id and name: a worker, a company. */
 export const idAndName = z.object({ id: z.string(), name: z.string() });
 
+/** A record another one points to, by id and status: a hire, a bid. */
+export const idAndStatus = z.object({ id: z.string(), status: z.string() });
+
+/** A worker as most tools show one: the email when the platform shows it. */
+export const workerWithEmail = idAndName.extend({ email: z.string().nullable() });
+
+export const toWorkerWithEmail = (w: { id: string; name: string; email: string | null }) => ({
+  id: w.id,
+  name: w.name,
+  email: w.email,
+});
+
 /** As an event names a record: what it says, each part null where it says nothing. */
 export const idAndNameIfSaid = z.object({ id: z.string().nullable(), name: z.string().nullable() });

@@ -48,6 +48,7 @@ import {
   sentTextSchema,
   sentTextShown,
 } from "../sent-text.js";
+import { idAndName } from "../shapes/named.js";
 
 const TOOL = "invite_to_talent_pool";
 const EMAIL = z.email();
@@ -63,14 +64,14 @@ const contactOutput = z.object({
   name: z.string(),
   email: z.string().nullable(),
   invitedAt: z.string(),
-  company: z.object({ id: z.string(), name: z.string() }),
+  company: idAndName,
   skills: z.array(z.string()),
 });
 type ContactOut = z.infer<typeof contactOutput>;
 
 const previewOutput = z.object({
   to: z.object({ name: z.string(), email: z.string() }),
-  company: z.object({ id: z.string(), name: z.string() }),
+  company: idAndName,
   skills: z.array(z.string()),
   country: z.string().nullable(),
   message: z.string().nullable(),

@@ -28,6 +28,7 @@ import {
   requestOptions,
   upperCaseEnum,
 } from "../format.js";
+import { idAndName, idAndStatus, workerWithEmail } from "../shapes/named.js";
 
 const CONTACT_STATUSES = ["INVITED", "ACTIVE", "APPLIED", "DECLINED", "BLOCKED"] as const;
 const HIRE_STATUSES = [
@@ -49,19 +50,14 @@ const contactOutput = z.object({
   /** The day the invitation was sent (TrustedContact.invitedAt), and whole days since. */
   invitedAt: z.string(),
   daysSinceInvited: z.number(),
-  worker: z.object({
-    id: z.string(),
-    name: z.string(),
-    email: z.string().nullable(),
-    jobTitle: z.string().nullable(),
-  }),
+  worker: workerWithEmail.extend({ jobTitle: z.string().nullable() }),
   country: z.string().nullable(),
   city: z.string().nullable(),
   skills: z.array(z.string()),
-  company: z.object({ id: z.string(), name: z.string() }),
+  company: idAndName,
   /** By the contact's company. */
   hireStatus: z.enum(["CURRENTLY_HIRED", "PREVIOUSLY_HIRED", "NEVER_HIRED"]),
-  hires: z.array(z.object({ id: z.string(), status: z.string() })),
+  hires: z.array(idAndStatus),
 });
 type ContactOut = z.infer<typeof contactOutput>;
 
