@@ -45,7 +45,7 @@ import {
   toBidOutput,
   toCandidateOutput,
 } from "../shapes/candidacy.js";
-import { idAndStatus } from "../shapes/named.js";
+import { idAndStatus, toIdAndStatus } from "../shapes/named.js";
 import {
   boundNote,
   type Candidacy,
@@ -772,7 +772,7 @@ async function sendAcceptance(ctx: ToolContext, bid: BidOut): Promise<Result> {
         status: "accepted",
         action: "accept-bid",
         bid: accepted,
-        hire: { id: hire.id, status: hire.status },
+        hire: toIdAndStatus(hire),
         note: "The connection dropped after the request was sent; reading the bid back showed it accepted.",
       },
       text: [
@@ -789,7 +789,7 @@ async function sendAcceptance(ctx: ToolContext, bid: BidOut): Promise<Result> {
       status: "accepted",
       action: "accept-bid",
       bid: { ...bid, status: "ACCEPTED" },
-      hire: { id: hire.id, status: hire.status },
+      hire: toIdAndStatus(hire),
     },
     text: [
       `Bid ${oneLine(bid.id)} is accepted: hire ${oneLine(hire.id)} (status ${oneLine(hire.status)}) for ${whole(hire.worker.name)} at ${whole(hire.company.name)}, at ${terms ? bidRate(terms) : bidRate(bid)}.`,

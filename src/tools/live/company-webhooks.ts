@@ -1,5 +1,6 @@
 // A company's webhooks as the platform gives them, read by list_webhooks and by manage_webhooks
 // before it changes one. Never their secrets: the query does not ask for them.
+
 import * as z from "zod";
 import type { WebhooksOfCompanyQuery } from "../../client/operation-types.generated.js";
 import { webhooksOfCompanyQuery } from "../../client/operations/webhooks.js";
@@ -8,6 +9,7 @@ import { receiverUrlOf } from "../../state/webhook-secrets.js";
 import type { ToolContext } from "../define-tool.js";
 import { requestOptions } from "../format.js";
 import { ownCompany } from "../known-ids.js";
+import { toIdAndName } from "../shapes/named.js";
 
 export const webhookOutput = z.object({
   id: z.string(),
@@ -36,7 +38,7 @@ export async function readWebhooks(ctx: ToolContext, company: string) {
     company,
     "Find the company's id with list_accounts (webhooks belong to companies).",
   );
-  return { company: { id: account.id, name: account.name }, data };
+  return { company: toIdAndName(account), data };
 }
 
 /** This server's receiver, as the platform is to reach it; undefined without a public address. */

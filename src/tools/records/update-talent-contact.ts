@@ -23,7 +23,7 @@ import { defineTool, shown, type ToolContext, ToolInputError } from "../define-t
 import { requestOptions } from "../format.js";
 import { refusedAsNotAllowed } from "../not-allowed.js";
 import { hiddenCharacters, holdsHidden, REMOVE_HIDDEN } from "../sent-text.js";
-import { idAndName } from "../shapes/named.js";
+import { idAndName, toIdAndName } from "../shapes/named.js";
 
 const TOOL = "update_talent_contact";
 const RIGHTS = "talent pool management";
@@ -323,7 +323,7 @@ async function propose(
     contactId: contact.id,
     name: contact.worker.name,
     email: contact.worker.email,
-    company: { id: company.id, name: company.name },
+    company: toIdAndName(company),
     status: contact.status,
     changes,
   };

@@ -9,7 +9,14 @@ import type {
   CandidateForUpdate,
   JobCandidateRow,
 } from "../../client/operations/jobs.js";
-import { idAndName, idAndStatus, toWorkerWithEmail, workerWithEmail } from "./named.js";
+import {
+  idAndName,
+  idAndStatus,
+  toIdAndName,
+  toIdAndStatus,
+  toWorkerWithEmail,
+  workerWithEmail,
+} from "./named.js";
 
 /** A job by id, name and status: what a candidate or bid is on. */
 const jobRefOutput = idAndName.extend({ status: z.string().nullable() });
@@ -55,8 +62,8 @@ export function toJobCandidateOutput(c: JobCandidateRow): JobCandidateOut {
 const bidParties = { worker: idAndName, supplier: idAndName.nullable() };
 type BidPartiesIn = Pick<BidRow, "worker" | "supplier">;
 const toBidParties = (b: BidPartiesIn) => ({
-  worker: { id: b.worker.id, name: b.worker.name },
-  supplier: b.supplier ? { id: b.supplier.id, name: b.supplier.name } : null,
+  worker: toIdAndName(b.worker),
+  supplier: b.supplier ? toIdAndName(b.supplier) : null,
 });
 
 /** A bid's terms; the rate is null when hidden from you. */
@@ -112,11 +119,11 @@ export type CandidateOut = z.infer<typeof candidateOutput>;
 export function toCandidateOutput(c: CandidateForUpdate): CandidateOut {
   return {
     id: c.id,
-    worker: { id: c.worker.id, name: c.worker.name },
+    worker: toIdAndName(c.worker),
     job: { id: c.job.id, name: c.job.name, status: c.job.status },
-    company: { id: c.job.company.id, name: c.job.company.name },
+    company: toIdAndName(c.job.company),
     ...toCandidateStanding(c),
-    bid: c.bid ? { id: c.bid.id, status: c.bid.status } : null,
+    bid: c.bid ? toIdAndStatus(c.bid) : null,
     hireId: c.hire?.id ?? null,
   };
 }
@@ -137,6 +144,6 @@ export const toBidOutput = (b: BidForAcceptance): BidOut => ({
   status: b.status,
   ...toBidParties(b),
   job: { id: b.job.id, name: b.job.name, status: b.job.status },
-  company: { id: b.job.company.id, name: b.job.company.name },
+  company: toIdAndName(b.job.company),
   ...toBidTerms(b),
 });

@@ -4,7 +4,7 @@
 import * as z from "zod";
 import type { HireContractTerms } from "../../client/operations/hires.js";
 import type { ContractDetails, ContractPeriod, DraftTerms } from "../../client/operations/index.js";
-import { idAndName } from "./named.js";
+import { idAndName, toIdAndName } from "./named.js";
 
 /** The rate and its currency, which some selections add to a contract's period. */
 interface ContractRate {
@@ -212,7 +212,7 @@ export function toContractDetails(
     activeContractId: hire?.activeContract?.id ?? null,
     pendingContractChanges: hire ? hire.pendingContractChanges : null,
     worker: contract.worker ? { name: contract.worker.name, email: contract.worker.email } : null,
-    company: { id: contract.company.id, name: contract.company.name },
+    company: toIdAndName(contract.company),
     pdfUrl: contract.pdfUrl,
     files: contract.files.map((f) => ({ name: f.name, url: f.url })),
     draftContract: draft ? toDraftContract(draft) : null,

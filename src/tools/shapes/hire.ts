@@ -15,7 +15,13 @@ import {
   toContractSummary,
   toContractTerms,
 } from "./contract.js";
-import { idAndName, idAndNameIfSaid, toWorkerWithEmail, workerWithEmail } from "./named.js";
+import {
+  idAndName,
+  idAndNameIfSaid,
+  toIdAndName,
+  toWorkerWithEmail,
+  workerWithEmail,
+} from "./named.js";
 
 /** As search_hires lists it: who, where, when, and its contracts. */
 export const hireSummaryOutput = z.object({
@@ -45,7 +51,7 @@ export function toHireSummary(hire: HireSummary): HireSummaryOut {
     number: hire.number,
     status: hire.status,
     worker: toWorkerWithEmail(hire.worker),
-    company: { id: hire.company.id, name: hire.company.name },
+    company: toIdAndName(hire.company),
     startDate: hire.startDate,
     endDate: hire.endDate,
     terminationDate: hire.terminationDate,
@@ -174,8 +180,8 @@ export function toHireDetails(
     externalIdentifier: hire.externalIdentifier,
     purchaseOrderNumber: hire.purchaseOrderNumber,
     worker: toWorkerWithEmail(hire.worker),
-    company: { id: hire.company.id, name: hire.company.name },
-    staffingAgency: hire.recruiter ? { id: hire.recruiter.id, name: hire.recruiter.name } : null,
+    company: toIdAndName(hire.company),
+    staffingAgency: hire.recruiter ? toIdAndName(hire.recruiter) : null,
     activeContract: toContractTerms(hire.activeContract),
     draftContract: toContractTerms(hire.draftContract),
     pendingContractChanges: hire.pendingContractChanges,

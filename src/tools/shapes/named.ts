@@ -3,15 +3,21 @@ import * as z from "zod";
 /** A record another one points to, by id and name: a worker, a company. */
 export const idAndName = z.object({ id: z.string(), name: z.string() });
 
+export const toIdAndName = (r: { id: string; name: string }) => ({ id: r.id, name: r.name });
+
 /** A record another one points to, by id and status: a hire, a bid. */
 export const idAndStatus = z.object({ id: z.string(), status: z.string() });
+
+export const toIdAndStatus = (r: { id: string; status: string }) => ({
+  id: r.id,
+  status: r.status,
+});
 
 /** A worker as most tools show one: the email when the platform shows it. */
 export const workerWithEmail = idAndName.extend({ email: z.string().nullable() });
 
 export const toWorkerWithEmail = (w: { id: string; name: string; email: string | null }) => ({
-  id: w.id,
-  name: w.name,
+  ...toIdAndName(w),
   email: w.email,
 });
 

@@ -48,7 +48,7 @@ import {
   sentTextSchema,
   sentTextShown,
 } from "../sent-text.js";
-import { idAndName } from "../shapes/named.js";
+import { idAndName, toIdAndName } from "../shapes/named.js";
 
 const TOOL = "invite_to_talent_pool";
 const EMAIL = z.email();
@@ -358,7 +358,7 @@ async function proposeInvite(
   const country = args.country?.toUpperCase();
   const preview: Preview = {
     to: { name: `${args.firstName} ${args.lastName}`, email: args.email },
-    company: { id: company.id, name: company.name },
+    company: toIdAndName(company),
     skills,
     country: country ?? null,
     message: args.message ?? null,

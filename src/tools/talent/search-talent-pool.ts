@@ -28,7 +28,14 @@ import {
   requestOptions,
   upperCaseEnum,
 } from "../format.js";
-import { idAndName, idAndStatus, workerWithEmail } from "../shapes/named.js";
+import {
+  idAndName,
+  idAndStatus,
+  toIdAndName,
+  toIdAndStatus,
+  toWorkerWithEmail,
+  workerWithEmail,
+} from "../shapes/named.js";
 
 const CONTACT_STATUSES = ["INVITED", "ACTIVE", "APPLIED", "DECLINED", "BLOCKED"] as const;
 const HIRE_STATUSES = [
@@ -218,7 +225,7 @@ function unmatchedText(skills: SkillsOut): string {
 function toOutput(c: TalentContact, today: string): ContactOut {
   const hires = c.worker.hires.data
     .filter((h) => h.company.id === c.company.id)
-    .map((h) => ({ id: h.id, status: h.status }));
+    .map((h) => toIdAndStatus(h));
   const hireStatus: HireStatus = hires.some((h) => HIRED_NOW.has(h.status))
     ? "CURRENTLY_HIRED"
     : hires.some((h) => HIRED_BEFORE.has(h.status))
@@ -230,16 +237,11 @@ function toOutput(c: TalentContact, today: string): ContactOut {
     invitedAt: c.invitedAt,
     // Both are whole days (the platform's Date), so the difference is whole too.
     daysSinceInvited: Math.round((Date.parse(today) - Date.parse(c.invitedAt)) / 86_400_000),
-    worker: {
-      id: c.worker.id,
-      name: c.worker.name,
-      email: c.worker.email,
-      jobTitle: c.worker.jobTitle,
-    },
+    worker: { ...toWorkerWithEmail(c.worker), jobTitle: c.worker.jobTitle },
     country: c.worker.address?.country?.isoCode ?? null,
     city: c.worker.address?.city ?? null,
     skills: c.skills.map((s) => s.name),
-    company: { id: c.company.id, name: c.company.name },
+    company: toIdAndName(c.company),
     hireStatus,
     hires,
   };
