@@ -20,6 +20,10 @@ import {
 
 /** A job by id, name and status: what a candidate or bid is on. */
 const jobRefOutput = idAndName.extend({ status: z.string().nullable() });
+const toJobRef = (j: { id: string; name: string; status: string | null }) => ({
+  ...toIdAndName(j),
+  status: j.status,
+});
 
 /** Where a candidate stands on the job: the hiring step, and whether they are still in the running. */
 export const candidateStanding = {
@@ -120,7 +124,7 @@ export function toCandidateOutput(c: CandidateForUpdate): CandidateOut {
   return {
     id: c.id,
     worker: toIdAndName(c.worker),
-    job: { id: c.job.id, name: c.job.name, status: c.job.status },
+    job: toJobRef(c.job),
     company: toIdAndName(c.job.company),
     ...toCandidateStanding(c),
     bid: c.bid ? toIdAndStatus(c.bid) : null,
@@ -143,7 +147,7 @@ export const toBidOutput = (b: BidForAcceptance): BidOut => ({
   id: b.id,
   status: b.status,
   ...toBidParties(b),
-  job: { id: b.job.id, name: b.job.name, status: b.job.status },
+  job: toJobRef(b.job),
   company: toIdAndName(b.job.company),
   ...toBidTerms(b),
 });

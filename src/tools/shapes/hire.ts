@@ -15,6 +15,7 @@ import {
   toContractSummary,
   toContractTerms,
 } from "./contract.js";
+import { fieldValueOutput } from "./custom-field.js";
 import {
   idAndName,
   idAndNameIfSaid,
@@ -97,13 +98,7 @@ export const hireDetailsShape = {
    * newest), the hire's job, or the worker's record in the company's talent pool.
    */
   customFields: z.array(
-    z.object({
-      fieldId: z.string(),
-      title: z.string(),
-      value: z.string(),
-      on: z.enum(["contract", "job", "talentPool"]),
-      onId: z.string(),
-    }),
+    fieldValueOutput.extend({ on: z.enum(["contract", "job", "talentPool"]), onId: z.string() }),
   ),
   /** Paid payment requests (the worker has been paid), net of tax, summed per currency. */
   totalPaid: z.array(z.object({ currency: z.string(), amount: z.number(), requests: z.number() })),
