@@ -28,6 +28,7 @@ import { defineTool, type ToolContext, ToolInputError } from "../define-tool.js"
 import { requestOptions } from "../format.js";
 import { withCompanyId, withNotes } from "../known-ids.js";
 import { idAndName } from "../shapes/named.js";
+import { webhookChangeOutput } from "../shapes/webhook.js";
 import { eventsText, readWebhooks as read, receiverOf } from "./company-webhooks.js";
 
 const TOOL = "manage_webhooks";
@@ -48,12 +49,7 @@ const SECRET_BYTES = 32;
 
 const previewOutput = z.object({
   company: idAndName,
-  webhook: z.object({
-    id: z.string().nullable(),
-    title: z.string(),
-    url: z.string(),
-    events: z.array(z.string()).nullable(),
-  }),
+  webhook: webhookChangeOutput,
 });
 type Preview = z.infer<typeof previewOutput>;
 
