@@ -20,7 +20,9 @@ import {
   idAndName,
   idAndNameIfSaid,
   toIdAndName,
+  toUser,
   toWorkerWithEmail,
+  userOutput,
   workerWithEmail,
 } from "./named.js";
 
@@ -66,8 +68,6 @@ export function toHireSummary(hire: HireSummary): HireSummaryOut {
         : null,
   };
 }
-
-const userOutput = z.object({ id: z.string(), name: z.string(), email: z.string() });
 
 /** As get_hire shows one hire in full. */
 export const hireDetailsShape = {
@@ -182,7 +182,7 @@ export function toHireDetails(
     pendingContractChanges: hire.pendingContractChanges,
     contracts,
     contractsTotal: hire.contracts.paginatorInfo.total,
-    owners: hire.owners.map((o) => ({ id: o.id, name: o.name, email: o.email })),
+    owners: hire.owners.map(toUser),
     complianceGaps: hire.compliances
       .filter((c) => c.applicable && !c.completed)
       .map((c) => ({ name: c.name, title: c.title, actor: c.actor })),

@@ -21,5 +21,13 @@ export const toWorkerWithEmail = (w: { id: string; name: string; email: string |
   email: w.email,
 });
 
+/** A user of the platform (the signed-in person, a hire's owner): their account's email. */
+export const userOutput = idAndName.extend({ email: z.string() });
+
+export const toUser = (u: { id: string; name: string; email: string }) => ({
+  ...toIdAndName(u),
+  email: u.email,
+});
+
 /** As an event names a record: what it says, each part null where it says nothing. */
 export const idAndNameIfSaid = z.object({ id: z.string().nullable(), name: z.string().nullable() });
