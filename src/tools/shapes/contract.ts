@@ -33,6 +33,13 @@ export const contractTerms = () => ({
   ...contractRate(),
 });
 
+/** The fields contractTerms() declares, from a contract that has them. */
+function termsOf(
+  c: ContractRate & { jobName: string; startDate: string | null; endDate: string | null },
+) {
+  return { jobName: c.jobName, startDate: c.startDate, endDate: c.endDate, ...toContractRate(c) };
+}
+
 /** "Net 30 days", "End of month + 30 days". */
 function paymentTerms(method: string, days: number): string {
   if (method === "END_OF_MONTH") return `End of month + ${days} days`;
@@ -126,10 +133,7 @@ export function toContractTerms(c: HireContractTerms | null): ContractTermsOut |
   return (
     c && {
       id: c.id,
-      jobName: c.jobName,
-      startDate: c.startDate,
-      endDate: c.endDate,
-      ...toContractRate(c),
+      ...termsOf(c),
       paymentTerms: paymentTerms(c.paymentTermMethod, c.paymentTerm),
     }
   );
@@ -147,10 +151,7 @@ function toDraftContract(d: DraftTerms): z.infer<typeof draftContractOutput> {
   return {
     id: d.id,
     status: d.status,
-    jobName: d.jobName,
-    startDate: d.startDate,
-    endDate: d.endDate,
-    ...toContractRate(d),
+    ...termsOf(d),
     pdfUrl: d.pdfUrl,
   };
 }
@@ -201,10 +202,7 @@ export function toContractDetails(
   return {
     id: contract.id,
     status: contract.status,
-    jobName: contract.jobName,
-    startDate: contract.startDate,
-    endDate: contract.endDate,
-    ...toContractRate(contract),
+    ...termsOf(contract),
     paymentTerms: paymentTerms(contract.paymentTermMethod, contract.paymentTerm),
     purchaseOrderNumber: contract.purchaseOrderNumber,
     hireId: hire?.id ?? null,
