@@ -1,5 +1,5 @@
 // A wrong platform address fails at once, naming the host and what is wrong with it: sending again
-// after a back-off meets the same refusal (it used to take 4 attempts, ~8 s, then advise waiting).
+// after a back-off meets the same refusal (it used to be retried, then advised waiting).
 import { spawn } from "node:child_process";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
