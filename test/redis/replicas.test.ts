@@ -152,9 +152,9 @@ describe.skipIf(REDIS_MISSING)("three replicas sharing Redis", () => {
     );
     expect(errors).toBe(0);
     expect(sent.length).toBe(3 * BUDGET);
+    // Three windows' worth, counted rather than timed: a shorter span fits in two windows, which
+    // hold two budgets at most, so the last five waited two windows at least.
     expect(busiest).toBeLessThanOrEqual(BUDGET);
-    // Three windows' worth: the last five waited two windows at least.
-    expect(took).toBeGreaterThanOrEqual(2 * WINDOW_MS - 50);
     expect(waits.length).toBeGreaterThan(0);
     // Spread over the replicas: each served some of the calls.
     for (const r of replicas) expect(r.served).toBeGreaterThan(0);

@@ -3,6 +3,7 @@ import { listAccountsQuery } from "../../client/operations/accounts.js";
 import { oneLine, quoted } from "../../client/platform-text.js";
 import { defineTool, readOnlyAnnotations } from "../define-tool.js";
 import { requestOptions, upperCaseEnum } from "../format.js";
+import { toUser, userOutput } from "../shapes/named.js";
 
 const ACCOUNT_TYPES = ["COMPANY", "ORGANISATION", "RECRUITER", "WORKER", "PARTNER"] as const;
 type AccountType = (typeof ACCOUNT_TYPES)[number];
@@ -46,7 +47,7 @@ export const listAccountsTool = defineTool({
       .describe("RECRUITER is a staffing agency. Default: all types."),
   },
   outputSchema: {
-    viewer: z.object({ id: z.string(), name: z.string(), email: z.string() }),
+    viewer: userOutput,
     accounts: z.array(accountOutput),
     /** Accounts of every type, before the `type` filter. */
     totalAccounts: z.number(),
@@ -64,7 +65,7 @@ export const listAccountsTool = defineTool({
     }));
     const accounts = args.type ? all.filter((a) => a.type === args.type) : all;
     const structured = {
-      viewer: { id: data.viewer.id, name: data.viewer.name, email: data.viewer.email },
+      viewer: toUser(data.viewer),
       accounts,
       totalAccounts: all.length,
     };

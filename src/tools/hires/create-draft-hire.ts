@@ -23,12 +23,10 @@ import { defineTool, type ToolContext, ToolInputError } from "../define-tool.js"
 import { dateSchema, period, rateText, requestOptions, upperCaseEnum } from "../format.js";
 import { contactByName, withCompanyId } from "../known-ids.js";
 import { refusedAsNotAllowed } from "../not-allowed.js";
+import { type FieldValueOut, fieldValueOutput } from "../shapes/custom-field.js";
 import { type DraftHireOut, draftHireOutput, toDraftHire } from "../shapes/hire.js";
 
 const RATE_TYPES = ["HOURLY", "DAILY", "WEEKLY", "MONTHLY", "FIXED"] as const;
-
-const fieldOutput = z.object({ fieldId: z.string(), title: z.string(), value: z.string() });
-type ShownField = z.infer<typeof fieldOutput>;
 
 const TOOL = "create_draft_hire";
 
@@ -77,7 +75,7 @@ export const createDraftHireTool = defineTool({
     status: z.enum(["created", "exists", "outcome-unknown"]),
     externalIdentifier: z.string(),
     hire: draftHireOutput.optional(),
-    customFields: z.array(fieldOutput).optional(),
+    customFields: z.array(fieldValueOutput).optional(),
     note: z.string().optional(),
   },
   annotations: {
@@ -275,11 +273,11 @@ async function customFieldInputs(
   ctx: ToolContext,
   company: string,
   given: { field: string; value: string }[],
-): Promise<{ inputs: CustomFieldTypeValueInput[]; shown: ShownField[] }> {
+): Promise<{ inputs: CustomFieldTypeValueInput[]; shown: FieldValueOut[] }> {
   const { data } = await ctx.client.run(draftHireFieldsQuery, { company }, requestOptions(ctx));
   const fields = data.customFields.data;
   const inputs: CustomFieldTypeValueInput[] = [];
-  const shown: ShownField[] = [];
+  const shown: FieldValueOut[] = [];
   given.forEach(({ field: wanted, value }, i) => {
     const field = matchField(fields, wanted);
     if (!field) {
@@ -345,7 +343,7 @@ function matchField(fields: HireCustomFieldDefinition[], wanted: string) {
 
 function createdText(
   h: DraftHireOut,
-  fields: ShownField[],
+  fields: FieldValueOut[],
   externalIdentifier: string,
   how: { withContact: boolean; foundAfterDrop: boolean; notes: string[] },
 ): string {

@@ -5,7 +5,7 @@ import type { RestrictedField } from "../../client/types.js";
 import { defineTool, readOnlyAnnotations, type ToolContext } from "../define-tool.js";
 import { hiddenFields, hiddenLine, period, rateText, requestOptions } from "../format.js";
 import { callOf, reachOf } from "../reach.js";
-import { type ApprovalOut, approvalOutput, toOutput } from "./approval-requests.js";
+import { type ApprovalOut, approvalOutput, toApprovalRequest } from "../shapes/approval-request.js";
 
 const TOOL = "list_hire_approvals";
 /** The tool that decides a request. */
@@ -48,7 +48,7 @@ export const listHireApprovalsTool = defineTool({
       requestOptions(ctx),
     );
     const page = data.approvalApprovables;
-    const approvals = page.data.map(toOutput);
+    const approvals = page.data.map(toApprovalRequest);
     const hidden = hiddenFields(restricted as RestrictedField[]);
     const total = page.paginatorInfo.total;
     return {

@@ -19,7 +19,7 @@ import { period, rateText, requestOptions, upperCaseEnum } from "../format.js";
 import { refusedAsNotAllowed } from "../not-allowed.js";
 import { callOf } from "../reach.js";
 import { sentTextSchema, sentTextShown } from "../sent-text.js";
-import { type ApprovalOut, approvalOutput, toOutput } from "./approval-requests.js";
+import { type ApprovalOut, approvalOutput, toApprovalRequest } from "../shapes/approval-request.js";
 
 const TOOL = "review_hire_approval";
 /** The read that lists the requests still waiting. */
@@ -105,7 +105,7 @@ async function propose(
       `List the approvals awaiting you: call ${callOf(ctx, LIST)}.`,
     );
   }
-  const approval = toOutput(request);
+  const approval = toApprovalRequest(request);
   if (approval.state !== "REQUESTED") {
     const by = approval.decidedBy ? ` by ${whole(approval.decidedBy)}` : "";
     throw new ToolInputError(
@@ -177,14 +177,14 @@ async function decide(
     applied: (r) => r?.approvalStates.slice(d.seenStates).some((s) => s.state === verdict) ?? false,
     async done(sent) {
       if (sent.kind === "read-back") {
-        const approval = sent.state ? toOutput(sent.state) : before;
+        const approval = sent.state ? toApprovalRequest(sent.state) : before;
         return {
           structured: { status, approval, note: "Confirmed by reading the approval back." },
           text: `${outcomeText(id, verdict, approval)} (The answer was lost after the request was sent; it was not sent again, and reading the approval back confirmed it.)`,
         };
       }
       const after = sent.data.data.actionApprovalApprovable ?? (await read(ctx, id));
-      const approval = after ? toOutput(after) : before;
+      const approval = after ? toApprovalRequest(after) : before;
       return { structured: { status, approval }, text: outcomeText(id, verdict, approval) };
     },
   });

@@ -45,6 +45,7 @@ import {
   toBidOutput,
   toCandidateOutput,
 } from "../shapes/candidacy.js";
+import { idAndStatus, toIdAndStatus } from "../shapes/named.js";
 import {
   boundNote,
   type Candidacy,
@@ -98,8 +99,6 @@ const STATUSES = [
 ] as const;
 type Status = (typeof STATUSES)[number];
 
-const hireOutput = z.object({ id: z.string(), status: z.string() });
-
 type Action = "step" | "status" | "accept-bid";
 
 interface Output {
@@ -107,7 +106,8 @@ interface Output {
   action: Action;
   candidate?: CandidateOut;
   bid?: BidOut;
-  hire?: z.infer<typeof hireOutput>;
+  /** The hire an accepted bid made. */
+  hire?: z.infer<typeof idAndStatus>;
   confirmationToken?: string;
   expiresAt?: string;
   changedSincePreview?: string[];
@@ -152,7 +152,7 @@ export const manageCandidateTool = defineTool({
     action: z.enum(["step", "status", "accept-bid"]),
     candidate: candidateOutput.optional(),
     bid: bidOutput.optional(),
-    hire: hireOutput.optional(),
+    hire: idAndStatus.optional(),
     ...previewTokenOutput,
     note: z.string().optional(),
   },
@@ -772,7 +772,7 @@ async function sendAcceptance(ctx: ToolContext, bid: BidOut): Promise<Result> {
         status: "accepted",
         action: "accept-bid",
         bid: accepted,
-        hire: { id: hire.id, status: hire.status },
+        hire: toIdAndStatus(hire),
         note: "The connection dropped after the request was sent; reading the bid back showed it accepted.",
       },
       text: [
@@ -789,7 +789,7 @@ async function sendAcceptance(ctx: ToolContext, bid: BidOut): Promise<Result> {
       status: "accepted",
       action: "accept-bid",
       bid: { ...bid, status: "ACCEPTED" },
-      hire: { id: hire.id, status: hire.status },
+      hire: toIdAndStatus(hire),
     },
     text: [
       `Bid ${oneLine(bid.id)} is accepted: hire ${oneLine(hire.id)} (status ${oneLine(hire.status)}) for ${whole(hire.worker.name)} at ${whole(hire.company.name)}, at ${terms ? bidRate(terms) : bidRate(bid)}.`,

@@ -30,7 +30,7 @@ import { ownCompany, withCompanyId, withNotes } from "../known-ids.js";
 import { refusedAsNotAllowed } from "../not-allowed.js";
 import { hiddenCharacters, holdsHidden, sentTextSchema, sentTextShown } from "../sent-text.js";
 import { type PostedJobOut, postedJobOutput, toPostedJobOutput } from "../shapes/job.js";
-import { idAndName } from "../shapes/named.js";
+import { idAndName, toIdAndName } from "../shapes/named.js";
 import { CLOSED_JOB_STATUSES, failureReason } from "./job-writes.js";
 
 const TOOL = "post_job";
@@ -521,7 +521,7 @@ async function publishDraft(
       }
       return proposal({
         jobId: job.id,
-        company: { id: job.company.id, name: job.company.name },
+        company: toIdAndName(job.company),
         name: args.name ?? job.name,
         skills: args.skills ?? job.skills.map((s) => s.name),
         description,

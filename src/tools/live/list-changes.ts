@@ -11,6 +11,7 @@ import { CHANGES_URI } from "../../client/schema/uris.js";
 import { defineTool, readOnlyAnnotations } from "../define-tool.js";
 import { isRealDate, requestOptions } from "../format.js";
 import { accountsOf, resolveAccounts, resolveHires } from "../known-ids.js";
+import { hireEventOutput } from "../shapes/hire.js";
 
 const EVENTS = ["contractAccepted", "hireTerminated", "hireCancelled", "hireEnded"] as const;
 const DEFAULT_FIRST = 20;
@@ -25,19 +26,6 @@ function sinceMs(value: string): number | undefined {
   const ms = Date.parse(value);
   return Number.isNaN(ms) ? undefined : ms;
 }
-
-const changeOutput = z.object({
-  eventId: z.string(),
-  event: z.string(),
-  receivedAt: z.string(),
-  hireId: z.string().nullable(),
-  hireNumber: z.string().nullable(),
-  newStatus: z.string().nullable(),
-  worker: z.object({ id: z.string().nullable(), name: z.string().nullable() }).nullable(),
-  company: z.object({ id: z.string(), name: z.string().nullable() }),
-  contract: z.object({ id: z.string().nullable(), jobName: z.string().nullable() }).nullable(),
-  detailsFrom: z.enum(["platform", "event"]),
-});
 
 export const listChangesTool = defineTool({
   name: "list_changes",
@@ -81,7 +69,7 @@ export const listChangesTool = defineTool({
     page: z.number().int().min(1).optional().describe("Page, from 1."),
   },
   outputSchema: {
-    changes: z.array(changeOutput),
+    changes: z.array(hireEventOutput),
     total: z.number(),
     page: z.number(),
     hasMore: z.boolean(),

@@ -8,23 +8,11 @@ import {
   ToolInputError,
 } from "../define-tool.js";
 import { withCompanyId, withNotes } from "../known-ids.js";
-import {
-  eventsText,
-  readWebhooks,
-  receiverOf,
-  webhookOutput,
-  webhooksOut,
-} from "./company-webhooks.js";
+import { idAndName } from "../shapes/named.js";
+import { deliveryOutput, toDelivery, webhookOutput, webhooksOut } from "../shapes/webhook.js";
+import { eventsText, readWebhooks, receiverOf } from "./company-webhooks.js";
 
 const TOOL = "list_webhooks";
-
-const deliveryOutput = z.object({
-  id: z.string(),
-  event: z.string(),
-  /** pending, success, failed-N or failed-finally. */
-  status: z.string(),
-  at: z.string(),
-});
 
 export const listWebhooksTool = defineTool({
   name: TOOL,
@@ -50,7 +38,7 @@ export const listWebhooksTool = defineTool({
       .describe("One webhook's id: shows its recent deliveries."),
   },
   outputSchema: {
-    company: z.object({ id: z.string(), name: z.string() }),
+    company: idAndName,
     receiverUrl: z.string().nullable(),
     webhooks: z.array(webhookOutput),
     /** With webhookId: that webhook's recent deliveries, newest first. */
@@ -94,7 +82,7 @@ async function list(ctx: ToolContext, companyId: string, webhookId: string | und
   // Newest first, as the platform returns them.
   const deliveries = data.webhookEvents.data
     .filter((e) => e.webhookId === webhookId)
-    .map((e) => ({ id: e.id, event: e.event, status: e.status, at: e.updatedAt }));
+    .map(toDelivery);
   const deliveryLines =
     deliveries.length === 0
       ? ["No recent deliveries."]

@@ -27,6 +27,8 @@ import {
 import { defineTool, type ToolContext, ToolInputError } from "../define-tool.js";
 import { requestOptions } from "../format.js";
 import { withCompanyId, withNotes } from "../known-ids.js";
+import { idAndName } from "../shapes/named.js";
+import { webhookChangeOutput } from "../shapes/webhook.js";
 import { eventsText, readWebhooks as read, receiverOf } from "./company-webhooks.js";
 
 const TOOL = "manage_webhooks";
@@ -46,13 +48,8 @@ const EVENT_TYPES = [
 const SECRET_BYTES = 32;
 
 const previewOutput = z.object({
-  company: z.object({ id: z.string(), name: z.string() }),
-  webhook: z.object({
-    id: z.string().nullable(),
-    title: z.string(),
-    url: z.string(),
-    events: z.array(z.string()).nullable(),
-  }),
+  company: idAndName,
+  webhook: webhookChangeOutput,
 });
 type Preview = z.infer<typeof previewOutput>;
 
@@ -116,7 +113,7 @@ export const manageWebhooksTool = defineTool({
       "outcome-unknown",
     ]),
     action: z.string(),
-    company: z.object({ id: z.string(), name: z.string() }).optional(),
+    company: idAndName.optional(),
     preview: previewOutput.optional(),
     webhook: previewOutput.shape.webhook.optional(),
     ...previewTokenOutput,

@@ -23,6 +23,8 @@ import { defineTool, shown, type ToolContext, ToolInputError } from "../define-t
 import { requestOptions } from "../format.js";
 import { refusedAsNotAllowed } from "../not-allowed.js";
 import { hiddenCharacters, holdsHidden, REMOVE_HIDDEN } from "../sent-text.js";
+import { fieldValueOrNoneOutput } from "../shapes/custom-field.js";
+import { idAndName, toIdAndName } from "../shapes/named.js";
 
 const TOOL = "update_talent_contact";
 const RIGHTS = "talent pool management";
@@ -41,7 +43,7 @@ const previewOutput = z.object({
   contactId: z.string(),
   name: z.string(),
   email: z.string().nullable(),
-  company: z.object({ id: z.string(), name: z.string() }),
+  company: idAndName,
   status: z.string(),
   changes: z.array(changeOutput),
 });
@@ -82,9 +84,7 @@ export const updateTalentContactTool = defineTool({
     contactId: z.string().optional(),
     preview: previewOutput.optional(),
     ...previewTokenOutput,
-    values: z
-      .array(z.object({ fieldId: z.string(), title: z.string(), value: z.string().nullable() }))
-      .optional(),
+    values: z.array(fieldValueOrNoneOutput).optional(),
     note: z.string().optional(),
   },
   // The old values are overwritten (the preview shows them); setting the same values again
@@ -322,7 +322,7 @@ async function propose(
     contactId: contact.id,
     name: contact.worker.name,
     email: contact.worker.email,
-    company: { id: company.id, name: company.name },
+    company: toIdAndName(company),
     status: contact.status,
     changes,
   };

@@ -9,19 +9,21 @@ import type {
   CandidateForUpdate,
   JobCandidateRow,
 } from "../../client/operations/jobs.js";
-import { idAndName } from "./named.js";
-
-/** A candidate as a person, with the email the platform shows, when it shows one. */
-export const workerWithEmail = idAndName.extend({ email: z.string().nullable() });
-
-export const toWorkerWithEmail = (w: { id: string; name: string; email: string | null }) => ({
-  id: w.id,
-  name: w.name,
-  email: w.email,
-});
+import {
+  idAndName,
+  idAndStatus,
+  toIdAndName,
+  toIdAndStatus,
+  toWorkerWithEmail,
+  workerWithEmail,
+} from "./named.js";
 
 /** A job by id, name and status: what a candidate or bid is on. */
 const jobRefOutput = idAndName.extend({ status: z.string().nullable() });
+const toJobRef = (j: { id: string; name: string; status: string | null }) => ({
+  ...toIdAndName(j),
+  status: j.status,
+});
 
 /** Where a candidate stands on the job: the hiring step, and whether they are still in the running. */
 export const candidateStanding = {
@@ -64,8 +66,8 @@ export function toJobCandidateOutput(c: JobCandidateRow): JobCandidateOut {
 const bidParties = { worker: idAndName, supplier: idAndName.nullable() };
 type BidPartiesIn = Pick<BidRow, "worker" | "supplier">;
 const toBidParties = (b: BidPartiesIn) => ({
-  worker: { id: b.worker.id, name: b.worker.name },
-  supplier: b.supplier ? { id: b.supplier.id, name: b.supplier.name } : null,
+  worker: toIdAndName(b.worker),
+  supplier: b.supplier ? toIdAndName(b.supplier) : null,
 });
 
 /** A bid's terms; the rate is null when hidden from you. */
@@ -113,7 +115,7 @@ export const candidateOutput = z.object({
   job: jobRefOutput,
   company: idAndName,
   ...candidateStanding,
-  bid: z.object({ id: z.string(), status: z.string() }).nullable(),
+  bid: idAndStatus.nullable(),
   hireId: z.string().nullable(),
 });
 export type CandidateOut = z.infer<typeof candidateOutput>;
@@ -121,11 +123,11 @@ export type CandidateOut = z.infer<typeof candidateOutput>;
 export function toCandidateOutput(c: CandidateForUpdate): CandidateOut {
   return {
     id: c.id,
-    worker: { id: c.worker.id, name: c.worker.name },
-    job: { id: c.job.id, name: c.job.name, status: c.job.status },
-    company: { id: c.job.company.id, name: c.job.company.name },
+    worker: toIdAndName(c.worker),
+    job: toJobRef(c.job),
+    company: toIdAndName(c.job.company),
     ...toCandidateStanding(c),
-    bid: c.bid ? { id: c.bid.id, status: c.bid.status } : null,
+    bid: c.bid ? toIdAndStatus(c.bid) : null,
     hireId: c.hire?.id ?? null,
   };
 }
@@ -145,7 +147,7 @@ export const toBidOutput = (b: BidForAcceptance): BidOut => ({
   id: b.id,
   status: b.status,
   ...toBidParties(b),
-  job: { id: b.job.id, name: b.job.name, status: b.job.status },
-  company: { id: b.job.company.id, name: b.job.company.name },
+  job: toJobRef(b.job),
+  company: toIdAndName(b.job.company),
   ...toBidTerms(b),
 });

@@ -4,18 +4,41 @@
 import * as z from "zod";
 import type { HireContractTerms } from "../../client/operations/hires.js";
 import type { ContractDetails, ContractPeriod, DraftTerms } from "../../client/operations/index.js";
-import { idAndName } from "./named.js";
+import { idAndName, toIdAndName } from "./named.js";
+
+/** The rate and its currency, which some selections add to a contract's period. */
+interface ContractRate {
+  currency: string;
+  rate: number | null;
+  rateType: string | null;
+}
+
+/** Currency and rate; fresh schemas for each object that spreads them. */
+export const contractRate = () => ({
+  currency: z.string(),
+  /** Null when the platform hides rates from this account. */
+  rate: z.number().nullable(),
+  rateType: z.string().nullable(),
+});
+
+export function toContractRate(c: ContractRate): ContractRate {
+  return { currency: c.currency, rate: c.rate, rateType: c.rateType };
+}
 
 /** Job, dates, currency and rate; fresh schemas for each object that spreads them. */
 export const contractTerms = () => ({
   jobName: z.string(),
   startDate: z.string().nullable(),
   endDate: z.string().nullable(),
-  currency: z.string(),
-  /** Null when the platform hides rates from this account. */
-  rate: z.number().nullable(),
-  rateType: z.string().nullable(),
+  ...contractRate(),
 });
+
+/** The fields contractTerms() declares, from a contract that has them. */
+function termsOf(
+  c: ContractRate & { jobName: string; startDate: string | null; endDate: string | null },
+) {
+  return { jobName: c.jobName, startDate: c.startDate, endDate: c.endDate, ...toContractRate(c) };
+}
 
 /** "Net 30 days", "End of month + 30 days". */
 function paymentTerms(method: string, days: number): string {
@@ -32,16 +55,30 @@ const contractPeriodOutput = z.object({
   endDate: z.string().nullable(),
 });
 
-/** The rate and its currency, which some selections add to a contract's period. */
-interface ContractRate {
-  currency: string;
-  rate: number | null;
-  rateType: string | null;
-}
-
 function toContractPeriod(c: ContractPeriod): z.infer<typeof contractPeriodOutput> {
   return { id: c.id, status: c.status, startDate: c.startDate, endDate: c.endDate };
 }
+
+/**
+ * As submit_timesheets previews the terms hours count against: "active", the terms in force;
+ * "latest", the hire has none in force (it ended).
+ */
+export const contractCoverOutput = contractPeriodOutput.extend({
+  terms: z.enum(["active", "latest"]),
+});
+
+export function toContractCover(
+  c: ContractPeriod,
+  terms: "active" | "latest",
+): z.infer<typeof contractCoverOutput> {
+  return { id: c.id, status: c.status, terms, startDate: c.startDate, endDate: c.endDate };
+}
+
+/** As an event about its hire names it (list_changes): each part null where nothing says it. */
+export const contractJobIfSaid = z.object({
+  id: z.string().nullable(),
+  jobName: z.string().nullable(),
+});
 
 /** As a change to its hire is previewed (cancel_hire, terminate_hire): which one, job, period. */
 export const contractBriefOutput = z.object({
@@ -64,14 +101,10 @@ export function toContractBrief(c: ContractBrief): ContractBrief {
 }
 
 /** As get_hire lists a hire's contracts: status, period and rate. */
-export const contractRowOutput = contractPeriodOutput.extend({
-  currency: z.string(),
-  rate: z.number().nullable(),
-  rateType: z.string().nullable(),
-});
+export const contractRowOutput = contractPeriodOutput.extend(contractRate());
 
 export function toContractRow(c: ContractPeriod & ContractRate): z.infer<typeof contractRowOutput> {
-  return { ...toContractPeriod(c), currency: c.currency, rate: c.rate, rateType: c.rateType };
+  return { ...toContractPeriod(c), ...toContractRate(c) };
 }
 
 /** As search_hires shows a hire's active, draft and latest contract: status and terms. */
@@ -100,12 +133,7 @@ export function toContractTerms(c: HireContractTerms | null): ContractTermsOut |
   return (
     c && {
       id: c.id,
-      jobName: c.jobName,
-      startDate: c.startDate,
-      endDate: c.endDate,
-      currency: c.currency,
-      rate: c.rate,
-      rateType: c.rateType,
+      ...termsOf(c),
       paymentTerms: paymentTerms(c.paymentTermMethod, c.paymentTerm),
     }
   );
@@ -123,12 +151,7 @@ function toDraftContract(d: DraftTerms): z.infer<typeof draftContractOutput> {
   return {
     id: d.id,
     status: d.status,
-    jobName: d.jobName,
-    startDate: d.startDate,
-    endDate: d.endDate,
-    currency: d.currency,
-    rate: d.rate,
-    rateType: d.rateType,
+    ...termsOf(d),
     pdfUrl: d.pdfUrl,
   };
 }
@@ -179,12 +202,7 @@ export function toContractDetails(
   return {
     id: contract.id,
     status: contract.status,
-    jobName: contract.jobName,
-    startDate: contract.startDate,
-    endDate: contract.endDate,
-    currency: contract.currency,
-    rate: contract.rate,
-    rateType: contract.rateType,
+    ...termsOf(contract),
     paymentTerms: paymentTerms(contract.paymentTermMethod, contract.paymentTerm),
     purchaseOrderNumber: contract.purchaseOrderNumber,
     hireId: hire?.id ?? null,
@@ -192,7 +210,7 @@ export function toContractDetails(
     activeContractId: hire?.activeContract?.id ?? null,
     pendingContractChanges: hire ? hire.pendingContractChanges : null,
     worker: contract.worker ? { name: contract.worker.name, email: contract.worker.email } : null,
-    company: { id: contract.company.id, name: contract.company.name },
+    company: toIdAndName(contract.company),
     pdfUrl: contract.pdfUrl,
     files: contract.files.map((f) => ({ name: f.name, url: f.url })),
     draftContract: draft ? toDraftContract(draft) : null,

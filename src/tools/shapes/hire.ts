@@ -6,6 +6,7 @@ import type { ApprovalRequest } from "../../client/operations/approvals.js";
 import type { DraftHire, HireDetails } from "../../client/operations/hires.js";
 import type { HireSummary } from "../../client/operations/index.js";
 import {
+  contractJobIfSaid,
   contractRowOutput,
   contractSummaryOutput,
   contractTerms,
@@ -14,10 +15,16 @@ import {
   toContractSummary,
   toContractTerms,
 } from "./contract.js";
-import { idAndName } from "./named.js";
-
-/** The hired worker: a hire's worker has an email when the platform shows it. */
-const workerOutput = z.object({ id: z.string(), name: z.string(), email: z.string().nullable() });
+import { fieldValueOutput } from "./custom-field.js";
+import {
+  idAndName,
+  idAndNameIfSaid,
+  toIdAndName,
+  toUser,
+  toWorkerWithEmail,
+  userOutput,
+  workerWithEmail,
+} from "./named.js";
 
 /** As search_hires lists it: who, where, when, and its contracts. */
 export const hireSummaryOutput = z.object({
@@ -25,7 +32,7 @@ export const hireSummaryOutput = z.object({
   /** The hire number people quote (the platform's unique reference). */
   number: z.string(),
   status: z.string(),
-  worker: workerOutput,
+  worker: workerWithEmail,
   company: idAndName,
   startDate: z.string().nullable(),
   /** The planned end; a terminated hire ends on terminationDate instead. */
@@ -46,8 +53,8 @@ export function toHireSummary(hire: HireSummary): HireSummaryOut {
     id: hire.id,
     number: hire.number,
     status: hire.status,
-    worker: { id: hire.worker.id, name: hire.worker.name, email: hire.worker.email },
-    company: { id: hire.company.id, name: hire.company.name },
+    worker: toWorkerWithEmail(hire.worker),
+    company: toIdAndName(hire.company),
     startDate: hire.startDate,
     endDate: hire.endDate,
     terminationDate: hire.terminationDate,
@@ -62,8 +69,6 @@ export function toHireSummary(hire: HireSummary): HireSummaryOut {
   };
 }
 
-const userOutput = z.object({ id: z.string(), name: z.string(), email: z.string() });
-
 /** As get_hire shows one hire in full. */
 export const hireDetailsShape = {
   id: z.string(),
@@ -75,7 +80,7 @@ export const hireDetailsShape = {
   terminationDate: z.string().nullable(),
   externalIdentifier: z.string().nullable(),
   purchaseOrderNumber: z.string().nullable(),
-  worker: workerOutput,
+  worker: workerWithEmail,
   company: idAndName,
   staffingAgency: idAndName.nullable(),
   /** Accepted by all parties: the terms in force. */
@@ -93,13 +98,7 @@ export const hireDetailsShape = {
    * newest), the hire's job, or the worker's record in the company's talent pool.
    */
   customFields: z.array(
-    z.object({
-      fieldId: z.string(),
-      title: z.string(),
-      value: z.string(),
-      on: z.enum(["contract", "job", "talentPool"]),
-      onId: z.string(),
-    }),
+    fieldValueOutput.extend({ on: z.enum(["contract", "job", "talentPool"]), onId: z.string() }),
   ),
   /** Paid payment requests (the worker has been paid), net of tax, summed per currency. */
   totalPaid: z.array(z.object({ currency: z.string(), amount: z.number(), requests: z.number() })),
@@ -175,15 +174,15 @@ export function toHireDetails(
     terminationDate: hire.terminationDate,
     externalIdentifier: hire.externalIdentifier,
     purchaseOrderNumber: hire.purchaseOrderNumber,
-    worker: { id: hire.worker.id, name: hire.worker.name, email: hire.worker.email },
-    company: { id: hire.company.id, name: hire.company.name },
-    staffingAgency: hire.recruiter ? { id: hire.recruiter.id, name: hire.recruiter.name } : null,
+    worker: toWorkerWithEmail(hire.worker),
+    company: toIdAndName(hire.company),
+    staffingAgency: hire.recruiter ? toIdAndName(hire.recruiter) : null,
     activeContract: toContractTerms(hire.activeContract),
     draftContract: toContractTerms(hire.draftContract),
     pendingContractChanges: hire.pendingContractChanges,
     contracts,
     contractsTotal: hire.contracts.paginatorInfo.total,
-    owners: hire.owners.map((o) => ({ id: o.id, name: o.name, email: o.email })),
+    owners: hire.owners.map(toUser),
     complianceGaps: hire.compliances
       .filter((c) => c.applicable && !c.completed)
       .map((c) => ({ name: c.name, title: c.title, actor: c.actor })),
@@ -261,6 +260,21 @@ export function toApprovalHire(h: ApprovedHire): ApprovalHireOut {
   };
 }
 
+/** As submit_timesheets previews hours for it: the hire asked for, its status, who and where. */
+export const hireTimesheetFields = () => ({
+  hireId: z.string(),
+  hireStatus: z.string(),
+  worker: z.string(),
+  company: z.string(),
+});
+
+export function toHireTimesheet(
+  hireId: string,
+  h: { status: string; worker: { name: string }; company: { name: string } },
+) {
+  return { hireId, hireStatus: h.status, worker: h.worker.name, company: h.company.name };
+}
+
 /** As a change to it is previewed (cancel_hire, terminate_hire): who, where, and its status. */
 export const hireChangeFields = () => ({
   worker: z.string(),
@@ -275,3 +289,21 @@ export function toHireChange(h: {
 }) {
   return { worker: h.worker.name, company: h.company.name, hireStatus: h.status };
 }
+
+/**
+ * As list_changes shows a webhook event about a hire: the hire, worker, company and contract as
+ * the platform read them, or (detailsFrom "event") only what the event carried. The mapping is the
+ * change feed's (src/client/changes-feed.ts), which the workforce://changes resource shares.
+ */
+export const hireEventOutput = z.object({
+  eventId: z.string(),
+  event: z.string(),
+  receivedAt: z.string(),
+  hireId: z.string().nullable(),
+  hireNumber: z.string().nullable(),
+  newStatus: z.string().nullable(),
+  worker: idAndNameIfSaid.nullable(),
+  company: idAndName.extend({ name: z.string().nullable() }),
+  contract: contractJobIfSaid.nullable(),
+  detailsFrom: z.enum(["platform", "event"]),
+});

@@ -3,7 +3,7 @@
 import * as z from "zod";
 import type { InvoiceDetails, InvoiceSummary } from "../../client/operations/index.js";
 import { pageOf, pageOutput } from "../format.js";
-import { idAndName } from "./named.js";
+import { idAndName, toIdAndName } from "./named.js";
 import { billedOutput, toBilledOutput } from "./payment-request.js";
 
 /** As list_invoices lists it. */
@@ -39,7 +39,7 @@ export function toInvoiceOutput(i: InvoiceSummary, today: string): InvoiceOut {
     payer: i.payerDisplayName,
     payee: i.payeeDisplayName,
     type: i.transactionType,
-    company: { id: i.company.id, name: i.company.name },
+    company: toIdAndName(i.company),
   };
 }
 
@@ -74,7 +74,7 @@ export function toInvoiceDetails(found: InvoiceDetails): InvoiceDetailsOut {
     rows: found.rows.data.map((r) => ({
       id: r.id,
       text: r.customText,
-      worker: r.worker ? { id: r.worker.id, name: r.worker.name } : null,
+      worker: r.worker ? toIdAndName(r.worker) : null,
       billed: r.paymentRequest ? toBilledOutput(r.paymentRequest) : null,
     })),
     rowsPage: pageOf(found.rows.paginatorInfo),

@@ -13,10 +13,8 @@ import {
   toCandidateStanding,
   toJobBidOutput,
   toJobCandidateOutput,
-  toWorkerWithEmail,
-  workerWithEmail,
 } from "./candidacy.js";
-import { idAndName } from "./named.js";
+import { idAndName, toIdAndName, toWorkerWithEmail, workerWithEmail } from "./named.js";
 
 /** What every way of showing a job starts with: which job, and whose. */
 const jobHead = z.object({
@@ -31,7 +29,7 @@ const toJobHead = (j: Pick<JobSummary, "id" | "number" | "name" | "status" | "co
   number: j.number,
   name: j.name,
   status: j.status,
-  company: { id: j.company.id, name: j.company.name },
+  company: toIdAndName(j.company),
 });
 
 /** What a listed job and a job shown alone both have. */

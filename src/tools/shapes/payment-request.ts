@@ -6,7 +6,7 @@ import type {
   PaymentRequestSummary,
 } from "../../client/operations/payments.js";
 import type { PaymentRequestForUpdate } from "../../client/operations/records.js";
-import { idAndName } from "./named.js";
+import { idAndName, toIdAndName } from "./named.js";
 
 /** One day on a request's timesheet. */
 const registrationOutput = z.object({
@@ -64,8 +64,8 @@ export function toPaymentRequestOutput(
     id: r.id,
     number: r.number,
     hireId: r.hire?.id ?? null,
-    worker: { id: r.worker.id, name: r.worker.name },
-    company: { id: r.company.id, name: r.company.name },
+    worker: toIdAndName(r.worker),
+    company: toIdAndName(r.company),
     startDate: r.startDate,
     endDate: r.endDate,
     status: r.status,

@@ -48,6 +48,12 @@ import {
   sentTextSchema,
   sentTextShown,
 } from "../sent-text.js";
+import { idAndName, toIdAndName } from "../shapes/named.js";
+import {
+  type InvitedContactOut,
+  invitedContactOutput,
+  toInvitedContact,
+} from "../shapes/talent-contact.js";
 
 const TOOL = "invite_to_talent_pool";
 const EMAIL = z.email();
@@ -57,20 +63,9 @@ const RIGHTS = "talent pool management";
 const MAX_NAME = 255;
 const MAX_MESSAGE = 2000;
 
-const contactOutput = z.object({
-  id: z.string(),
-  status: z.string(),
-  name: z.string(),
-  email: z.string().nullable(),
-  invitedAt: z.string(),
-  company: z.object({ id: z.string(), name: z.string() }),
-  skills: z.array(z.string()),
-});
-type ContactOut = z.infer<typeof contactOutput>;
-
 const previewOutput = z.object({
   to: z.object({ name: z.string(), email: z.string() }),
-  company: z.object({ id: z.string(), name: z.string() }),
+  company: idAndName,
   skills: z.array(z.string()),
   country: z.string().nullable(),
   message: z.string().nullable(),
@@ -137,7 +132,7 @@ export const inviteToTalentPoolTool = defineTool({
         }),
       )
       .optional(),
-    contact: contactOutput.optional(),
+    contact: invitedContactOutput.optional(),
     ...previewTokenOutput,
     note: z.string().optional(),
   },
@@ -357,7 +352,7 @@ async function proposeInvite(
   const country = args.country?.toUpperCase();
   const preview: Preview = {
     to: { name: `${args.firstName} ${args.lastName}`, email: args.email },
-    company: { id: company.id, name: company.name },
+    company: toIdAndName(company),
     skills,
     country: country ?? null,
     message: args.message ?? null,
@@ -616,7 +611,7 @@ async function send(ctx: ToolContext, plan: Plan) {
 
   const done = mode === "invite" ? ("invited" as const) : ("reinvited" as const);
   if (sent.kind === "sent") {
-    const contact = toOutput(sent.data);
+    const contact = toInvitedContact(sent.data);
     return { structured: { status: done, mode, preview, contact }, text: doneText(mode, contact) };
   }
   if (sent.kind === "unknown") {
@@ -627,7 +622,7 @@ async function send(ctx: ToolContext, plan: Plan) {
       text: `${what} to ${whole(preview.to.email)}: ${sent.text}`,
     };
   }
-  const contact = toOutput(sent.state as InvitedContact);
+  const contact = toInvitedContact(sent.state as InvitedContact);
   return {
     structured: {
       status: done,
@@ -640,7 +635,7 @@ async function send(ctx: ToolContext, plan: Plan) {
   };
 }
 
-function doneText(mode: "invite" | "reinvite", c: ContactOut): string {
+function doneText(mode: "invite" | "reinvite", c: InvitedContactOut): string {
   const who = `${whole(c.name)} (${whole(c.email ?? "")})`;
   const head =
     mode === "invite"
@@ -668,18 +663,6 @@ function previewLines(mode: "invite" | "reinvite", p: Preview): string[] {
       ? `Personal message in the email: ${sentTextShown(p.message)}.`
       : "No personal message: the platform's standard invitation is sent.",
   ];
-}
-
-function toOutput(c: InvitedContact): ContactOut {
-  return {
-    id: c.id,
-    status: c.status,
-    name: c.worker.name,
-    email: c.worker.email,
-    invitedAt: c.invitedAt,
-    company: c.company,
-    skills: c.skills.map((s) => s.name),
-  };
 }
 
 /** The most contacts re-invited in one confirmation: each is a line of the preview. */
@@ -817,7 +800,9 @@ async function reinviteEach(ctx: ToolContext, previews: Preview[]) {
         });
         lines.push(`- ${oneLine(id)} ${whole(email)}: ${sent.text}`);
       } else {
-        const c = toOutput(sent.kind === "sent" ? sent.data : (sent.state as InvitedContact));
+        const c = toInvitedContact(
+          sent.kind === "sent" ? sent.data : (sent.state as InvitedContact),
+        );
         const late = sent.kind === "read-back" ? " (answer lost; the read-back confirmed it)" : "";
         results.push({ contactId: id, email, outcome: "reinvited" as const });
         lines.push(

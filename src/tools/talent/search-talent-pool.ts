@@ -7,7 +7,6 @@ import {
   skillAlias,
   skillLookupQuery,
   skillVariable,
-  type TalentContact,
 } from "../../client/operations/talent.js";
 import { clampPage, clampPageSize } from "../../client/pagination.js";
 import { oneLine, quoted } from "../../client/platform-text.js";
@@ -28,6 +27,11 @@ import {
   requestOptions,
   upperCaseEnum,
 } from "../format.js";
+import {
+  type TalentContactOut,
+  talentContactOutput,
+  toTalentContact,
+} from "../shapes/talent-contact.js";
 
 const CONTACT_STATUSES = ["INVITED", "ACTIVE", "APPLIED", "DECLINED", "BLOCKED"] as const;
 const HIRE_STATUSES = [
@@ -36,34 +40,6 @@ const HIRE_STATUSES = [
   "PREVIOUSLY_HIRED",
   "NEVER_HIRED",
 ] as const;
-type HireStatus = "CURRENTLY_HIRED" | "PREVIOUSLY_HIRED" | "NEVER_HIRED";
-
-// A hire the worker accepted counts as hired: ready to start or active now; ended or terminated
-// since. Drafts and offers are not hires yet, and a cancelled hire never became one.
-const HIRED_NOW = new Set(["READY", "ACTIVE"]);
-const HIRED_BEFORE = new Set(["ENDED", "TERMINATED"]);
-
-const contactOutput = z.object({
-  id: z.string(),
-  status: z.string(),
-  /** The day the invitation was sent (TrustedContact.invitedAt), and whole days since. */
-  invitedAt: z.string(),
-  daysSinceInvited: z.number(),
-  worker: z.object({
-    id: z.string(),
-    name: z.string(),
-    email: z.string().nullable(),
-    jobTitle: z.string().nullable(),
-  }),
-  country: z.string().nullable(),
-  city: z.string().nullable(),
-  skills: z.array(z.string()),
-  company: z.object({ id: z.string(), name: z.string() }),
-  /** By the contact's company. */
-  hireStatus: z.enum(["CURRENTLY_HIRED", "PREVIOUSLY_HIRED", "NEVER_HIRED"]),
-  hires: z.array(z.object({ id: z.string(), status: z.string() })),
-});
-type ContactOut = z.infer<typeof contactOutput>;
 
 const skillsOutput = z.object({
   matched: z.array(z.object({ asked: z.string(), id: z.string(), name: z.string() })),
@@ -104,7 +80,7 @@ export const searchTalentPoolTool = defineTool({
     ...pageArgs,
   },
   outputSchema: {
-    contacts: z.array(contactOutput),
+    contacts: z.array(talentContactOutput),
     skills: skillsOutput,
     /** Null when no search was made (a skill name matched nothing). */
     page: pageOutput.nullable(),
@@ -154,7 +130,7 @@ export const searchTalentPoolTool = defineTool({
     const { data, restricted } = await ctx.client.run(searchTalentPoolQuery, variables, options);
     const info = pageOf(data.trustedContacts.paginatorInfo);
     const today = new Date(ctx.clock.now()).toISOString().slice(0, 10);
-    const contacts = data.trustedContacts.data.map((c) => toOutput(c, today));
+    const contacts = data.trustedContacts.data.map((c) => toTalentContact(c, today));
     const hidden = hiddenFields(restricted);
     const matched =
       skills.matched.length > 0
@@ -219,44 +195,14 @@ function unmatchedText(skills: SkillsOut): string {
     .join("\n");
 }
 
-function toOutput(c: TalentContact, today: string): ContactOut {
-  const hires = c.worker.hires.data
-    .filter((h) => h.company.id === c.company.id)
-    .map((h) => ({ id: h.id, status: h.status }));
-  const hireStatus: HireStatus = hires.some((h) => HIRED_NOW.has(h.status))
-    ? "CURRENTLY_HIRED"
-    : hires.some((h) => HIRED_BEFORE.has(h.status))
-      ? "PREVIOUSLY_HIRED"
-      : "NEVER_HIRED";
-  return {
-    id: c.id,
-    status: c.status,
-    invitedAt: c.invitedAt,
-    // Both are whole days (the platform's Date), so the difference is whole too.
-    daysSinceInvited: Math.round((Date.parse(today) - Date.parse(c.invitedAt)) / 86_400_000),
-    worker: {
-      id: c.worker.id,
-      name: c.worker.name,
-      email: c.worker.email,
-      jobTitle: c.worker.jobTitle,
-    },
-    country: c.worker.address?.country?.isoCode ?? null,
-    city: c.worker.address?.city ?? null,
-    skills: c.skills.map((s) => s.name),
-    company: { id: c.company.id, name: c.company.name },
-    hireStatus,
-    hires,
-  };
-}
-
-const HIRE_WORDS: Record<HireStatus, string> = {
+const HIRE_WORDS: Record<TalentContactOut["hireStatus"], string> = {
   CURRENTLY_HIRED: "hired now",
   PREVIOUSLY_HIRED: "hired before",
   NEVER_HIRED: "never hired",
 };
 
 // Names, emails, cities and skill names are quoted; ids, codes and statuses kept to one line.
-function renderContact(c: ContactOut): string {
+function renderContact(c: TalentContactOut): string {
   const email = c.worker.email ? ` (email ${quoted(c.worker.email)})` : "";
   const place = c.country
     ? `${oneLine(c.country)}${c.city ? ` ${quoted(c.city)}` : ""}`

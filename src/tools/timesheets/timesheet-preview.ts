@@ -10,6 +10,13 @@ import { type ToolContext, ToolInputError } from "../define-tool.js";
 import { money, period, rateText } from "../format.js";
 import { sentTextShown } from "../sent-text.js";
 import {
+  contractCoverOutput,
+  contractRate,
+  toContractCover,
+  toContractRate,
+} from "../shapes/contract.js";
+import { hireTimesheetFields, toHireTimesheet } from "../shapes/hire.js";
+import {
   checkHires,
   dayKey,
   type HireCheck,
@@ -28,22 +35,9 @@ export class RowsRefusedError extends Error {
 }
 
 const hireOutput = z.object({
-  hireId: z.string(),
-  hireStatus: z.string(),
-  worker: z.string(),
-  company: z.string(),
-  contract: z.object({
-    id: z.string(),
-    status: z.string(),
-    /** "active": the terms in force; "latest": the hire has none in force (it ended). */
-    terms: z.enum(["active", "latest"]),
-    startDate: z.string().nullable(),
-    endDate: z.string().nullable(),
-  }),
-  currency: z.string(),
-  /** Null when the platform hides rates from this account. */
-  rate: z.number().nullable(),
-  rateType: z.string().nullable(),
+  ...hireTimesheetFields(),
+  contract: contractCoverOutput,
+  ...contractRate(),
   days: z.number(),
   hours: z.number(),
   /** Null when no amount is worked out here (a rate that is hidden or not hourly). */
@@ -273,20 +267,9 @@ function previewOf(planned: Planned[], found: Map<string, Found>): PreviewOut {
     if (!priced) total.hoursNotPriced = round2(total.hoursNotPriced + hours);
     totals.set(terms.currency, total);
     return {
-      hireId,
-      hireStatus: hire.status,
-      worker: hire.worker.name,
-      company: hire.company.name,
-      contract: {
-        id: terms.id,
-        status: terms.status,
-        terms: which,
-        startDate: terms.startDate,
-        endDate: terms.endDate,
-      },
-      currency: terms.currency,
-      rate: terms.rate,
-      rateType: terms.rateType,
+      ...toHireTimesheet(hireId, hire),
+      contract: toContractCover(terms, which),
+      ...toContractRate(terms),
       days: new Set(own.map((p) => p.row.reportedDate)).size,
       hours,
       amount: priced ? amount : null,

@@ -1,7 +1,9 @@
-// An approval request on a hire as list_hire_approvals shows it and review_hire_approval decides it.
+// An approval request on a hire as list_hire_approvals shows it and review_hire_approval decides it:
+// the output schema and the mapping, for the selection in src/client/operations/approvals.ts. The
+// hire it is about is shown as hire.ts's approval variant.
 import * as z from "zod";
 import type { ApprovalRequest } from "../../client/operations/approvals.js";
-import { approvalHireOutput, toApprovalHire } from "../shapes/hire.js";
+import { approvalHireOutput, toApprovalHire } from "./hire.js";
 
 export const approvalOutput = z.object({
   id: z.string(),
@@ -21,7 +23,7 @@ export const approvalOutput = z.object({
 });
 export type ApprovalOut = z.infer<typeof approvalOutput>;
 
-export function toOutput(r: ApprovalRequest): ApprovalOut {
+export function toApprovalRequest(r: ApprovalRequest): ApprovalOut {
   const states = r.approvalStates;
   const latest = states.at(-1);
   const request = states.find((s) => s.state === "REQUESTED");
