@@ -117,7 +117,9 @@ function mutationToolsSource(found: readonly Found[]): string {
       for (const field of rootFields(operation)) {
         const other = makers.get(field);
         if (other !== undefined && other !== f.tool.name) {
-          throw new Error(`${field} is sent by ${other} and ${f.tool.name}: one tool makes a change.`);
+          throw new Error(
+            `${field} is sent by ${other} and ${f.tool.name}: one tool makes a change.`,
+          );
         }
         makers.set(field, f.tool.name);
       }
