@@ -223,8 +223,8 @@ function invoicesQuery(ctx: RequestContext, args: QueryInvoicesArgs, field: stri
 
 // ---------- mutations ----------
 
-function requireHire(ctx: RequestContext, id: unknown, v: ValidationCollector): HireRecord | null {
-  const hire = typeof id === "string" ? ctx.data.hires.get(id) : undefined;
+function requireHire(ctx: RequestContext, id: string, v: ValidationCollector): HireRecord | null {
+  const hire = ctx.data.hires.get(id);
   if (!hire) {
     v.add("input.hire", "The selected input.hire is invalid.");
     return null;
@@ -373,11 +373,11 @@ function createDraftHire(ctx: RequestContext, input: HireInput, field: string) {
 function draftHireContact(
   ctx: RequestContext,
   companyId: string,
-  id: unknown,
+  id: string | null | undefined,
   v: ValidationCollector,
 ): TrustedContactRecord | null {
   if (id === undefined || id === null) return null;
-  const contact = typeof id === "string" ? talentOf(ctx.data).contacts.get(id) : undefined;
+  const contact = talentOf(ctx.data).contacts.get(id);
   if (!contact || contact.companyId !== companyId) {
     v.add("input.trustedContact", "The selected input.trustedContact is invalid.");
     return null;

@@ -112,8 +112,7 @@ function actionApprovalApprovable(
   field: string,
 ) {
   const v = new ValidationCollector();
-  const request =
-    typeof input.id === "string" ? approvalsOf(ctx.data).requests.get(input.id) : undefined;
+  const request = approvalsOf(ctx.data).requests.get(input.id);
   if (!request) v.add("input.id", "The selected input.id is invalid.");
   else if (!visible(ctx, request)) throw authorizationError();
   const status = isDecision(input.status) ? input.status : null;

@@ -280,8 +280,7 @@ function reinviteTrustedContact(
   field: string,
 ) {
   const v = new ValidationCollector();
-  const contact =
-    typeof input.id === "string" ? talentOf(ctx.data).contacts.get(input.id) : undefined;
+  const contact = talentOf(ctx.data).contacts.get(input.id);
   if (!contact) v.add("input.id", "The selected input.id is invalid.");
   else {
     requireTalentManager(ctx, contact.companyId);
@@ -361,8 +360,7 @@ function updateTrustedContact(
   field: string,
 ) {
   const v = new ValidationCollector();
-  const contact =
-    typeof input.id === "string" ? talentOf(ctx.data).contacts.get(input.id) : undefined;
+  const contact = talentOf(ctx.data).contacts.get(input.id);
   if (!contact) v.add("input.id", "The selected input.id is invalid.");
   const c = v.passed(field, contact);
   requireTalentManager(ctx, c.companyId);

@@ -23,7 +23,7 @@ import { type WebhookRecord, webhooksOf } from "./seed.js";
 /** The platform allows secrets up to 255 characters (PLATFORM-INTERFACE §6.1). */
 const MAX_SECRET = 255;
 
-function visibleWebhook(ctx: RequestContext, id: unknown, field: string): WebhookRecord {
+function visibleWebhook(ctx: RequestContext, id: string, field: string): WebhookRecord {
   const webhook = webhooksOf(ctx.data).find((w) => w.id === id);
   const v = new ValidationCollector();
   if (!webhook) v.add("input.id", "The selected input.id is invalid.");
@@ -34,7 +34,7 @@ function visibleWebhook(ctx: RequestContext, id: unknown, field: string): Webhoo
 
 /** Title, URL and secret as the platform checks them; the same rules for create and update. */
 function checkFields(input: CreateWebhookInput | UpdateWebhookInput, v: ValidationCollector) {
-  if (typeof input.title !== "string" || input.title.trim() === "") {
+  if (input.title.trim() === "") {
     v.add("input.title", "The input.title field is required.");
   }
   let url: URL | undefined;
