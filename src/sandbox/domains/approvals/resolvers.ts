@@ -9,6 +9,7 @@ import { companyOf, listFilter, orderOf, PRE_START, paginate, sortBy } from "../
 import { itemAt, referenced } from "../../records.js";
 import type {
   ActionApprovalApprovableInput,
+  ApprovalApprovableState,
   HireCurrentApprovalStateArgs,
   MutationActionApprovalApprovableArgs,
   QueryApprovalApprovableArgs,
@@ -103,8 +104,9 @@ function approvalApprovablesQuery(
 
 type Decision = Extract<ApprovalStateName, "APPROVED" | "REJECTED" | "NEEDS_CHANGE">;
 const DECISIONS: ReadonlySet<string> = new Set<Decision>(["APPROVED", "REJECTED", "NEEDS_CHANGE"]);
-const isDecision = (value: unknown): value is Decision =>
-  typeof value === "string" && DECISIONS.has(value);
+// The schema's state enum also holds UNKNOWN and REQUESTED, which are not decisions.
+const isDecision = (value: ApprovalApprovableState | null | undefined): value is Decision =>
+  value !== null && value !== undefined && DECISIONS.has(value);
 
 function actionApprovalApprovable(
   ctx: RequestContext,

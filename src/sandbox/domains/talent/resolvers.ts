@@ -154,7 +154,7 @@ const MAX_MESSAGE = 5000;
 /** The platform's DateTime for "now" on the sandbox's pinned day. */
 const nowOn = (today: string) => `${today}T${new Date().toISOString().slice(11, 19)}.000000Z`;
 
-const text = (value: unknown) => (typeof value === "string" ? value.trim() : "");
+const text = (value: string | null | undefined) => (value ?? "").trim();
 
 /** Only a company's team may invite, and only into a company it sees. */
 function requireTalentManager(ctx: RequestContext, companyId: string): void {

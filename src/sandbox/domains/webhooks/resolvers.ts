@@ -51,7 +51,7 @@ function checkFields(input: CreateWebhookInput | UpdateWebhookInput, v: Validati
   }
 }
 
-const optional = (value: unknown) => (typeof value === "string" ? value : null);
+const optional = (value: string | null | undefined) => value ?? null;
 
 function createWebhook(
   ctx: RequestContext,
