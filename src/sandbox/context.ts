@@ -66,52 +66,9 @@ export interface RequestContext {
   events: PlatformEvents;
 }
 
-export type Args = Record<string, unknown>;
-
-export const isArgs = (value: unknown): value is Args =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
-
-/** A mutation's `input` argument, which the schema requires (`input: …Input!`). */
-export function inputOf(args: Args): Args {
-  const { input } = args;
-  if (!isArgs(input)) throw new TypeError("The field's input argument is required.");
-  return input;
-}
-
-/**
- * A list's `orderBy` argument: each clause's column (its `field`, or its `column` where the schema
- * names it so) and whether it asks for DESC. Clauses without a column are left out.
- */
-export function orderOf(
-  args: Args,
-  name: "field" | "column" = "field",
-): Array<{ by: string; desc: boolean }> {
-  const given: unknown[] = Array.isArray(args.orderBy) ? args.orderBy : [];
-  return given.flatMap((clause) => {
-    if (!isArgs(clause)) return [];
-    const by = clause[name];
-    return typeof by === "string" && by !== "" ? [{ by, desc: clause.order === "DESC" }] : [];
-  });
-}
-
-/** A list of strings an argument or input field holds; none when it is null or left out. */
-export function stringsOf(args: Args, name: string): string[] {
-  const value = args[name];
-  if (value === null || value === undefined) return [];
-  if (!Array.isArray(value) || !value.every((item) => typeof item === "string")) {
-    throw new TypeError(`The field's ${name} argument must be a list of strings.`);
-  }
-  return value;
-}
-
-/** A field's `id` argument, which the schema requires (`id: ID!`; GraphQL hands IDs over as strings). */
-export function idOf(args: Args): string {
-  const { id } = args;
-  if (typeof id !== "string") throw new TypeError("The field's id argument is required.");
-  return id;
-}
 // The parent is left open so that each resolver names the record it is handed (`h: HireRecord`).
-type Resolver = GraphQLFieldResolver<AnyRecord, RequestContext, Args>;
+// The arguments are not: a resolver reads them only through withArgs, as the schema types them.
+type Resolver = GraphQLFieldResolver<AnyRecord, RequestContext, unknown>;
 // biome-ignore lint/suspicious/noExplicitAny: resolver parents are our own records, typed per map
 export type AnyRecord = any;
 

@@ -1,11 +1,12 @@
 // Building blocks every sandbox domain's resolvers share: paging, filters, ordering, signed file
 // URLs and the record look-ups that cross domains.
 import { createHmac } from "node:crypto";
-import { type Args, isArgs, type RequestContext } from "./context.js";
+import type { RequestContext } from "./context.js";
 import { isRealDate } from "./dates.js";
 import { paymentRequestDates } from "./domains/payments/store.js";
 import { ValidationCollector } from "./errors.js";
 import { itemAt, referenced, referencedIn } from "./records.js";
+import type { DateRangeInput, SortOrder } from "./resolver-types.generated.js";
 import type { ContractRecord, HireRecord, HireStatus, WorkerRecord } from "./seed/index.js";
 
 const MAX_PAGE_SIZE = 100;
@@ -47,14 +48,29 @@ export function paginate<T>(items: T[], args: PageArgs, field: string) {
 }
 
 /** A list filter: absent or empty means "no filter"; values are alternatives. */
-export function listFilter(args: Args, name: string): Set<unknown> | null {
-  const v = args[name];
-  return Array.isArray(v) && v.length > 0 ? new Set(v) : null;
+export function listFilter(
+  values: readonly unknown[] | null | undefined,
+): ReadonlySet<unknown> | null {
+  return values && values.length > 0 ? new Set(values) : null;
 }
 
-/** The `search` argument, trimmed and lower-cased; "" when absent. */
-export function searchText(args: Args): string {
-  return typeof args.search === "string" ? args.search.trim().toLowerCase() : "";
+/** A `search` argument, trimmed and lower-cased; "" when absent. */
+export function searchText(search: string | null | undefined): string {
+  return search ? search.trim().toLowerCase() : "";
+}
+
+/**
+ * A list's `orderBy` clauses as sort keys: each clause's column (which `column` picks from the
+ * clause's generated type) and whether it asks for DESC. Clauses without a column are left out.
+ */
+export function orderOf<T extends { order?: SortOrder | null }>(
+  clauses: readonly T[] | null | undefined,
+  column: (clause: T) => string | null | undefined,
+): Array<{ by: string; desc: boolean }> {
+  return (clauses ?? []).flatMap((clause) => {
+    const by = column(clause);
+    return by ? [{ by, desc: clause.order === "DESC" }] : [];
+  });
 }
 
 export type Comparable = string | number | null;
@@ -91,10 +107,16 @@ export function sortBy<T extends { id: string }>(
   return keyed.map((k) => k.item);
 }
 
-/** A `{ from, to }` argument, each side a date or open; an invalid side is added to `v`. */
-export function dateRange(args: Args, name: string, v: ValidationCollector) {
-  const range = args[name];
-  if (!isArgs(range)) return null;
+/**
+ * A `{ from, to }` argument, each side a date or open; an invalid side is added to `v` under the
+ * argument's `name`. The Date scalar lets any value through, so each side is checked here.
+ */
+export function dateRange(
+  range: DateRangeInput | null | undefined,
+  name: string,
+  v: ValidationCollector,
+) {
+  if (!range) return null;
   const sideOf = (side: "from" | "to"): string | null => {
     const value = range[side];
     if (value === undefined || value === null) return null;

@@ -2,8 +2,8 @@
 // visibility rules (company scoping, restricted fields) applied per identity.
 import { buildSchema, type GraphQLSchema, isObjectType } from "graphql";
 import * as z from "zod";
-import type { AnyRecord, Args, RequestContext, ResolverMap } from "./context.js";
-import { idOf, inputOf, orderOf, withArgs } from "./context.js";
+import type { AnyRecord, RequestContext, ResolverMap } from "./context.js";
+import { withArgs } from "./context.js";
 import { isRealDate } from "./dates.js";
 import {
   checkHireCustomFieldValues,
@@ -24,6 +24,7 @@ import {
   latestContract,
   listFilter,
   newestWithStatus,
+  orderOf,
   PRE_START,
   paginate,
   searchText,
@@ -37,11 +38,22 @@ import {
 import { referenced } from "./records.js";
 import type {
   CancelHireInput,
+  CreateCustomTimesheetInput,
+  HireContractsArgs,
   HireInput,
+  InvoiceRowsArgs,
   MutationCancelHireArgs,
+  MutationCreateCustomTimesheetArgs,
   MutationCreateDraftHireArgs,
   MutationTerminateHireArgs,
+  QueryContractArgs,
+  QueryContractsArgs,
+  QueryHireArgs,
+  QueryHiresArgs,
+  QueryInvoiceArgs,
+  QueryInvoicesArgs,
   TerminateHireInput,
+  WorkerHiresArgs,
 } from "./resolver-types.generated.js";
 import { sandboxTypeDefs } from "./schema.js";
 import type { ContractRecord, HireRecord, InvoiceRecord, TimesheetRecord } from "./seed/index.js";
@@ -49,22 +61,31 @@ import { PLATFORM_ENTITY_NAME } from "./seed/index.js";
 
 // ---------- queries ----------
 
-function filterHires(ctx: RequestContext, args: Args, field: string, base?: HireRecord[]) {
+function filterHires(
+  ctx: RequestContext,
+  args: QueryHiresArgs,
+  field: string,
+  base?: HireRecord[],
+) {
   const v = new ValidationCollector();
-  const startRange = dateRange(args, "startDateRange", v);
-  const endRange = dateRange(args, "endDateRange", v);
-  const missing = dateRange(args, "missingPaymentRequestDateRange", v);
+  const startRange = dateRange(args.startDateRange, "startDateRange", v);
+  const endRange = dateRange(args.endDateRange, "endDateRange", v);
+  const missing = dateRange(
+    args.missingPaymentRequestDateRange,
+    "missingPaymentRequestDateRange",
+    v,
+  );
   v.throwIfAny(field);
-  const activeStatus = listFilter(args, "activeStatus");
-  const status = listFilter(args, "status");
-  const accounts = listFilter(args, "accounts");
-  const companies = listFilter(args, "companies");
-  const workers = listFilter(args, "workers");
-  const externalIds = listFilter(args, "externalIdentifiers");
-  const contractStatus = listFilter(args, "contractStatus");
-  const owners = listFilter(args, "owners");
+  const activeStatus = listFilter(args.activeStatus);
+  const status = listFilter(args.status);
+  const accounts = listFilter(args.accounts);
+  const companies = listFilter(args.companies);
+  const workers = listFilter(args.workers);
+  const externalIds = listFilter(args.externalIdentifiers);
+  const contractStatus = listFilter(args.contractStatus);
+  const owners = listFilter(args.owners);
   const ownersOf = (h: HireRecord) => hireDetailsOf(ctx.data).owners.get(h.id) ?? [];
-  const search = searchText(args);
+  const search = searchText(args.search);
   const hires = (base ?? [...ctx.data.hires.values()]).filter((h) => {
     if (!visibleHire(ctx, h)) return false;
     if (activeStatus && !activeStatus.has(h.status)) return false;
@@ -112,20 +133,25 @@ const HIRE_COLUMNS: Record<string, (ctx: RequestContext, h: HireRecord) => Compa
   LAST_PAYMENT_REQUEST_DATE: (c, h) => lastPaymentRequestDate(c, h),
 };
 
-function hiresQuery(ctx: RequestContext, args: Args, field: string) {
+function hiresQuery(ctx: RequestContext, args: QueryHiresArgs, field: string) {
   const hires = filterHires(ctx, args, field);
-  const clauses = orderOf(args).map(({ by, desc }) => {
+  const clauses = orderOf(args.orderBy, (c) => c.field).map(({ by, desc }) => {
     const column = columnOf(HIRE_COLUMNS, by);
     return { key: (h: HireRecord) => column(ctx, h), desc };
   });
   return paginate(sortBy(hires, clauses), args, field);
 }
 
-function contractsQuery(ctx: RequestContext, args: Args, field: string, base?: ContractRecord[]) {
-  const accounts = listFilter(args, "accounts");
-  const currencies = listFilter(args, "currencies");
-  const statuses = listFilter(args, "statuses");
-  const locations = listFilter(args, "locationPreferences");
+function contractsQuery(
+  ctx: RequestContext,
+  args: QueryContractsArgs,
+  field: string,
+  base?: ContractRecord[],
+) {
+  const accounts = listFilter(args.accounts);
+  const currencies = listFilter(args.currencies);
+  const statuses = listFilter(args.statuses);
+  const locations = listFilter(args.locationPreferences);
   const contracts = (base ?? [...ctx.data.contracts.values()]).filter((c) => {
     const hire = referenced(ctx.data.hires, c.hireId);
     if (!visibleHire(ctx, hire)) return false;
@@ -169,13 +195,13 @@ function invoiceMatches(ctx: RequestContext, i: InvoiceRecord, search: string): 
   );
 }
 
-function invoicesQuery(ctx: RequestContext, args: Args, field: string) {
-  const accounts = listFilter(args, "accounts");
-  const status = listFilter(args, "status");
-  const currency = listFilter(args, "currency");
-  const types = listFilter(args, "transactionTypes");
-  const externalIds = listFilter(args, "externalIdentifiers");
-  const search = searchText(args);
+function invoicesQuery(ctx: RequestContext, args: QueryInvoicesArgs, field: string) {
+  const accounts = listFilter(args.accounts);
+  const status = listFilter(args.status);
+  const currency = listFilter(args.currency);
+  const types = listFilter(args.transactionTypes);
+  const externalIds = listFilter(args.externalIdentifiers);
+  const search = searchText(args.search);
   const invoices = ctx.data.invoices.filter((i) => {
     if (!ctx.identity.companyIds.has(i.companyId)) return false;
     if (accounts && !accounts.has(i.companyId)) return false;
@@ -188,7 +214,7 @@ function invoicesQuery(ctx: RequestContext, args: Args, field: string) {
   });
   // The platform states no default order, so the sandbox keeps its stored one (oldest first):
   // a client that needs an order has to ask for it, as it must of the platform.
-  const clauses = orderOf(args, "column").map(({ by, desc }) => ({
+  const clauses = orderOf(args.orderBy, (c) => c.column).map(({ by, desc }) => ({
     key: columnOf(INVOICE_COLUMNS, by),
     desc,
   }));
@@ -197,8 +223,8 @@ function invoicesQuery(ctx: RequestContext, args: Args, field: string) {
 
 // ---------- mutations ----------
 
-function requireHire(ctx: RequestContext, id: unknown, v: ValidationCollector): HireRecord | null {
-  const hire = typeof id === "string" ? ctx.data.hires.get(id) : undefined;
+function requireHire(ctx: RequestContext, id: string, v: ValidationCollector): HireRecord | null {
+  const hire = ctx.data.hires.get(id);
   if (!hire) {
     v.add("input.hire", "The selected input.hire is invalid.");
     return null;
@@ -347,11 +373,11 @@ function createDraftHire(ctx: RequestContext, input: HireInput, field: string) {
 function draftHireContact(
   ctx: RequestContext,
   companyId: string,
-  id: unknown,
+  id: string | null | undefined,
   v: ValidationCollector,
 ): TrustedContactRecord | null {
   if (id === undefined || id === null) return null;
-  const contact = typeof id === "string" ? talentOf(ctx.data).contacts.get(id) : undefined;
+  const contact = talentOf(ctx.data).contacts.get(id);
   if (!contact || contact.companyId !== companyId) {
     v.add("input.trustedContact", "The selected input.trustedContact is invalid.");
     return null;
@@ -386,14 +412,18 @@ const registrationRow = z.preprocess(
 );
 const REQUIRED_REGISTRATION_FIELDS = ["hireId", "reportedDate", "hours", "externalId"] as const;
 
-function createCustomTimesheet(ctx: RequestContext, input: Args, field: string) {
+function createCustomTimesheet(
+  ctx: RequestContext,
+  input: CreateCustomTimesheetInput,
+  field: string,
+) {
   const v = new ValidationCollector();
   if (input.schema !== "default-json") {
     v.add("input.schema", 'The input.schema must be "default-json".');
   }
   let rows: unknown[] = [];
   try {
-    const parsed: unknown = JSON.parse(String(input.data));
+    const parsed: unknown = JSON.parse(input.data);
     if (Array.isArray(parsed)) rows = parsed;
     else if (parsed !== null && typeof parsed === "object") rows = [parsed];
     else v.add("input.data", "The input.data must be a registration object or an array of them.");
@@ -475,33 +505,38 @@ const coreResolvers: ResolverMap = {
       ...ctx.data.companies.filter((c) => ctx.identity.companyIds.has(c.id)),
       ...(ctx.identity.otherAccounts ? [...ctx.data.organisations, ...ctx.data.recruiters] : []),
     ],
-    hire: (_p, args, ctx) => {
-      const hire = ctx.data.hires.get(idOf(args));
+    hire: withArgs<QueryHireArgs>((_p, { id }, ctx) => {
+      const hire = ctx.data.hires.get(id);
       if (!hire) return null;
       if (!visibleHire(ctx, hire)) throw authorizationError();
       return hire;
-    },
-    hires: (_p, args, ctx, info) => hiresQuery(ctx, args, info.fieldName),
-    contract: (_p, args, ctx) => {
-      const contract = ctx.data.contracts.get(idOf(args));
+    }),
+    hires: withArgs<QueryHiresArgs>((_p, args, ctx, info) => hiresQuery(ctx, args, info.fieldName)),
+    contract: withArgs<QueryContractArgs>((_p, { id }, ctx) => {
+      const contract = ctx.data.contracts.get(id);
       if (!contract) return null;
       if (!visibleHire(ctx, referenced(ctx.data.hires, contract.hireId))) {
         throw authorizationError();
       }
       return contract;
-    },
-    contracts: (_p, args, ctx, info) => contractsQuery(ctx, args, info.fieldName),
-    invoices: (_p, args, ctx, info) => invoicesQuery(ctx, args, info.fieldName),
-    invoice: (_p, args, ctx) => {
-      const invoice = ctx.data.invoices.find((i) => i.number === args.number);
+    }),
+    contracts: withArgs<QueryContractsArgs>((_p, args, ctx, info) =>
+      contractsQuery(ctx, args, info.fieldName),
+    ),
+    invoices: withArgs<QueryInvoicesArgs>((_p, args, ctx, info) =>
+      invoicesQuery(ctx, args, info.fieldName),
+    ),
+    invoice: withArgs<QueryInvoiceArgs>((_p, { number }, ctx) => {
+      const invoice = ctx.data.invoices.find((i) => i.number === number);
       if (!invoice) return null;
       if (!ctx.identity.companyIds.has(invoice.companyId)) throw authorizationError();
       return invoice;
-    },
+    }),
   },
   Mutation: {
-    createCustomTimesheet: (_p, args, ctx, info) =>
-      createCustomTimesheet(ctx, inputOf(args), info.fieldName),
+    createCustomTimesheet: withArgs<MutationCreateCustomTimesheetArgs>((_p, { input }, ctx, info) =>
+      createCustomTimesheet(ctx, input, info.fieldName),
+    ),
     terminateHire: withArgs<MutationTerminateHireArgs>((_p, { input }, ctx, info) =>
       terminateHire(ctx, input, info.fieldName),
     ),
@@ -514,12 +549,12 @@ const coreResolvers: ResolverMap = {
   },
   Worker: {
     name: (w: AnyRecord) => workerName(w),
-    hires: (w: AnyRecord, args, ctx, info) => {
+    hires: withArgs<WorkerHiresArgs>((w: AnyRecord, args, ctx, info) => {
       const own = [...ctx.data.hires.values()].filter((h) => h.workerId === w.id);
-      const status = args.status ? { status: [args.status] } : {};
-      const hires = filterHires(ctx, { companies: args.companies, ...status }, info.fieldName, own);
+      const status = args.status ? [args.status] : null;
+      const hires = filterHires(ctx, { companies: args.companies, status }, info.fieldName, own);
       return paginate(sortBy(hires, []), args, info.fieldName);
-    },
+    }),
   },
   Hire: {
     status: (h: AnyRecord) => h.status,
@@ -547,7 +582,7 @@ const coreResolvers: ResolverMap = {
     pendingContractChanges: (h: AnyRecord, _a, ctx) =>
       newestWithStatus(ctx, h, "DRAFT") !== null && newestWithStatus(ctx, h, "ACTIVE") !== null,
     hasDraftContract: (h: AnyRecord, _a, ctx) => newestWithStatus(ctx, h, "DRAFT") !== null,
-    contracts: (h: HireRecord, args, ctx, info) => {
+    contracts: withArgs<HireContractsArgs>((h: HireRecord, args, ctx, info) => {
       const own = h.contractIds.map((id) => referenced(ctx.data.contracts, id));
       return contractsQuery(
         ctx,
@@ -555,7 +590,7 @@ const coreResolvers: ResolverMap = {
         info.fieldName,
         own,
       );
-    },
+    }),
   },
   Contract: {
     rate: (c: AnyRecord, _a, ctx) => {
@@ -580,7 +615,9 @@ const coreResolvers: ResolverMap = {
     payerDisplayName: (i: AnyRecord, _a, ctx) => companyOf(ctx, i.companyId).name,
     payeeDisplayName: (i: AnyRecord) => i.payeeDisplayName ?? PLATFORM_ENTITY_NAME,
     isOverDue: (i: AnyRecord) => i.status === "OVERDUE",
-    rows: (i: InvoiceRecord, args, _ctx, info) => paginate(i.rows, args, info.fieldName),
+    rows: withArgs<InvoiceRowsArgs>((i: InvoiceRecord, args, _ctx, info) =>
+      paginate(i.rows, args, info.fieldName),
+    ),
   },
   InvoiceRow: {
     worker: (r: AnyRecord, _a, ctx) => (r.workerId ? ctx.data.workers.get(r.workerId) : null),

@@ -2,14 +2,18 @@
 // may decide one only as a member of the approver group it waits for. Rejecting a request raised
 // by a new hire cancels that hire, as the platform's schema says.
 
-import type { AnyRecord, Args, RequestContext, ResolverMap } from "../../context.js";
-import { idOf, orderOf, withArgs } from "../../context.js";
+import type { AnyRecord, RequestContext, ResolverMap } from "../../context.js";
+import { withArgs } from "../../context.js";
 import { authorizationError, ValidationCollector } from "../../errors.js";
-import { companyOf, listFilter, PRE_START, paginate, sortBy } from "../../kit.js";
+import { companyOf, listFilter, orderOf, PRE_START, paginate, sortBy } from "../../kit.js";
 import { itemAt, referenced } from "../../records.js";
 import type {
   ActionApprovalApprovableInput,
+  ApprovalApprovableState,
+  HireCurrentApprovalStateArgs,
   MutationActionApprovalApprovableArgs,
+  QueryApprovalApprovableArgs,
+  QueryApprovalApprovablesArgs,
 } from "../../resolver-types.generated.js";
 import type { HireRecord } from "../../seed/index.js";
 import { hireDetailsOf } from "../hire-details/seed.js";
@@ -69,12 +73,16 @@ const viewerCanAction = (ctx: RequestContext, r: ApprovalRequestRecord) =>
   currentState(ctx, r) === "REQUESTED" &&
   approverMembers(ctx, r).includes(ctx.identity.user.id);
 
-function approvalApprovablesQuery(ctx: RequestContext, args: Args, field: string) {
-  const accounts = listFilter(args, "accounts");
-  const users = listFilter(args, "requiresActionUsers");
-  const flows = listFilter(args, "approvals");
-  const rules = listFilter(args, "approvalRules");
-  const approvable = typeof args.approvable === "string" ? args.approvable : null;
+function approvalApprovablesQuery(
+  ctx: RequestContext,
+  args: QueryApprovalApprovablesArgs,
+  field: string,
+) {
+  const accounts = listFilter(args.accounts);
+  const users = listFilter(args.requiresActionUsers);
+  const flows = listFilter(args.approvals);
+  const rules = listFilter(args.approvalRules);
+  const approvable = args.approvable ?? null;
   const requests = [...approvalsOf(ctx.data).requests.values()].filter((r) => {
     if (!visible(ctx, r)) return false;
     if (accounts && !accounts.has(flowOf(ctx, r).companyId)) return false;
@@ -88,7 +96,7 @@ function approvalApprovablesQuery(ctx: RequestContext, args: Args, field: string
     }
     return true;
   });
-  const clauses = orderOf(args)
+  const clauses = orderOf(args.orderBy, (c) => c.field)
     .filter(({ by }) => by === "CREATED_AT")
     .map(({ desc }) => ({ key: (r: ApprovalRequestRecord) => r.createdAt, desc }));
   return paginate(sortBy(requests, clauses), args, field);
@@ -96,8 +104,9 @@ function approvalApprovablesQuery(ctx: RequestContext, args: Args, field: string
 
 type Decision = Extract<ApprovalStateName, "APPROVED" | "REJECTED" | "NEEDS_CHANGE">;
 const DECISIONS: ReadonlySet<string> = new Set<Decision>(["APPROVED", "REJECTED", "NEEDS_CHANGE"]);
-const isDecision = (value: unknown): value is Decision =>
-  typeof value === "string" && DECISIONS.has(value);
+// The schema's state enum also holds UNKNOWN and REQUESTED, which are not decisions.
+const isDecision = (value: ApprovalApprovableState | null | undefined): value is Decision =>
+  value !== null && value !== undefined && DECISIONS.has(value);
 
 function actionApprovalApprovable(
   ctx: RequestContext,
@@ -105,8 +114,7 @@ function actionApprovalApprovable(
   field: string,
 ) {
   const v = new ValidationCollector();
-  const request =
-    typeof input.id === "string" ? approvalsOf(ctx.data).requests.get(input.id) : undefined;
+  const request = approvalsOf(ctx.data).requests.get(input.id);
   if (!request) v.add("input.id", "The selected input.id is invalid.");
   else if (!visible(ctx, request)) throw authorizationError();
   const status = isDecision(input.status) ? input.status : null;
@@ -166,14 +174,15 @@ function hireRequests(ctx: RequestContext, hire: HireRecord): ApprovalRequestRec
 
 export const approvalsResolvers: ResolverMap = {
   Query: {
-    approvalApprovable: (_p, args, ctx) => {
-      const request = approvalsOf(ctx.data).requests.get(idOf(args));
+    approvalApprovable: withArgs<QueryApprovalApprovableArgs>((_p, { id }, ctx) => {
+      const request = approvalsOf(ctx.data).requests.get(id);
       if (!request) return null;
       if (!visible(ctx, request)) throw authorizationError();
       return request;
-    },
-    approvalApprovables: (_p, args, ctx, info) =>
+    }),
+    approvalApprovables: withArgs<QueryApprovalApprovablesArgs>((_p, args, ctx, info) =>
       approvalApprovablesQuery(ctx, args, info.fieldName),
+    ),
   },
   Mutation: {
     actionApprovalApprovable: withArgs<MutationActionApprovalApprovableArgs>(
@@ -203,14 +212,14 @@ export const approvalsResolvers: ResolverMap = {
     company: (f: AnyRecord, _a, ctx) => companyOf(ctx, f.companyId),
   },
   Hire: {
-    currentApprovalState: (h: AnyRecord, args, ctx) => {
-      const trigger = typeof args.trigger === "string" ? args.trigger : null;
+    currentApprovalState: withArgs<HireCurrentApprovalStateArgs>((h: AnyRecord, args, ctx) => {
+      const trigger = args.trigger ?? null;
       const requests = hireRequests(ctx, h).filter(
         (r) => trigger === null || flowOf(ctx, r).trigger === trigger,
       );
       const latest = requests.sort((a, b) => (a.createdAt < b.createdAt ? -1 : 1)).at(-1);
       return latest ? (statesOf(ctx, latest).at(-1) ?? null) : null;
-    },
+    }),
     hasPendingApproval: (h: AnyRecord, _a, ctx) =>
       hireRequests(ctx, h).some((r) => PENDING.has(currentState(ctx, r))),
   },

@@ -1,6 +1,7 @@
 // Hire owners, compliance rows and PO number; custom fields and their values; projects. Visibility
 // as in the core: only the caller's companies, other companies' records are not authorised.
-import type { AnyRecord, Args, RequestContext, ResolverMap } from "../../context.js";
+import type { AnyRecord, RequestContext, ResolverMap } from "../../context.js";
+import { withArgs } from "../../context.js";
 import { authorizationError } from "../../errors.js";
 import {
   companyOf,
@@ -12,6 +13,13 @@ import {
   termsContract,
 } from "../../kit.js";
 import { referencedIn } from "../../records.js";
+import type {
+  CompanyCustomFieldsArgs,
+  HireCompliancesArgs,
+  QueryCustomFieldsArgs,
+  QueryProjectArgs,
+  QueryProjectsArgs,
+} from "../../resolver-types.generated.js";
 import { jobById } from "../jobs/seed.js";
 import { talentOf } from "../talent/seed.js";
 import {
@@ -28,10 +36,15 @@ function users(ctx: RequestContext, ids: readonly string[]): UserRecord[] {
   return ids.map((id) => all.get(id)).filter((u): u is UserRecord => u !== undefined);
 }
 
-function customFieldsQuery(ctx: RequestContext, args: Args, field: string, companyId?: string) {
-  const accounts = listFilter(args, "accounts");
-  const appliesTo = listFilter(args, "appliesTo");
-  const approval = typeof args.approval === "boolean" ? args.approval : null;
+function customFieldsQuery(
+  ctx: RequestContext,
+  args: QueryCustomFieldsArgs,
+  field: string,
+  companyId?: string,
+) {
+  const accounts = listFilter(args.accounts);
+  const appliesTo = listFilter(args.appliesTo);
+  const approval = args.approval ?? null;
   const fields = details(ctx).customFields.filter((f) => {
     if (!ctx.identity.companyIds.has(f.companyId)) return false;
     if (companyId !== undefined && f.companyId !== companyId) return false;
@@ -46,12 +59,12 @@ function customFieldsQuery(ctx: RequestContext, args: Args, field: string, compa
 const projectOpen = (ctx: RequestContext, p: ProjectRecord) =>
   p.endDate === null || p.endDate > ctx.data.today;
 
-function projectsQuery(ctx: RequestContext, args: Args, field: string) {
-  const accounts = listFilter(args, "accounts");
-  const status = listFilter(args, "status");
-  const owners = listFilter(args, "owners");
-  const externalIds = listFilter(args, "externalIdentifiers");
-  const search = searchText(args);
+function projectsQuery(ctx: RequestContext, args: QueryProjectsArgs, field: string) {
+  const accounts = listFilter(args.accounts);
+  const status = listFilter(args.status);
+  const owners = listFilter(args.owners);
+  const externalIds = listFilter(args.externalIdentifiers);
+  const search = searchText(args.search);
   const projects = details(ctx).projects.filter((p) => {
     if (!ctx.identity.companyIds.has(p.companyId)) return false;
     if (accounts && !accounts.has(p.companyId)) return false;
@@ -75,26 +88,31 @@ const optionOf = (ctx: RequestContext, v: CustomFieldValueRecord) =>
 
 export const hireDetailsResolvers: ResolverMap = {
   Query: {
-    customFields: (_p, args, ctx, info) => customFieldsQuery(ctx, args, info.fieldName),
-    projects: (_p, args, ctx, info) => projectsQuery(ctx, args, info.fieldName),
-    project: (_p, args, ctx) => {
-      const project = details(ctx).projects.find((p) => p.id === args.id);
+    customFields: withArgs<QueryCustomFieldsArgs>((_p, args, ctx, info) =>
+      customFieldsQuery(ctx, args, info.fieldName),
+    ),
+    projects: withArgs<QueryProjectsArgs>((_p, args, ctx, info) =>
+      projectsQuery(ctx, args, info.fieldName),
+    ),
+    project: withArgs<QueryProjectArgs>((_p, { id }, ctx) => {
+      const project = details(ctx).projects.find((p) => p.id === id);
       if (!project) return null;
       if (!ctx.identity.companyIds.has(project.companyId)) throw authorizationError();
       return project;
-    },
+    }),
   },
   Company: {
-    customFields: (c: AnyRecord, args, ctx, info) =>
+    customFields: withArgs<CompanyCustomFieldsArgs>((c: AnyRecord, args, ctx, info) =>
       customFieldsQuery(ctx, { first: args.first, page: args.page }, info.fieldName, c.id),
+    ),
   },
   Hire: {
     owners: (h: AnyRecord, _a, ctx) => users(ctx, details(ctx).owners.get(h.id) ?? []),
-    compliances: (h: AnyRecord, args, ctx) => {
-      const names = listFilter(args, "names");
+    compliances: withArgs<HireCompliancesArgs>((h: AnyRecord, args, ctx) => {
+      const names = listFilter(args.names);
       const rows = details(ctx).compliances.get(h.id) ?? [];
       return names ? rows.filter((r) => names.has(r.name)) : rows;
-    },
+    }),
     purchaseOrderNumber: (h: AnyRecord, _a, ctx) => termsContract(ctx, h).purchaseOrderNumber,
     // The same date the core orders hires by (LAST_PAYMENT_REQUEST_DATE).
     lastPaymentRequestDate: (h: AnyRecord, _a, ctx) => lastPaymentRequestDate(ctx, h),

@@ -1,7 +1,7 @@
 // Jobs, candidates and bids, scoped like the core: a caller sees its companies' jobs only, and an
 // account that may not see rates gets the job's and the bids' rates as restricted fields.
-import type { AnyRecord, Args, RequestContext, ResolverMap } from "../../context.js";
-import { idOf, orderOf, stringsOf, withArgs } from "../../context.js";
+import type { AnyRecord, RequestContext, ResolverMap } from "../../context.js";
+import { withArgs } from "../../context.js";
 import { authorizationError, restrictedFieldError, ValidationCollector } from "../../errors.js";
 import {
   type Comparable,
@@ -10,6 +10,7 @@ import {
   dateRange,
   inRange,
   listFilter,
+  orderOf,
   paginate,
   searchText,
   sortBy,
@@ -18,13 +19,17 @@ import {
 import { referenced } from "../../records.js";
 import type {
   JobBidsArgs,
+  JobHiresArgs,
   JobJobCandidatesArgs,
   MutationAcceptBidArgs,
   MutationCreateJobArgs,
   MutationUpdateJobArgs,
   MutationUpdateJobCandidateStatusArgs,
   MutationUpdateJobCandidateStepArgs,
+  QueryBidArgs,
   QueryBidsArgs,
+  QueryJobArgs,
+  QueryJobCandidateArgs,
   QueryJobCandidatesArgs,
   QueryJobsArgs,
 } from "../../resolver-types.generated.js";
@@ -65,7 +70,7 @@ const bidsOf = (ctx: RequestContext, jobId: string) =>
 const isAvailable = (job: JobRecord) => job.status === "ACTIVE" && !job.paused;
 
 function rateField(key: "rate" | "minimumRate" | "maximumRate") {
-  return (job: JobRecord, _a: Args, ctx: RequestContext) => {
+  return (job: JobRecord, _a: unknown, ctx: RequestContext) => {
     if (!ctx.identity.seesRates) throw restrictedFieldError();
     return job[key];
   };
@@ -80,19 +85,19 @@ const JOB_COLUMNS: Record<string, (ctx: RequestContext, j: JobRecord) => Compara
 
 function jobsQuery(ctx: RequestContext, args: QueryJobsArgs, field: string) {
   const v = new ValidationCollector();
-  const created = dateRange(args, "createdAtDateRange", v);
-  const start = dateRange(args, "startDateRange", v);
-  const end = dateRange(args, "endDateRange", v);
+  const created = dateRange(args.createdAtDateRange, "createdAtDateRange", v);
+  const start = dateRange(args.startDateRange, "startDateRange", v);
+  const end = dateRange(args.endDateRange, "endDateRange", v);
   v.throwIfAny(field);
-  const accounts = listFilter(args, "accounts");
-  const currencies = listFilter(args, "currencies");
-  const rateTypes = listFilter(args, "rateTypes");
-  const locations = listFilter(args, "locationPreferences");
-  const externalIds = listFilter(args, "externalIdentifiers");
-  const statuses = listFilter(args, "statuses");
+  const accounts = listFilter(args.accounts);
+  const currencies = listFilter(args.currencies);
+  const rateTypes = listFilter(args.rateTypes);
+  const locations = listFilter(args.locationPreferences);
+  const externalIds = listFilter(args.externalIdentifiers);
+  const statuses = listFilter(args.statuses);
   // The schema: skills are names ("php", "Graphql api"), not ids.
-  const skills = stringsOf(args, "skills").map((s) => s.trim().toLowerCase());
-  const search = searchText(args);
+  const skills = (args.skills ?? []).map((s) => s.trim().toLowerCase());
+  const search = searchText(args.search);
   const skillNames = (j: JobRecord) =>
     j.skillIds.map((id) => talentOf(ctx.data).skills.get(id)?.name.toLowerCase());
 
@@ -128,7 +133,9 @@ function jobsQuery(ctx: RequestContext, args: QueryJobsArgs, field: string) {
     }
     return true;
   });
-  const given = Array.isArray(args.orderBy) && args.orderBy.length > 0 ? orderOf(args) : null;
+  // Newest first unless an order is asked for (even one whose clauses name no column).
+  const asked = args.orderBy && args.orderBy.length > 0;
+  const given = asked ? orderOf(args.orderBy, (c) => c.field) : null;
   const clauses = (given ?? [{ by: "CREATED_AT", desc: true }]).map(({ by, desc }) => {
     const column = columnOf(JOB_COLUMNS, by);
     return { key: (j: JobRecord) => column(ctx, j), desc };
@@ -161,9 +168,9 @@ function candidatesQuery(
   field: string,
   base?: JobCandidateRecord[],
 ) {
-  const jobs = listFilter(args, "jobs");
-  const statuses = listFilter(args, "statuses");
-  const steps = listFilter(args, "steps");
+  const jobs = listFilter(args.jobs);
+  const statuses = listFilter(args.statuses);
+  const steps = listFilter(args.steps);
   const { preferred } = args;
   const candidates = (base ?? [...jobsOf(ctx.data).candidates.values()]).filter((c) => {
     if (!visibleJob(ctx, jobOf(ctx, c.jobId))) return false;
@@ -173,7 +180,7 @@ function candidatesQuery(
     if (preferred !== undefined && preferred !== null && c.isPreferred !== preferred) return false;
     return true;
   });
-  const clauses = orderOf(args, "column").map(({ by, desc }) => {
+  const clauses = orderOf(args.orderBy, (c) => c.column).map(({ by, desc }) => {
     const column = columnOf(CANDIDATE_COLUMNS, by);
     return { key: (r: JobCandidateRecord) => column(ctx, r), desc };
   });
@@ -187,10 +194,10 @@ const BID_COLUMNS: Record<string, (b: BidRecord) => Comparable> = {
 };
 
 function bidsQuery(ctx: RequestContext, args: QueryBidsArgs, field: string, base?: BidRecord[]) {
-  const statuses = listFilter(args, "statuses");
+  const statuses = listFilter(args.statuses);
   const jobId = args.job;
-  const accounts = listFilter(args, "accounts");
-  const companies = listFilter(args, "companies");
+  const accounts = listFilter(args.accounts);
+  const companies = listFilter(args.companies);
   const bids = (base ?? [...jobsOf(ctx.data).bids.values()]).filter((b) => {
     const job = jobOf(ctx, b.jobId);
     if (!visibleJob(ctx, job)) return false;
@@ -208,7 +215,7 @@ function bidsQuery(ctx: RequestContext, args: QueryBidsArgs, field: string, base
     }
     return true;
   });
-  const given = orderOf(args);
+  const given = orderOf(args.orderBy, (c) => c.field);
   const clauses = (given.length > 0 ? given : [{ by: "CREATED_AT", desc: false }]).map(
     ({ by, desc }) => ({ key: columnOf(BID_COLUMNS, by), desc }),
   );
@@ -218,28 +225,28 @@ function bidsQuery(ctx: RequestContext, args: QueryBidsArgs, field: string, base
 export const jobsResolvers: ResolverMap = {
   Query: {
     jobs: withArgs<QueryJobsArgs>((_p, args, ctx, info) => jobsQuery(ctx, args, info.fieldName)),
-    job: (_p, args, ctx) => {
-      const job = jobById(ctx.data, idOf(args));
+    job: withArgs<QueryJobArgs>((_p, { id }, ctx) => {
+      const job = jobById(ctx.data, id);
       if (!job) return null;
       if (!visibleJob(ctx, job)) throw authorizationError();
       return job;
-    },
+    }),
     jobCandidates: withArgs<QueryJobCandidatesArgs>((_p, args, ctx, info) =>
       candidatesQuery(ctx, args, info.fieldName),
     ),
     bids: withArgs<QueryBidsArgs>((_p, args, ctx, info) => bidsQuery(ctx, args, info.fieldName)),
-    jobCandidate: (_p, args, ctx) => {
-      const candidate = jobsOf(ctx.data).candidates.get(idOf(args));
+    jobCandidate: withArgs<QueryJobCandidateArgs>((_p, { id }, ctx) => {
+      const candidate = jobsOf(ctx.data).candidates.get(id);
       if (!candidate) return null;
       if (!visibleJob(ctx, jobOf(ctx, candidate.jobId))) throw authorizationError();
       return candidate;
-    },
-    bid: (_p, args, ctx) => {
-      const bid = jobsOf(ctx.data).bids.get(idOf(args));
+    }),
+    bid: withArgs<QueryBidArgs>((_p, { id }, ctx) => {
+      const bid = jobsOf(ctx.data).bids.get(id);
       if (!bid) return null;
       if (!visibleJob(ctx, jobOf(ctx, bid.jobId))) throw authorizationError();
       return bid;
-    },
+    }),
   },
   Mutation: {
     createJob: withArgs<MutationCreateJobArgs>((_p, { input }, ctx, info) =>
@@ -279,12 +286,12 @@ export const jobsResolvers: ResolverMap = {
       ctx.identity.managesJobs && ctx.identity.managesHires && isAvailable(j),
     canBePublished: (j: AnyRecord) => canBePublished(j),
     // The hires made from this job's candidates, oldest first.
-    hires: (j: AnyRecord, args, ctx, info) => {
+    hires: withArgs<JobHiresArgs>((j: AnyRecord, args, ctx, info) => {
       const hires = candidatesOf(ctx, j.id)
         .map((c) => (c.hireId ? ctx.data.hires.get(c.hireId) : undefined))
         .filter((h): h is HireRecord => h !== undefined);
       return paginate(hires, args, info.fieldName);
-    },
+    }),
     bids: withArgs<JobBidsArgs>((j: JobRecord, args, ctx, info) =>
       bidsQuery(ctx, { first: args.first, page: args.page }, info.fieldName, bidsOf(ctx, j.id)),
     ),

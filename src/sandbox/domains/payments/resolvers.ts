@@ -4,8 +4,8 @@
 // the others out, a single one asked for by id is refused. The rate is hidden as Contract.rate is
 // (restricted field). The amounts stay visible: they are what the company is billed, as visible as
 // its invoices' amounts, and the schema has them non-null, so hiding one would void the whole list.
-import type { AnyRecord, Args, RequestContext, ResolverMap } from "../../context.js";
-import { inputOf, orderOf } from "../../context.js";
+import type { AnyRecord, RequestContext, ResolverMap } from "../../context.js";
+import { withArgs } from "../../context.js";
 import { authorizationError, restrictedFieldError, ValidationCollector } from "../../errors.js";
 import {
   type Comparable,
@@ -14,12 +14,22 @@ import {
   dateRange,
   inRange,
   listFilter,
+  orderOf,
   paginate,
   searchText,
   sortBy,
   workerName,
 } from "../../kit.js";
 import { referenced } from "../../records.js";
+import type {
+  HirePaymentRequestsArgs,
+  MutationUpdatePaymentRequestArgs,
+  QueryPaymentRequestArgs,
+  QueryPaymentRequestsArgs,
+  TimesheetPaymentRequestsArgs,
+  TimesheetRegistrationsArgs,
+  UpdatePaymentRequestInput,
+} from "../../resolver-types.generated.js";
 import type { HireRecord } from "../../seed/index.js";
 import {
   allPaymentRequests,
@@ -57,8 +67,8 @@ const COLUMNS: Record<string, (ctx: RequestContext, r: PaymentRequestRecord) => 
   TOTAL_AMOUNT: (_c, r) => netAmount(r),
 };
 
-function orderClauses(ctx: RequestContext, args: Args) {
-  const given = orderOf(args);
+function orderClauses(ctx: RequestContext, args: QueryPaymentRequestsArgs) {
+  const given = orderOf(args.orderBy, (c) => c.field);
   // Newest first unless told otherwise.
   const clauses = given.length > 0 ? given : [{ by: "ISSUED_AT", desc: true }];
   return clauses.flatMap(({ by, desc }) => {
@@ -76,26 +86,26 @@ function orderClauses(ctx: RequestContext, args: Args) {
 
 function paymentRequestsQuery(
   ctx: RequestContext,
-  args: Args,
+  args: QueryPaymentRequestsArgs,
   field: string,
   base?: PaymentRequestRecord[],
 ) {
   const v = new ValidationCollector();
-  const timesheetPeriod = dateRange(args, "timesheetPeriod", v);
-  const requested = dateRange(args, "requestedDateRange", v);
-  const billingStart = dateRange(args, "billingStartDateRange", v);
-  const billingEnd = dateRange(args, "billingEndDateRange", v);
+  const timesheetPeriod = dateRange(args.timesheetPeriod, "timesheetPeriod", v);
+  const requested = dateRange(args.requestedDateRange, "requestedDateRange", v);
+  const billingStart = dateRange(args.billingStartDateRange, "billingStartDateRange", v);
+  const billingEnd = dateRange(args.billingEndDateRange, "billingEndDateRange", v);
   v.throwIfAny(field);
-  const accounts = listFilter(args, "accounts");
-  const currencies = listFilter(args, "currencies");
-  const hires = listFilter(args, "hires");
-  const statuses = listFilter(args, "statuses");
-  const workerStatuses = listFilter(args, "workerStatuses");
-  const payoutStatuses = listFilter(args, "workerPayoutStatuses");
-  const rateTypes = listFilter(args, "rateTypes");
-  const externalIds = listFilter(args, "externalIdentifiers");
-  const hasTimesheet = typeof args.hasTimesheet === "boolean" ? args.hasTimesheet : null;
-  const search = searchText(args);
+  const accounts = listFilter(args.accounts);
+  const currencies = listFilter(args.currencies);
+  const hires = listFilter(args.hires);
+  const statuses = listFilter(args.statuses);
+  const workerStatuses = listFilter(args.workerStatuses);
+  const payoutStatuses = listFilter(args.workerPayoutStatuses);
+  const rateTypes = listFilter(args.rateTypes);
+  const externalIds = listFilter(args.externalIdentifiers);
+  const hasTimesheet = args.hasTimesheet ?? null;
+  const search = searchText(args.search);
   const requests = (base ?? allPaymentRequests(ctx.data)).filter((r) => {
     if (!visible(ctx, r)) return false;
     if (accounts && !accounts.has(r.companyId)) return false;
@@ -140,7 +150,7 @@ const MAX_PURCHASE_ORDER = 255;
 const MAX_COMMENTS = 5000;
 
 /** Any payment request by id: listed, made from submissions, or billed on an invoice. */
-function findPaymentRequest(ctx: RequestContext, id: unknown): PaymentRequestRecord | undefined {
+function findPaymentRequest(ctx: RequestContext, id: string): PaymentRequestRecord | undefined {
   return (
     allPaymentRequests(ctx.data).find((r) => r.id === id) ??
     [...paymentsState(ctx.data).invoiced.values()].find((r) => r.id === id)
@@ -148,8 +158,8 @@ function findPaymentRequest(ctx: RequestContext, id: unknown): PaymentRequestRec
 }
 
 /** As the platform reads text input: trimmed, and empty is null. */
-const textInput = (value: unknown) => {
-  if (typeof value !== "string") return null;
+const textInput = (value: string | null) => {
+  if (value === null) return null;
   const trimmed = value.trim();
   return trimmed === "" ? null : trimmed;
 };
@@ -158,7 +168,11 @@ const textInput = (value: unknown) => {
  * Sets what was given of purchaseOrderNumber and comments (null clears). The company's hire
  * managers may; a cancelled or rejected request is closed, and a paid one has been billed as it is.
  */
-function updatePaymentRequest(ctx: RequestContext, input: Args, field: string) {
+function updatePaymentRequest(
+  ctx: RequestContext,
+  input: UpdatePaymentRequestInput,
+  field: string,
+) {
   const v = new ValidationCollector();
   const request = findPaymentRequest(ctx, input.id);
   if (!request) v.add("input.id", "The selected input.id is invalid.");
@@ -175,8 +189,9 @@ function updatePaymentRequest(ctx: RequestContext, input: Args, field: string) {
     ["purchaseOrderNumber", MAX_PURCHASE_ORDER],
     ["comments", MAX_COMMENTS],
   ] as const) {
-    if (input[key] === undefined) continue;
-    const value = textInput(input[key]);
+    const given = input[key];
+    if (given === undefined) continue;
+    const value = textInput(given);
     if (value !== null && value.length > max) {
       v.add(`input.${key}`, `The input.${key} may not be greater than ${max} characters.`);
     }
@@ -196,20 +211,23 @@ function updatePaymentRequest(ctx: RequestContext, input: Args, field: string) {
 
 export const paymentsResolvers: ResolverMap = {
   Mutation: {
-    updatePaymentRequest: (_p, args, ctx, info) =>
-      updatePaymentRequest(ctx, inputOf(args), info.fieldName),
+    updatePaymentRequest: withArgs<MutationUpdatePaymentRequestArgs>((_p, { input }, ctx, info) =>
+      updatePaymentRequest(ctx, input, info.fieldName),
+    ),
   },
   Query: {
-    paymentRequest: (_p, args, ctx) => {
-      const request = findPaymentRequest(ctx, args.id);
+    paymentRequest: withArgs<QueryPaymentRequestArgs>((_p, { id }, ctx) => {
+      const request = findPaymentRequest(ctx, id);
       if (!request) return null;
       if (!visible(ctx, request)) throw authorizationError();
       return request;
-    },
-    paymentRequests: (_p, args, ctx, info) => paymentRequestsQuery(ctx, args, info.fieldName),
+    }),
+    paymentRequests: withArgs<QueryPaymentRequestsArgs>((_p, args, ctx, info) =>
+      paymentRequestsQuery(ctx, args, info.fieldName),
+    ),
   },
   Hire: {
-    paymentRequests: (h: HireRecord, args, ctx, info) => {
+    paymentRequests: withArgs<HirePaymentRequestsArgs>((h: HireRecord, args, ctx, info) => {
       const own = allPaymentRequests(ctx.data).filter((r) => r.hireId === h.id);
       return paymentRequestsQuery(
         ctx,
@@ -222,7 +240,7 @@ export const paymentsResolvers: ResolverMap = {
         info.fieldName,
         own,
       );
-    },
+    }),
   },
   InvoiceRow: {
     // The invoice was visible, so is what it bills.
@@ -249,11 +267,13 @@ export const paymentsResolvers: ResolverMap = {
       return hire ? ctx.data.workers.get(hire.workerId) : null;
     },
     hire: (t: AnyRecord, _a, ctx) => ctx.data.hires.get(t.hireId) ?? null,
-    paymentRequests: (t: AnyRecord, args, ctx, info) => {
+    paymentRequests: withArgs<TimesheetPaymentRequestsArgs>((t: AnyRecord, args, ctx, info) => {
       const own = allPaymentRequests(ctx.data).filter((r) => r.timesheet?.id === t.id);
       return paymentRequestsQuery(ctx, { first: args.first, page: args.page }, info.fieldName, own);
-    },
-    registrations: (t: PaymentTimesheetRecord, args, _ctx, info) =>
-      paginate(t.registrations, args, info.fieldName),
+    }),
+    registrations: withArgs<TimesheetRegistrationsArgs>(
+      (t: PaymentTimesheetRecord, args, _ctx, info) =>
+        paginate(t.registrations, args, info.fieldName),
+    ),
   },
 };

@@ -1,8 +1,8 @@
 // Skills and the talent pool, scoped like the core: a caller sees the contacts of its companies only.
 
 import * as z from "zod";
-import type { AnyRecord, Args, RequestContext, ResolverMap } from "../../context.js";
-import { IDENTITIES, idOf, orderOf, stringsOf, withArgs } from "../../context.js";
+import type { AnyRecord, RequestContext, ResolverMap } from "../../context.js";
+import { IDENTITIES, withArgs } from "../../context.js";
 import { authorizationError, ValidationCollector } from "../../errors.js";
 import {
   type Comparable,
@@ -11,6 +11,7 @@ import {
   dateRange,
   inRange,
   listFilter,
+  orderOf,
   paginate,
   searchText,
   sortBy,
@@ -23,8 +24,11 @@ import type {
   MutationCreateTrustedContactArgs,
   MutationReinviteTrustedContactArgs,
   MutationUpdateTrustedContactArgs,
+  QuerySkillsArgs,
+  QueryTrustedContactArgs,
   QueryTrustedContactsArgs,
   ReinviteTrustedContactInput,
+  TrustedContactViewerCanReInviteArgs,
   UpdateTrustedContactInput,
 } from "../../resolver-types.generated.js";
 import type { HireStatus } from "../../seed/index.js";
@@ -77,20 +81,17 @@ const CONTACT_COLUMNS: Record<
 
 function trustedContactsQuery(ctx: RequestContext, args: QueryTrustedContactsArgs, field: string) {
   const v = new ValidationCollector();
-  const created = dateRange(args, "createdAtDateRange", v);
+  const created = dateRange(args.createdAtDateRange, "createdAtDateRange", v);
   v.throwIfAny(field);
   const talent = talentOf(ctx.data);
-  const accounts = listFilter(args, "accounts");
-  const workers = listFilter(args, "workers");
-  const skills = stringsOf(args, "skills");
-  const countries = listFilter(args, "countries");
-  const wantedCountries = countries
-    ? new Set([...countries].map((c) => String(c).trim().toUpperCase()))
-    : null;
-  const statuses = listFilter(args, "statuses");
-  const externalIds = listFilter(args, "externalIdentifiers");
+  const accounts = listFilter(args.accounts);
+  const workers = listFilter(args.workers);
+  const skills = args.skills ?? [];
+  const wantedCountries = listFilter(args.countries?.map((c) => c.trim().toUpperCase()));
+  const statuses = listFilter(args.statuses);
+  const externalIds = listFilter(args.externalIdentifiers);
   const { origin, hireStatus, hireHistory } = args;
-  const search = searchText(args);
+  const search = searchText(args.search);
 
   const contacts = [...talent.contacts.values()].filter((c) => {
     if (!ctx.identity.companyIds.has(c.companyId)) return false;
@@ -123,7 +124,7 @@ function trustedContactsQuery(ctx: RequestContext, args: QueryTrustedContactsArg
     }
     return true;
   });
-  const given = orderOf(args);
+  const given = orderOf(args.orderBy, (c) => c.field);
   const clauses = (given.length > 0 ? given : [{ by: "WORKER_NAME", desc: false }]).map(
     ({ by, desc }) => {
       const column = columnOf(CONTACT_COLUMNS, by);
@@ -133,9 +134,9 @@ function trustedContactsQuery(ctx: RequestContext, args: QueryTrustedContactsArg
   return paginate(sortBy(contacts, clauses), args, field);
 }
 
-function skillsQuery(ctx: RequestContext, args: Args, field: string) {
-  const search = searchText(args);
-  const types = listFilter(args, "skillableType");
+function skillsQuery(ctx: RequestContext, args: QuerySkillsArgs, field: string) {
+  const search = searchText(args.search);
+  const types = listFilter(args.skillableType);
   const skills = [...talentOf(ctx.data).skills.values()].filter((s) => {
     if (search && !s.name.toLowerCase().includes(search)) return false;
     if (types && !s.types.some((t) => types.has(t))) return false;
@@ -153,7 +154,7 @@ const MAX_MESSAGE = 5000;
 /** The platform's DateTime for "now" on the sandbox's pinned day. */
 const nowOn = (today: string) => `${today}T${new Date().toISOString().slice(11, 19)}.000000Z`;
 
-const text = (value: unknown) => (typeof value === "string" ? value.trim() : "");
+const text = (value: string | null | undefined) => (value ?? "").trim();
 
 /** Only a company's team may invite, and only into a company it sees. */
 function requireTalentManager(ctx: RequestContext, companyId: string): void {
@@ -207,18 +208,18 @@ function createTrustedContact(
     v.add("input.country", "The selected input.country is invalid.");
   }
   const skillIds: string[] = [];
-  stringsOf(input, "skills").forEach((value, i) => {
+  input.skills.forEach((value, i) => {
     const skill = findSkill(ctx, value);
     if (!skill) v.add(`input.skills.${i}`, `The selected input.skills.${i} is invalid.`);
     else if (!skillIds.includes(skill.id)) skillIds.push(skill.id);
   });
-  stringsOf(input, "links").forEach((link, i) => {
+  input.links.forEach((link, i) => {
     if (!/^https?:\/\/\S+$/.test(link)) {
       v.add(`input.links.${i}`, `The input.links.${i} must be a valid URL.`);
     }
   });
   // The sandbox has no uploads, so no attachment id exists.
-  stringsOf(input, "attachments").forEach((_id, i) => {
+  input.attachments.forEach((_id, i) => {
     v.add(`input.attachments.${i}`, `The selected input.attachments.${i} is invalid.`);
   });
   const message = typeof input.message === "string" ? input.message : null;
@@ -279,8 +280,7 @@ function reinviteTrustedContact(
   field: string,
 ) {
   const v = new ValidationCollector();
-  const contact =
-    typeof input.id === "string" ? talentOf(ctx.data).contacts.get(input.id) : undefined;
+  const contact = talentOf(ctx.data).contacts.get(input.id);
   if (!contact) v.add("input.id", "The selected input.id is invalid.");
   else {
     requireTalentManager(ctx, contact.companyId);
@@ -360,23 +360,22 @@ function updateTrustedContact(
   field: string,
 ) {
   const v = new ValidationCollector();
-  const contact =
-    typeof input.id === "string" ? talentOf(ctx.data).contacts.get(input.id) : undefined;
+  const contact = talentOf(ctx.data).contacts.get(input.id);
   if (!contact) v.add("input.id", "The selected input.id is invalid.");
   const c = v.passed(field, contact);
   requireTalentManager(ctx, c.companyId);
   const skillIds: string[] = [];
-  stringsOf(input, "skills").forEach((value, i) => {
+  (input.skills ?? []).forEach((value, i) => {
     const skill = findSkill(ctx, value);
     if (!skill) v.add(`input.skills.${i}`, `The selected input.skills.${i} is invalid.`);
     else if (!skillIds.includes(skill.id)) skillIds.push(skill.id);
   });
-  stringsOf(input, "links").forEach((link, i) => {
+  (input.links ?? []).forEach((link, i) => {
     if (!/^https?:\/\/\S+$/.test(link)) {
       v.add(`input.links.${i}`, `The input.links.${i} must be a valid URL.`);
     }
   });
-  stringsOf(input, "attachments").forEach((_id, i) => {
+  (input.attachments ?? []).forEach((_id, i) => {
     v.add(`input.attachments.${i}`, `The selected input.attachments.${i} is invalid.`);
   });
   const values = checkContactValues(ctx, c, input.customFieldValues, v);
@@ -446,13 +445,15 @@ export const talentResolvers: ResolverMap = {
     ),
   },
   Query: {
-    trustedContact: (_p, args, ctx) => {
-      const contact = talentOf(ctx.data).contacts.get(idOf(args));
+    trustedContact: withArgs<QueryTrustedContactArgs>((_p, { id }, ctx) => {
+      const contact = talentOf(ctx.data).contacts.get(id);
       if (!contact) return null;
       if (!ctx.identity.companyIds.has(contact.companyId)) throw authorizationError();
       return contact;
-    },
-    skills: (_p, args, ctx, info) => skillsQuery(ctx, args, info.fieldName),
+    }),
+    skills: withArgs<QuerySkillsArgs>((_p, args, ctx, info) =>
+      skillsQuery(ctx, args, info.fieldName),
+    ),
     trustedContacts: withArgs<QueryTrustedContactsArgs>((_p, args, ctx, info) =>
       trustedContactsQuery(ctx, args, info.fieldName),
     ),
@@ -464,11 +465,13 @@ export const talentResolvers: ResolverMap = {
       Object.values(IDENTITIES).find((i) => i.user.id === c.invitedByUserId)?.user ?? null,
     skills: (c: TrustedContactRecord, _a, ctx) =>
       c.skillIds.map((id) => talentOf(ctx.data).skills.get(id)),
-    viewerCanReInvite: (c: AnyRecord, args, ctx) =>
-      ctx.identity.managesTalent &&
-      ctx.identity.companyIds.has(c.companyId) &&
-      args.account === c.companyId &&
-      c.status === "INVITED",
+    viewerCanReInvite: withArgs<TrustedContactViewerCanReInviteArgs>(
+      (c: AnyRecord, { account }, ctx) =>
+        ctx.identity.managesTalent &&
+        ctx.identity.companyIds.has(c.companyId) &&
+        account === c.companyId &&
+        c.status === "INVITED",
+    ),
   },
   Worker: {
     address: (w: AnyRecord, _a, ctx) => talentOf(ctx.data).addresses.get(w.id) ?? null,

@@ -1,7 +1,7 @@
 // Visibility as in the core: the caller's companies only; another company's webhook, or its
 // events, is not authorised. Deliveries themselves are made by delivery.ts.
 import type { RequestContext, ResolverMap } from "../../context.js";
-import { inputOf, withArgs } from "../../context.js";
+import { withArgs } from "../../context.js";
 import { authorizationError, ValidationCollector } from "../../errors.js";
 import { companyOf, listFilter, paginate, sortBy } from "../../kit.js";
 import type {
@@ -9,7 +9,12 @@ import type {
   DeleteWebhookInput,
   MutationCreateWebhookArgs,
   MutationDeleteWebhookArgs,
+  MutationRetryWebhookEventArgs,
   MutationUpdateWebhookArgs,
+  QueryWebhookArgs,
+  QueryWebhookEventArgs,
+  QueryWebhookEventsArgs,
+  QueryWebhooksArgs,
   UpdateWebhookInput,
 } from "../../resolver-types.generated.js";
 import { dateTime, type WebhookEventRecord, webhookEventsOf } from "./delivery.js";
@@ -18,7 +23,7 @@ import { type WebhookRecord, webhooksOf } from "./seed.js";
 /** The platform allows secrets up to 255 characters (PLATFORM-INTERFACE §6.1). */
 const MAX_SECRET = 255;
 
-function visibleWebhook(ctx: RequestContext, id: unknown, field: string): WebhookRecord {
+function visibleWebhook(ctx: RequestContext, id: string, field: string): WebhookRecord {
   const webhook = webhooksOf(ctx.data).find((w) => w.id === id);
   const v = new ValidationCollector();
   if (!webhook) v.add("input.id", "The selected input.id is invalid.");
@@ -29,7 +34,7 @@ function visibleWebhook(ctx: RequestContext, id: unknown, field: string): Webhoo
 
 /** Title, URL and secret as the platform checks them; the same rules for create and update. */
 function checkFields(input: CreateWebhookInput | UpdateWebhookInput, v: ValidationCollector) {
-  if (typeof input.title !== "string" || input.title.trim() === "") {
+  if (input.title.trim() === "") {
     v.add("input.title", "The input.title field is required.");
   }
   let url: URL | undefined;
@@ -46,7 +51,7 @@ function checkFields(input: CreateWebhookInput | UpdateWebhookInput, v: Validati
   }
 }
 
-const optional = (value: unknown) => (typeof value === "string" ? value : null);
+const optional = (value: string | null | undefined) => value ?? null;
 
 function createWebhook(
   ctx: RequestContext,
@@ -118,7 +123,7 @@ function deleteWebhook(
   return webhook;
 }
 
-function visibleEvent(ctx: RequestContext, id: unknown): WebhookEventRecord | undefined {
+function visibleEvent(ctx: RequestContext, id: string): WebhookEventRecord | undefined {
   const event = webhookEventsOf(ctx.data).find((e) => e.id === id);
   if (event && !ctx.identity.companyIds.has(event.companyId)) throw authorizationError();
   return event;
@@ -126,21 +131,23 @@ function visibleEvent(ctx: RequestContext, id: unknown): WebhookEventRecord | un
 
 export const webhooksResolvers: ResolverMap = {
   Query: {
-    webhook: (_p, args, ctx) => {
-      const webhook = webhooksOf(ctx.data).find((w) => w.id === args.id);
+    webhook: withArgs<QueryWebhookArgs>((_p, { id }, ctx) => {
+      const webhook = webhooksOf(ctx.data).find((w) => w.id === id);
       if (!webhook) return null;
       if (!ctx.identity.companyIds.has(webhook.companyId)) throw authorizationError();
       return webhook;
-    },
-    webhooks: (_p, args, ctx, info) => {
-      const accounts = listFilter(args, "accounts");
+    }),
+    webhooks: withArgs<QueryWebhooksArgs>((_p, args, ctx, info) => {
+      const accounts = listFilter(args.accounts);
       const visible = webhooksOf(ctx.data).filter(
         (w) => ctx.identity.companyIds.has(w.companyId) && (!accounts || accounts.has(w.companyId)),
       );
       return paginate(sortBy(visible, []), args, info.fieldName);
-    },
-    webhookEvent: (_p, args, ctx) => visibleEvent(ctx, args.id) ?? null,
-    webhookEvents: (_p, args, ctx, info) => {
+    }),
+    webhookEvent: withArgs<QueryWebhookEventArgs>(
+      (_p, { id }, ctx) => visibleEvent(ctx, id) ?? null,
+    ),
+    webhookEvents: withArgs<QueryWebhookEventsArgs>((_p, args, ctx, info) => {
       const visible = webhookEventsOf(ctx.data).filter(
         (e) =>
           ctx.identity.companyIds.has(e.companyId) &&
@@ -150,7 +157,7 @@ export const webhooksResolvers: ResolverMap = {
       );
       // "They are returned in descending order of creation."
       return paginate([...visible].reverse(), args, info.fieldName);
-    },
+    }),
   },
   Mutation: {
     createWebhook: withArgs<MutationCreateWebhookArgs>((_p, { input }, ctx, info) =>
@@ -162,14 +169,13 @@ export const webhooksResolvers: ResolverMap = {
     deleteWebhook: withArgs<MutationDeleteWebhookArgs>((_p, { input }, ctx, info) =>
       deleteWebhook(ctx, input, info.fieldName),
     ),
-    retryWebhookEvent: (_p, args, ctx, info) => {
-      const input = inputOf(args);
+    retryWebhookEvent: withArgs<MutationRetryWebhookEventArgs>((_p, { input }, ctx, info) => {
       const event = visibleEvent(ctx, input.id);
       const v = new ValidationCollector();
       if (!event) v.add("input.id", "The selected input.id is invalid.");
       ctx.events.retry(v.passed(info.fieldName, event).id);
       return event;
-    },
+    }),
   },
   Webhook: {
     owner: (w: WebhookRecord, _a, ctx) => companyOf(ctx, w.companyId).name,
