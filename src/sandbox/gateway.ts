@@ -1,6 +1,6 @@
 // The sandbox's GraphQL gateway: graphql-http (the reference GraphQL-over-HTTP server) with hooks
 // that answer as the real gateway and platform do, in the order they apply:
-//   HTTP checks (path, method, CSRF preflight, Content-Type, JSON body)  → 400/404/405
+//   HTTP checks (path, method, CSRF preflight, Content-Type, JSON body)  → 400/404/405/413
 //   parse → GRAPHQL_PARSE_FAILED; validate → GRAPHQL_VALIDATION_FAILED; variables → BAD_USER_INPUT
 //   authentication (bearer token) → Unauthenticated.
 //   rate limit (per token; only authenticated requests use the budget) → Too Many Requests
@@ -146,6 +146,13 @@ function handlerFor(call: Call): Handler<IncomingMessage, undefined> {
     validate: (schema, document, rules) => {
       const errors = validate(schema, document, rules);
       if (errors.length > 0) return errors.map((e) => gatewayError(e, "GRAPHQL_VALIDATION_FAILED"));
+      // The schema has no subscriptions: refused with the gateway's code, like any invalid document.
+      if (call.operation?.operation === "subscription") {
+        const error = new GraphQLError("Subscriptions are not supported.", {
+          nodes: call.operation,
+        });
+        return [gatewayError(error, "GRAPHQL_VALIDATION_FAILED")];
+      }
       if (call.operation) return [];
       const message = call.record.operationName
         ? `Unknown operation named "${call.record.operationName}".`
@@ -188,8 +195,9 @@ async function requestParams(
   // have no body; the gateway's carry its error.
   if (!("query" in params)) {
     const [, { status, statusText, headers }] = params;
-    const code = status === 405 ? "METHOD_NOT_ALLOWED" : "BAD_REQUEST";
-    return refusal(status, `${statusText}.`, code, headers);
+    // The platform answers malformed HTTP with 400 BAD_REQUEST (graphql-http's 415 included).
+    if (status === 405) return refusal(status, `${statusText}.`, "METHOD_NOT_ALLOWED", headers);
+    return refusal(400, `${statusText}.`);
   }
   if (params.query.trim() === "") throw new Error("The request must have a non-empty `query`.");
   record.operationName = params.operationName ?? null;

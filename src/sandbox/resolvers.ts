@@ -399,7 +399,7 @@ const requiredField = <T extends z.ZodType>(schema: T) => schema.nullable().catc
  * empty one; the optional fields are left out when they are not of their type.
  */
 const registrationRow = z.preprocess(
-  (raw) => (raw !== null && typeof raw === "object" ? raw : {}),
+  (raw) => (raw !== null && typeof raw === "object" && !Array.isArray(raw) ? raw : {}),
   z.object({
     hireId: requiredField(z.string().min(1)),
     reportedDate: requiredField(z.string().refine(isRealDate)),

@@ -103,7 +103,7 @@ describe("a platform address that cannot be reached", () => {
         ).run(viewerQuery, {}),
       );
       queued.destroy();
-      // The connect time-out ended it: the 30 s request time-out would end it as a TimeoutError.
+      // The connect time-out ended it: the longer request time-out would end it as a TimeoutError.
       expect(error).not.toBeInstanceOf(TimeoutError);
       expect(error).toBeInstanceOf(NetworkError);
       expect(error.attempts).toBe(1);

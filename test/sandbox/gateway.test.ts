@@ -125,7 +125,7 @@ describe("HTTP gateway", () => {
       headers: { ...authed, "content-type": "application/json; charset=iso-8859-1" },
       body: JSON.stringify({ query: "{ viewer { name } }" }),
     });
-    expect(latin1.status).toBe(415);
+    expect(latin1.status).toBe(400);
     expect(latin1.json?.errors?.[0]?.extensions.code).toBe("BAD_REQUEST");
   });
 });
@@ -143,6 +143,7 @@ describe("GraphQL gateway errors (HTTP 200, no data)", () => {
     ["an unknown argument", "{ hires(color: RED) { paginatorInfo { total } } }"],
     ["a missing required argument", "{ hire { id } }"],
     ["an unknown type", "query ($x: Banana) { viewer { name } }"],
+    ["a subscription, which the schema has none of", "subscription { viewer { name } }"],
   ])("reports %s as GRAPHQL_VALIDATION_FAILED with locations", async (_label, query) => {
     const r = await gql(sandbox, query);
     expect(r.status).toBe(200);

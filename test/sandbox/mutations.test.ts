@@ -144,6 +144,7 @@ describe("createCustomTimesheet", () => {
   it("names each missing or invalid field, and leaves out optional fields not of their type", async () => {
     const r = await submit([
       7,
+      ["hire_001", "2026-11-18", 8, "a-list"],
       { hireId: "", reportedDate: "2026-02-30", hours: -1, externalId: "bad-all" },
       { hireId: "hire_001", reportedDate: "2026-11-18", hours: "8", externalId: "bad-hours" },
       {
@@ -157,6 +158,11 @@ describe("createCustomTimesheet", () => {
       },
     ]);
     expect(r.data?.createCustomTimesheet.rejectedRegistrations).toEqual([
+      {
+        externalId: null,
+        reason: "MISSING_REQUIRED_FIELD",
+        message: "Missing or invalid required field(s): hireId, reportedDate, hours, externalId.",
+      },
       {
         externalId: null,
         reason: "MISSING_REQUIRED_FIELD",
