@@ -17,15 +17,24 @@ export interface RedisStoreOptions {
   connectTimeoutMs?: number;
   /** How long one command may take before it counts as a failure. Default 2 s. */
   commandTimeoutMs?: number;
+  /**
+   * The rate windows' clock, for tests that move time on. By default Redis's own clock, the one
+   * every replica shares; keys' time to live always follows Redis's clock.
+   */
+  now?: () => number;
 }
 
 // One script, so the prune, the count and the record happen in one step on the server: replicas
-// racing for the last slot cannot both get it. Redis's own clock is the one every replica shares.
-// A use's score is the moment it stops counting. Released uses sort before those in flight; the
-// wait assumes a use in flight ends now (like the local governor), and callers ask again sooner.
+// racing for the last slot cannot both get it. Redis's own clock is the one every replica shares;
+// ARGV[5], when given, is the time instead (a test's clock). A use's score is the moment it stops
+// counting. Released uses sort before those in flight; the wait assumes a use in flight ends now
+// (like the local governor), and callers ask again sooner.
 const CLAIM = `
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local now = tonumber(ARGV[5])
+if not now then
+  local t = redis.call('TIME')
+  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
 if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[1]) then
   local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
@@ -39,12 +48,16 @@ end
 return 0
 `;
 
-// A released use counts one more window from now, never longer than its claim said.
+// A released use counts one more window from now, never longer than its claim said; ARGV[3], when
+// given, is the time instead.
 const RELEASE = `
 local old = redis.call('ZSCORE', KEYS[1], ARGV[1])
 if not old then return 0 end
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local now = tonumber(ARGV[3])
+if not now then
+  local t = redis.call('TIME')
+  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
 local untilAt = now + tonumber(ARGV[2])
 if untilAt < tonumber(old) then redis.call('ZADD', KEYS[1], 'XX', untilAt, ARGV[1]) end
 return 1
@@ -146,8 +159,9 @@ interface ScriptedRedis extends Redis {
     windowMs: number,
     holdMs: number,
     id: string,
+    now: number | "",
   ): Promise<number>;
-  wfmcpRelease(key: string, id: string, windowMs: number): Promise<number>;
+  wfmcpRelease(key: string, id: string, windowMs: number, now: number | ""): Promise<number>;
 }
 
 /** The address as logs may show it: scheme, host, port and database, never a user or password. */
@@ -183,7 +197,7 @@ export async function createRedisStore(
   const channels = createChannels(connection, logger, run);
   return {
     ...keyValueCommands(redis, run),
-    ...windowCommands(redis, run),
+    ...windowCommands(redis, run, options.now),
     ...logCommands(redis, run),
     publish: channels.publish,
     subscribe: channels.subscribe,
@@ -306,7 +320,9 @@ function keyValueCommands(redis: ScriptedRedis, run: Run) {
   } satisfies Partial<StateStore>;
 }
 
-function windowCommands(redis: ScriptedRedis, run: Run) {
+function windowCommands(redis: ScriptedRedis, run: Run, now?: () => number) {
+  // An empty time makes the scripts read Redis's clock.
+  const at = () => now?.() ?? "";
   return {
     async claimWindowSlot(key, limit, windowMs, hold?: WindowHold) {
       const wait = await run("claim a slot of the rate budget", () =>
@@ -316,13 +332,14 @@ function windowCommands(redis: ScriptedRedis, run: Run) {
           Math.ceil(windowMs),
           Math.ceil(hold?.maxMs ?? 0),
           hold?.id ?? randomUUID(),
+          at(),
         ),
       );
       return Number(wait);
     },
     async releaseWindowSlot(key, id, windowMs) {
       await run("release a slot of the rate budget", () =>
-        redis.wfmcpRelease(k(key), id, Math.ceil(windowMs)),
+        redis.wfmcpRelease(k(key), id, Math.ceil(windowMs), at()),
       );
     },
   } satisfies Partial<StateStore>;

@@ -1,6 +1,7 @@
 // Three HTTP replicas sharing one real Redis, behind a round-robin in the test: any request may
 // land on any replica. The figures are printed so that a run shows them, not only pass/fail.
 import { randomBytes } from "node:crypto";
+import { EventEmitter } from "node:events";
 import type { Progress } from "@modelcontextprotocol/client";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -25,6 +26,8 @@ interface Replica {
   alive: boolean;
   served: number;
   log: string[];
+  /** Emits "line" with each line logged. */
+  lines: EventEmitter;
 }
 
 let redis: RedisServer;
@@ -72,6 +75,18 @@ function roundRobin(pool: Replica[]): typeof fetch {
   };
 }
 
+/** Resolves when the replica next logs a line containing `text`. */
+function nextLogged(replica: Replica, text: string): Promise<void> {
+  return new Promise((resolve) => {
+    const listener = (line: string) => {
+      if (!line.includes(text)) return;
+      replica.lines.off("line", listener);
+      resolve();
+    };
+    replica.lines.on("line", listener);
+  });
+}
+
 async function connect(pool: Replica[]): Promise<Client> {
   const client = new Client({ name: "replica-test", version: "0" }, { capabilities: {} });
   const transport = new StreamableHTTPClientTransport(new URL(`${pool[0]?.handle.url}/mcp`), {
@@ -105,9 +120,13 @@ beforeAll(async () => {
   };
   for (const name of ["A", "B", "C"]) {
     const log: string[] = [];
-    const logger = createLogger("info", (line) => log.push(line));
+    const lines = new EventEmitter();
+    const logger = createLogger("info", (line) => {
+      log.push(line);
+      lines.emit("line", line);
+    });
     const handle = await startHttpServer(config, logger, "test", { rateLimitWindowMs: WINDOW_MS });
-    replicas.push({ name, handle, alive: true, served: 0, log });
+    replicas.push({ name, handle, alive: true, served: 0, log, lines });
   }
 }, 30_000);
 
@@ -321,13 +340,10 @@ describe.skipIf(REDIS_MISSING)("three replicas sharing Redis", () => {
     expect(textOf(confirm)).toMatch(/Nothing was sent to the platform/);
     expect(sentWhileDown).toBe(0);
 
+    const reconnected = nextLogged(a, "reachable again");
     await redis.start();
-    let back = false;
-    for (let i = 0; i < 50 && !back; i++) {
-      back = !(await onA.callTool({ name: "list_accounts", arguments: {} })).isError;
-      if (!back) await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    expect(back).toBe(true);
+    await reconnected;
+    expect((await onA.callTool({ name: "list_accounts", arguments: {} })).isError).toBeFalsy();
     // Redis came back empty: the old token is unknown, so the change is not sent on its strength.
     const again = await onA.callTool({
       name: "terminate_hire",

@@ -48,6 +48,8 @@ export interface WebhookEventRecord {
   /** The exact body sent, signed, and sent again unchanged on every attempt. */
   body: string;
   attempts: AttemptRecord[];
+  /** When the automatic schedule's next attempt is due; null when none is (sandbox only). */
+  nextAttemptAt: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -251,7 +253,10 @@ export function createWebhookDelivery(options: {
     record.status = ok ? "success" : last ? "failed-finally" : `failed-${n}`;
     record.attempts.push({ result: record.status, statusCode: status, at: dateTime(now()) });
     record.updatedAt = dateTime(now());
-    if (!ok && !last) later(itemAt(delays, n - 1), () => void attempt(webhook, record, n + 1));
+    const retry = !ok && !last;
+    const delay = retry ? itemAt(delays, n - 1) : 0;
+    record.nextAttemptAt = retry ? dateTime(now() + delay) : null;
+    if (retry) later(delay, () => void attempt(webhook, record, n + 1));
   }
 
   return {
@@ -278,6 +283,7 @@ export function createWebhookDelivery(options: {
             payload,
             body,
             attempts: [],
+            nextAttemptAt: null,
             createdAt: at,
             updatedAt: at,
           };
