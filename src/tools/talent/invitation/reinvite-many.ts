@@ -155,11 +155,7 @@ async function reinviteOne(ctx: ToolContext, p: Preview) {
     line: `- ${oneLine(contactId)} ${whole(email)}: ${line}`,
   });
   try {
-    const sent = await sendReinvitation(
-      ctx,
-      { contactId, invitedAt: p.invitedAt as string, companyName: p.company.name },
-      checkOf(contactId),
-    );
+    const sent = await sendReinvitation(ctx, p, checkOf(contactId));
     if (sent.kind === "unknown") return said("outcome-unknown", sent.text, sent.text);
     const c = toInvitedContact(sent.kind === "sent" ? sent.data : (sent.state as InvitedContact));
     const late = sent.kind === "read-back" ? " (answer lost; the read-back confirmed it)" : "";

@@ -131,31 +131,23 @@ function refuseIfTooRecent(ctx: ToolContext, contactId: string, invitedAt: strin
 export const sendReinvite = (ctx: ToolContext, plan: ReinvitePlan) =>
   sendReinvitation(
     ctx,
-    {
-      contactId: plan.contactId,
-      invitedAt: plan.invitedAt,
-      companyName: plan.preview.company.name,
-    },
+    plan.preview,
     `query_platform ({ trustedContact(id: "${oneLine(plan.contactId)}") { invitedAt } }; a re-invitation moves invitedAt past ${oneLine(plan.invitedAt)})`,
   );
 
 /**
- * One confirmed re-invitation sent once; after a lost answer, the contact read back, where an
+ * One previewed re-invitation sent once; after a lost answer, the contact read back, where an
  * invitation day later than the previewed one shows it sent. `check` is how a person looks.
  */
-export function sendReinvitation(
-  ctx: ToolContext,
-  contact: { contactId: string; invitedAt: string; companyName: string },
-  check: string,
-): Promise<Sent> {
-  const id = contact.contactId;
+export function sendReinvitation(ctx: ToolContext, p: Preview, check: string): Promise<Sent> {
+  const id = p.contactId as string;
   return sendWrite(ctx, {
     tool: TOOL,
     target: `contact ${id}`,
     check,
     send: allowedOr(
       "reinvite",
-      contact.companyName,
+      p.company.name,
       async () =>
         (
           await ctx.client.run(
@@ -167,6 +159,6 @@ export function sendReinvitation(
     ),
     readBack: () => readContact(ctx, id),
     // invitedAt is a date: only a later day shows the re-invitation.
-    applied: (found) => found !== null && found.invitedAt > contact.invitedAt,
+    applied: (found) => found !== null && found.invitedAt > (p.invitedAt as string),
   });
 }
