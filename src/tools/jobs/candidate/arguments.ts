@@ -16,8 +16,7 @@ const REJECTION_REASONS = [
   "EXISTING_APPLICATION_THROUGH_OTHER_CHANNELS",
 ] as const satisfies readonly JobCandidateStatusReason[];
 
-/** One action per call; returns the rejection reason, upper-cased, when one is given. */
-export function checkArguments(args: {
+interface Args {
   candidateId?: string;
   step?: string;
   status?: string;
@@ -25,7 +24,10 @@ export function checkArguments(args: {
   bidId?: string;
   person?: string;
   job?: string;
-}): JobCandidateStatusReason | undefined {
+}
+
+/** One action per call; returns the rejection reason, upper-cased, when one is given. */
+export function checkArguments(args: Args): JobCandidateStatusReason | undefined {
   if (args.job !== undefined && args.person === undefined) {
     throw new ToolInputError(
       "job goes with person: it says on which job the person is meant",
@@ -34,28 +36,22 @@ export function checkArguments(args: {
     );
   }
   if (args.person !== undefined) {
-    const extra = (["candidateId", "bidId"] as const).filter((k) => args[k] !== undefined);
-    if (extra.length > 0) {
-      throw new ToolInputError(
-        `person names the candidate or bidder; ${extra.join(" and ")} do not go with it`,
-        extra.join(", "),
-        "Give person (and job), or the id without person.",
-      );
-    }
+    refuseOthers(
+      args,
+      ["candidateId", "bidId"],
+      "person names the candidate or bidder",
+      "Give person (and job), or the id without person.",
+    );
     if (args.step !== undefined && args.status !== undefined) {
       throw new ToolInputError("give either step or status, one change per call", "status");
     }
   } else if (args.bidId !== undefined) {
-    const extra = (["candidateId", "step", "status", "reason"] as const).filter(
-      (k) => args[k] !== undefined,
+    refuseOthers(
+      args,
+      ["candidateId", "step", "status", "reason"],
+      "bidId accepts a bid on its own",
+      "Leave them out to accept the bid, or leave out bidId to change a candidate.",
     );
-    if (extra.length > 0) {
-      throw new ToolInputError(
-        `bidId accepts a bid on its own; ${extra.join(" and ")} do not go with it`,
-        extra.join(", "),
-        "Leave them out to accept the bid, or leave out bidId to change a candidate.",
-      );
-    }
     return undefined;
   }
   if (args.candidateId === undefined && args.person === undefined) {
@@ -71,6 +67,23 @@ export function checkArguments(args: {
       args.step === undefined ? "step" : "status",
     );
   }
+  return rejectionReason(args);
+}
+
+/** Refuses those of `names` given: "<why>; candidateId and bidId do not go with it". */
+function refuseOthers(args: Args, names: readonly (keyof Args)[], why: string, fix: string) {
+  const extra = names.filter((k) => args[k] !== undefined);
+  if (extra.length > 0) {
+    throw new ToolInputError(
+      `${why}; ${extra.join(" and ")} do not go with it`,
+      extra.join(", "),
+      fix,
+    );
+  }
+}
+
+/** The reason given, upper-cased, when it is one the platform knows and goes with a rejection. */
+function rejectionReason(args: Args): JobCandidateStatusReason | undefined {
   if (args.reason === undefined) return undefined;
   if (args.status !== "NON_ELIGIBLE") {
     throw new ToolInputError("a reason goes only with status NON_ELIGIBLE", "reason");
