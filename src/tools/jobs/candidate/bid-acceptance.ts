@@ -41,13 +41,12 @@ async function readOutcome(ctx: ToolContext, id: string): Promise<AcceptBidOutco
 
 const bidTarget = (id: string) => `bid ${id}`;
 
-/** Reads the bid and says what accepting it would do; refuses what cannot be done. */
-async function proposeAcceptance(
+/** The bid, when it can be accepted: open, on an active job, by an account that may hire. */
+async function openBid(
   ctx: ToolContext,
   bidId: string,
-  byName: boolean,
-): Promise<Proposal<BidOut>> {
-  const argument = byName ? "person" : "bidId";
+  argument: string,
+): Promise<BidForAcceptance> {
   const found = await readBid(ctx, bidId);
   if (!found) {
     throw new ToolInputError(
@@ -73,7 +72,16 @@ async function proposeAcceptance(
   if (!found.job.viewerCanCreateHire) {
     throw new NotAllowedError(`accept bid ${oneLine(bidId)} (it creates a hire)`, "hiring");
   }
-  const bid = toBidOutput(found);
+  return found;
+}
+
+/** Reads the bid and says what accepting it would do; refuses what cannot be done. */
+async function proposeAcceptance(
+  ctx: ToolContext,
+  bidId: string,
+  byName: boolean,
+): Promise<Proposal<BidOut>> {
+  const bid = toBidOutput(await openBid(ctx, bidId, byName ? "person" : "bidId"));
   const via = bid.supplier
     ? ` via the agency ${whole(bid.supplier.name)} (${oneLine(bid.supplier.id)})`
     : "";
@@ -144,25 +152,32 @@ async function sendAcceptance(ctx: ToolContext, bid: BidOut): Promise<Result> {
       text: `Accepting bid ${oneLine(bid.id)} from ${whole(bid.worker.name)}: ${sent.text}`,
     };
   }
-  if (sent.kind === "read-back") {
-    const hire = hireOf(sent.state as AcceptBidOutcome) as { id: string; status: string };
-    const accepted = { ...bid, status: "ACCEPTED" };
-    return {
-      structured: {
-        status: "accepted",
-        action: "accept-bid",
-        bid: accepted,
-        hire: toIdAndStatus(hire),
-        note: "The connection dropped after the request was sent; reading the bid back showed it accepted.",
-      },
-      text: [
-        `Bid ${oneLine(bid.id)} is accepted: hire ${oneLine(hire.id)} (status ${oneLine(hire.status)}) for ${whole(bid.worker.name)} at ${whole(bid.company.name)}, at ${bidRate(accepted)}.`,
-        "The connection dropped after the request was sent; reading the bid back confirmed it. It was sent once and must not be sent again.",
-        `The worker is asked to accept the draft contract; see it with get_hire ${oneLine(hire.id)}. This cannot be undone.`,
-      ].join("\n"),
-    };
-  }
-  const hire = sent.data.data.acceptBid;
+  if (sent.kind === "read-back") return acceptedOnReadBack(bid, sent.state as AcceptBidOutcome);
+  return accepted(bid, sent.data.data.acceptBid);
+}
+
+/** The answer when the bid, read back after a lost answer, shows it accepted. */
+function acceptedOnReadBack(bid: BidOut, state: AcceptBidOutcome): Result {
+  const hire = hireOf(state) as { id: string; status: string };
+  const acceptedBid = { ...bid, status: "ACCEPTED" };
+  return {
+    structured: {
+      status: "accepted",
+      action: "accept-bid",
+      bid: acceptedBid,
+      hire: toIdAndStatus(hire),
+      note: "The connection dropped after the request was sent; reading the bid back showed it accepted.",
+    },
+    text: [
+      `Bid ${oneLine(bid.id)} is accepted: hire ${oneLine(hire.id)} (status ${oneLine(hire.status)}) for ${whole(bid.worker.name)} at ${whole(bid.company.name)}, at ${bidRate(acceptedBid)}.`,
+      "The connection dropped after the request was sent; reading the bid back confirmed it. It was sent once and must not be sent again.",
+      `The worker is asked to accept the draft contract; see it with get_hire ${oneLine(hire.id)}. This cannot be undone.`,
+    ].join("\n"),
+  };
+}
+
+/** The answer from the hire the platform made. */
+function accepted(bid: BidOut, hire: AcceptedHire): Result {
   const terms = hire.latestContract;
   return {
     structured: {

@@ -40,31 +40,50 @@ export async function findByPerson(
       "Give job (its id or name). Nothing was changed.",
     );
   }
-  const onJob = job === undefined ? "" : ` ${where}`;
-  if (forBid) {
-    // Without a job, only bids that can be accepted count: open ones on active jobs.
-    const open = rows.filter(
-      (c) => c.bid?.status === "OPEN" && (job !== undefined || c.job.status === "ACTIVE"),
-    );
-    if (open.length === 1) return open[0] as Candidacy;
-    const bids = rows.filter((c) => c.bid !== null);
-    // One bid on the job named, no longer open: the acceptance's own checks say why not.
-    if (open.length === 0 && job !== undefined && bids.length === 1) return bids[0] as Candidacy;
-    if (open.length === 0) {
-      throw new ToolInputError(
-        `${who} has no open bid${job === undefined ? " on an active job" : onJob}; ${candidacyList(rows)}`,
-        job === undefined ? "person" : "job",
-        "Nothing was changed. list_jobs with person shows every job they are on.",
-      );
-    }
+  const found = {
+    rows,
+    who,
+    jobNamed: job !== undefined,
+    onJob: job === undefined ? "" : ` ${where}`,
+  };
+  return forBid ? withOpenBid(found) : onLiveJob(found);
+}
+
+/** A person's candidacies, read; `onJob` says which job was named (" on job …"), or is empty. */
+interface PersonRows {
+  rows: Candidacy[];
+  who: string;
+  jobNamed: boolean;
+  onJob: string;
+}
+
+/** The one candidacy with an open bid; one bid on the job named, open or not. */
+function withOpenBid({ rows, who, jobNamed, onJob }: PersonRows): Candidacy {
+  // Without a job, only bids that can be accepted count: open ones on active jobs.
+  const open = rows.filter(
+    (c) => c.bid?.status === "OPEN" && (jobNamed || c.job.status === "ACTIVE"),
+  );
+  if (open.length === 1) return open[0] as Candidacy;
+  const bids = rows.filter((c) => c.bid !== null);
+  // One bid on the job named, no longer open: the acceptance's own checks say why not.
+  if (open.length === 0 && jobNamed && bids.length === 1) return bids[0] as Candidacy;
+  if (open.length === 0) {
     throw new ToolInputError(
-      `${who} has ${open.length} open bids${onJob}: ${candidacyList(open)}`,
-      "job",
-      "Give job (its id or name) or bidId for the one to accept.",
+      `${who} has no open bid${jobNamed ? onJob : " on an active job"}; ${candidacyList(rows)}`,
+      jobNamed ? "job" : "person",
+      "Nothing was changed. list_jobs with person shows every job they are on.",
     );
   }
-  const live =
-    job === undefined ? rows.filter((c) => !CLOSED_JOB_STATUSES.has(c.job.status ?? "")) : rows;
+  throw new ToolInputError(
+    `${who} has ${open.length} open bids${onJob}: ${candidacyList(open)}`,
+    "job",
+    "Give job (its id or name) or bidId for the one to accept.",
+  );
+}
+
+/** The one candidacy on a job still open (or on the job named). */
+function onLiveJob({ rows, who, jobNamed, onJob }: PersonRows): Candidacy {
+  const live = jobNamed ? rows : rows.filter((c) => !CLOSED_JOB_STATUSES.has(c.job.status ?? ""));
   if (live.length === 1) return live[0] as Candidacy;
   if (live.length === 0) {
     throw new ToolInputError(
