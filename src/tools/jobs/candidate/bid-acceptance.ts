@@ -134,7 +134,6 @@ async function sendAcceptance(ctx: ToolContext, bid: BidOut): Promise<Result> {
       () =>
         ctx.client.run(
           acceptBidMutation,
-          // The contract's title as previewed (the platform would take the job's title now).
           // The job's title is the platform's own default: nothing is sent that was not shown.
           { input: { bid: bid.id } },
           requestOptions(ctx),
