@@ -358,6 +358,44 @@ describe("the sandbox's webhooks", () => {
 });
 
 describe("the sandbox's webhook schedule, by default the platform's", () => {
+  it("ends the automatic schedule when a manual retry succeeds: the event is not sent again (fake timers)", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const own = await startSandbox({ today: TODAY, rateLimitPerMinute: 0 });
+    const flaky = await endpoint([500, 200, 500]);
+    try {
+      const created = await gql<{ createWebhook: { id: string } }>(own, CREATE, {
+        variables: {
+          input: { title: "Flaky", company: "cmp_nordlys", secret: SECRET, url: flaky.url },
+        },
+      });
+      const webhookId = created.data?.createWebhook.id as string;
+      let hireId = "";
+      own.edit((d) => {
+        hireId =
+          [...d.hires.values()].find((h) => h.status === "OFFERED" && h.companyId === "cmp_nordlys")
+            ?.id ?? "";
+      });
+      own.acceptContract(hireId);
+      const event = () => own.webhookEvents.find((e) => e.webhookId === webhookId);
+      await vi.advanceTimersByTimeAsync(0);
+      await until(() => event()?.status === "failed-1", "the first attempt failed");
+      expect(event()?.nextAttemptAt).toEqual(expect.any(String));
+      await gql(own, `mutation($id: ID!) { retryWebhookEvent(input: { id: $id }) { id } }`, {
+        variables: { id: event()?.id },
+      });
+      await vi.advanceTimersByTimeAsync(0);
+      await until(() => event()?.status === "success", "the manual retry succeeded");
+      expect(event()?.nextAttemptAt).toBeNull();
+      // Past the second automatic attempt's time: it was called off, so nothing more is sent.
+      await vi.advanceTimersByTimeAsync(100_000);
+      expect(event()?.attempts.map((a) => a.result)).toEqual(["failed-1", "success"]);
+      expect(flaky.received).toHaveLength(2);
+    } finally {
+      vi.useRealTimers();
+      await own.close();
+    }
+  });
+
   it("waits 10 s, 100 s, 1,000 s and 10,000 s between the 5 attempts (fake timers)", async () => {
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
     const own = await startSandbox({ today: TODAY, rateLimitPerMinute: 0 });

@@ -209,6 +209,16 @@ export function createWebhookDelivery(options: {
     }, ms);
     timer.unref();
     timers.add(timer);
+    return timer;
+  };
+  // Each event's next automatic attempt, so that a manual retry that succeeds ends the schedule.
+  const scheduled = new Map<WebhookEventRecord, NodeJS.Timeout>();
+  const unschedule = (record: WebhookEventRecord) => {
+    const timer = scheduled.get(record);
+    if (timer) clearTimeout(timer);
+    if (timer) timers.delete(timer);
+    scheduled.delete(record);
+    record.nextAttemptAt = null;
   };
 
   /** One POST of the event's body; the status code, or null when it failed before an answer. */
@@ -256,7 +266,14 @@ export function createWebhookDelivery(options: {
     const retry = !ok && !last;
     const delay = retry ? itemAt(delays, n - 1) : 0;
     record.nextAttemptAt = retry ? dateTime(now() + delay) : null;
-    if (retry) later(delay, () => void attempt(webhook, record, n + 1));
+    if (!retry) return;
+    scheduled.set(
+      record,
+      later(delay, () => {
+        scheduled.delete(record);
+        void attempt(webhook, record, n + 1);
+      }),
+    );
   }
 
   return {
@@ -305,6 +322,7 @@ export function createWebhookDelivery(options: {
           const ok = status !== null && status >= 200 && status < 300;
           const pending = /^failed-\d+$/.test(record.status);
           record.status = ok ? "success" : pending ? record.status : "failed-finally";
+          if (ok) unschedule(record);
           record.attempts.push({ result: record.status, statusCode: status, at: dateTime(now()) });
           record.updatedAt = dateTime(now());
         });
@@ -314,6 +332,7 @@ export function createWebhookDelivery(options: {
       generation++;
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
+      scheduled.clear();
       for (const controller of inFlight) controller.abort();
       inFlight.clear();
     },
