@@ -865,6 +865,179 @@ describe("invite_to_talent_pool, several re-invitations in one confirmation", ()
     expect(reinvites(h)).toBe(2);
   });
 
+  /** Runs `act` just before the platform is sent the re-invitation of contact `id`. */
+  const beforeSending = (h: Harness, id: string, act: () => void) => {
+    const original = h.platform.run.bind(h.platform);
+    h.platform.run = (async (op: { name: string }, vars: never, opts: never) => {
+      const sent = (vars as { input?: { id?: string } }).input?.id;
+      if (op.name === "ReinviteTrustedContact" && sent === id) act();
+      return original(op as never, vars, opts);
+    }) as typeof h.platform.run;
+  };
+  const emailsTo = (h: Harness, id: string) =>
+    live(h, (data) => talentOf(data).contacts.get(id)?.invitationEmails?.length ?? 0);
+  const emailOf = (h: Harness, id: string) =>
+    live(h, (data) => {
+      const contact = talentOf(data).contacts.get(id);
+      return data.workers.get(contact?.workerId ?? "")?.email as string;
+    });
+  const checkOf = (id: string, invitedAt: string) =>
+    `check with query_platform ({ trustedContact(id: "${id}") { invitedAt } }; a re-invitation moves invitedAt past ${invitedAt})`;
+
+  it("says which contacts were re-invited and which not when the platform refuses one mid-batch; none sent twice", async () => {
+    const h = await harness();
+    const ids = pending(h, 3) as [string, string, string];
+    const before = ids.map((id) => ({ emails: emailsTo(h, id), invitedAt: invitedOn(h, id) }));
+    const { out } = await many(h, { contactIds: ids });
+    // The middle contact answers her invitation after the others were confirmed: the platform
+    // refuses to re-invite her.
+    beforeSending(h, ids[1], () =>
+      h.sandbox.edit((data) => {
+        const contact = talentOf(data).contacts.get(ids[1]);
+        if (!contact) throw new Error("seed changed");
+        contact.status = "ACTIVE";
+      }),
+    );
+    const r = await many(h, { contactIds: ids, confirmationToken: out.confirmationToken });
+    expect(r.r.isError).toBe(true);
+    expect(r.out.status).toBe("partly-sent");
+    expect(r.out.results?.map((x) => [x.contactId, x.outcome])).toEqual([
+      [ids[0], "reinvited"],
+      [ids[1], "not-sent"],
+      [ids[2], "reinvited"],
+    ]);
+    const refusal =
+      "Only contacts who have not answered their invitation can be re-invited; this contact is ACTIVE.";
+    expect(r.out.results?.[1]?.note).toContain(refusal);
+    const lines = r.text.split("\n");
+    expect(lines).toContain(
+      "Re-invitations: 2 of 3 sent. Emails that went out cannot be unsent; those contacts show as INVITED in search_talent_pool until they answer.",
+    );
+    for (const i of [0, 2]) {
+      expect(lines).toContain(
+        `- ${ids[i]} ${JSON.stringify(emailOf(h, ids[i] as string))}: re-sent, invited 2026-11-22.`,
+      );
+    }
+    // The platform's refusal, said on the contact's own line.
+    const head = `- ${ids[1]} ${JSON.stringify(emailOf(h, ids[1]))}: NOT sent: The platform rejected the input of ReinviteTrustedContact: input.id: ${refusal}`;
+    const line = lines.find((l) => l.startsWith(`- ${ids[1]} `)) ?? "";
+    expect(line.slice(0, head.length)).toBe(head);
+    // Each contact's re-invitation went to the platform once; only the two it accepted emailed.
+    expect(reinvites(h)).toBe(3);
+    expect(ids.map((id) => emailsTo(h, id))).toEqual(
+      before.map((b, i) => b.emails + (i === 1 ? 0 : 1)),
+    );
+    expect(invitedOn(h, ids[1])).toBe(before[1]?.invitedAt);
+    // The token was used up: nothing is sent again with it.
+    const reuse = await many(h, { contactIds: ids, confirmationToken: out.confirmationToken });
+    expect(reuse.r.isError).toBe(true);
+    expect(reuse.text).toContain("unknown, expired or already used");
+    expect(reinvites(h)).toBe(3);
+  });
+
+  it("reads a contact back after its answer is lost mid-batch: re-invited, sent once", async () => {
+    const h = await harness();
+    const ids = pending(h, 3) as [string, string, string];
+    const before = ids.map((id) => emailsTo(h, id));
+    const { out } = await many(h, { contactIds: ids });
+    // The platform makes the middle re-invitation, but its answer is lost.
+    beforeSending(h, ids[1], () =>
+      h.sandbox.faults.inject("drop-connection", {
+        operationName: "ReinviteTrustedContact",
+        after: true,
+      }),
+    );
+    const r = await many(h, { contactIds: ids, confirmationToken: out.confirmationToken });
+    expect(r.r.isError, r.text).toBeFalsy();
+    expect(r.out.status).toBe("reinvited");
+    expect(r.out.results?.map((x) => [x.contactId, x.outcome])).toEqual(
+      ids.map((id) => [id, "reinvited"]),
+    );
+    const lines = r.text.split("\n");
+    expect(lines).toContain(
+      "Re-invitations: 3 of 3 sent. Emails that went out cannot be unsent; those contacts show as INVITED in search_talent_pool until they answer.",
+    );
+    expect(lines).toContain(
+      `- ${ids[1]} ${JSON.stringify(emailOf(h, ids[1]))}: re-sent, invited 2026-11-22 (answer lost; the read-back confirmed it).`,
+    );
+    expect(lines).toContain(
+      `- ${ids[2]} ${JSON.stringify(emailOf(h, ids[2]))}: re-sent, invited 2026-11-22.`,
+    );
+    expect(reinvites(h)).toBe(3);
+    expect(ids.map((id) => emailsTo(h, id))).toEqual(before.map((n) => n + 1));
+  });
+
+  // Two ways no read can tell: the request is lost before the platform makes the re-invitation,
+  // or the platform makes it and every read back fails.
+  it.each([
+    { lost: "before the platform acted", applied: false },
+    { lost: "after the platform acted, and every read back fails", applied: true },
+  ])(
+    "says UNKNOWN for a contact whose answer is lost mid-batch ($lost), how to check, and never resends it",
+    async ({ applied }) => {
+      const h = await harness();
+      const ids = pending(h, 3) as [string, string, string];
+      const before = ids.map((id) => ({ emails: emailsTo(h, id), invitedAt: invitedOn(h, id) }));
+      const { out } = await many(h, { contactIds: ids });
+      beforeSending(h, ids[1], () => {
+        h.sandbox.faults.inject("drop-connection", {
+          operationName: "ReinviteTrustedContact",
+          after: applied,
+        });
+        if (applied) {
+          h.sandbox.faults.inject("internal-error", {
+            operationName: "TrustedContact",
+            count: 100,
+          });
+        }
+      });
+      const r = await many(h, { contactIds: ids, confirmationToken: out.confirmationToken });
+      h.sandbox.faults.clear();
+      expect(r.r.isError).toBe(true);
+      expect(r.out.status).toBe("outcome-unknown");
+      expect(r.out.results?.map((x) => [x.contactId, x.outcome])).toEqual([
+        [ids[0], "reinvited"],
+        [ids[1], "outcome-unknown"],
+        [ids[2], "reinvited"],
+      ]);
+      const lines = r.text.split("\n");
+      expect(lines).toContain(
+        "Re-invitations: 2 of 3 sent. Emails that went out cannot be unsent; those contacts show as INVITED in search_talent_pool until they answer.",
+      );
+      const line = lines.find((l) => l.startsWith(`- ${ids[1]} `)) ?? "";
+      const head = `- ${ids[1]} ${JSON.stringify(emailOf(h, ids[1]))}: The outcome is UNKNOWN: the request was sent, its answer was lost, and reading it back did not show the change yet. The platform may still make it. Do not send it again: ${checkOf(ids[1], before[1]?.invitedAt as string)}. This server refuses another attempt at the same change until `;
+      expect(line.slice(0, head.length)).toBe(head);
+      expect(r.text).not.toMatch(/try again|safe to|call \w+ again|nothing (was )?sent/i);
+      expect(reinvites(h)).toBe(3);
+
+      // Neither the same token nor a fresh preview of the same contacts sends that one again.
+      const reuse = await many(h, { contactIds: ids, confirmationToken: out.confirmationToken });
+      expect(reuse.r.isError).toBe(true);
+      expect(reuse.text).toContain("unknown, expired or already used");
+      const again = await many(h, { contactIds: ids });
+      expect(again.r.isError).toBe(true);
+      expect(again.out?.confirmationToken).toBeUndefined();
+      expect(again.text).toContain(
+        `an earlier invite_to_talent_pool for contact ${ids[1]} was sent at`,
+      );
+      expect(again.text).toContain("outcome is not known yet");
+      const alone = await call(h, { contactId: ids[1] });
+      expect(alone.r.isError).toBe(true);
+      expect(alone.text).toContain("outcome is not known yet");
+      expect(reinvites(h)).toBe(3);
+      // The read the answer names shows what happened: a later day only if the platform made it.
+      expect(ids.map((id) => emailsTo(h, id))).toEqual(
+        before.map((b, i) => b.emails + (i === 1 && !applied ? 0 : 1)),
+      );
+      const read = await callTool(h, "query_platform", {
+        query: `{ trustedContact(id: "${ids[1]}") { invitedAt } }`,
+      });
+      expect(read.r.isError, read.text).toBeFalsy();
+      expect(read.text).toContain(applied ? "2026-11-22" : (before[1]?.invitedAt as string));
+      if (!applied) expect(read.text).not.toContain("2026-11-22");
+    },
+  );
+
   it("takes only contact ids, each once, and at most 25", async () => {
     const h = await harness();
     const mixed = await many(h, { contactIds: ["tc_005"], contactId: "tc_005" });

@@ -155,7 +155,7 @@ async function reinviteOne(ctx: ToolContext, p: Preview) {
     line: `- ${oneLine(contactId)} ${whole(email)}: ${line}`,
   });
   try {
-    const sent = await sendReinvitation(ctx, p, checkOf(contactId));
+    const sent = await sendReinvitation(ctx, p, checkOf(contactId, p.invitedAt));
     if (sent.kind === "unknown") return said("outcome-unknown", sent.text, sent.text);
     const c = toInvitedContact(sent.kind === "sent" ? sent.data : (sent.state as InvitedContact));
     const late = sent.kind === "read-back" ? " (answer lost; the read-back confirmed it)" : "";
@@ -169,8 +169,9 @@ async function reinviteOne(ctx: ToolContext, p: Preview) {
   }
 }
 
-const checkOf = (id: string) =>
-  `query_platform ({ trustedContact(id: "${oneLine(id)}") { invitedAt } })`;
+/** The read that shows a contact's re-invitation; given the previewed day, what in it shows one. */
+const checkOf = (id: string, invitedAt?: string | null) =>
+  `query_platform ({ trustedContact(id: "${oneLine(id)}") { invitedAt } }${invitedAt ? `; a re-invitation moves invitedAt past ${oneLine(invitedAt)}` : ""})`;
 
 /**
  * Errors after which this contact's email is known not to have gone out: the platform refused it
