@@ -935,6 +935,29 @@ describe("invite_to_talent_pool, several re-invitations in one confirmation", ()
     expect(reinvites(h)).toBe(3);
   });
 
+  it("says none were sent, and no email went out, when the platform refuses every one", async () => {
+    const h = await harness();
+    const ids = pending(h, 2) as [string, string];
+    const { out } = await many(h, { contactIds: ids });
+    // Both answer their invitations after the person confirmed: the platform refuses both.
+    beforeSending(h, ids[0], () =>
+      h.sandbox.edit((data) => {
+        for (const id of ids) {
+          const contact = talentOf(data).contacts.get(id);
+          if (!contact) throw new Error("seed changed");
+          contact.status = "ACTIVE";
+        }
+      }),
+    );
+    const r = await many(h, { contactIds: ids, confirmationToken: out.confirmationToken });
+    expect(r.r.isError).toBe(true);
+    expect(r.out.status).toBe("not-sent");
+    expect(r.out.results?.map((x) => x.outcome)).toEqual(["not-sent", "not-sent"]);
+    expect(r.text.split("\n")).toContain("Re-invitations: none of 2 sent; no email went out.");
+    expect(r.text).not.toContain("cannot be unsent");
+    expect(reinvites(h)).toBe(2);
+  });
+
   it("reads a contact back after its answer is lost mid-batch: re-invited, sent once", async () => {
     const h = await harness();
     const ids = pending(h, 3) as [string, string, string];

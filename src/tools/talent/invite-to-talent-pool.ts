@@ -68,6 +68,7 @@ export const inviteToTalentPoolTool = defineTool({
       "declined",
       "outcome-unknown",
       "partly-sent",
+      "not-sent",
     ]),
     mode: z.enum(["invite", "reinvite"]),
     preview: previewOutput.optional(),

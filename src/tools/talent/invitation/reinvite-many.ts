@@ -133,14 +133,17 @@ async function reinviteEach(ctx: ToolContext, previews: Preview[]) {
       ? ("reinvited" as const)
       : unknown
         ? ("outcome-unknown" as const)
-        : ("partly-sent" as const);
+        : sentCount === 0
+          ? ("not-sent" as const)
+          : ("partly-sent" as const);
+  const head =
+    status === "not-sent"
+      ? `Re-invitations: none of ${results.length} sent; no email went out.`
+      : `Re-invitations: ${sentCount} of ${results.length} sent. Emails that went out cannot be unsent; those contacts show as INVITED in search_talent_pool until they answer.`;
   return {
     ...(status === "reinvited" ? {} : { isError: true }),
     structured: { status, mode, previews, results },
-    text: [
-      `Re-invitations: ${sentCount} of ${results.length} sent. Emails that went out cannot be unsent; those contacts show as INVITED in search_talent_pool until they answer.`,
-      ...lines,
-    ].join("\n"),
+    text: [head, ...lines].join("\n"),
   };
 }
 
