@@ -3,14 +3,14 @@
 // by operation name that `query` and `mutation` (src/client/operations/define.ts) read. This test
 // regenerates them in memory and fails when the committed file differs.
 // Regenerate: npm run generate:operations
-import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { codegen } from "@graphql-codegen/core";
 import * as typescriptOperations from "@graphql-codegen/typescript-operations";
 import { parse } from "graphql";
-import { describe, expect, it } from "vitest";
+import { describe } from "vitest";
 import { sandboxTypeDefs } from "../../src/sandbox/schema.js";
 import { allOperations } from "../helpers/all-operations.js";
+import { itMatchesGenerated } from "../helpers/generated-file.js";
 
 const GENERATED = join(process.cwd(), "src", "client", "operation-types.generated.ts");
 const UPDATE = process.env.UPDATE_OPERATION_TYPES === "1";
@@ -79,21 +79,10 @@ async function generateOperationTypes(): Promise<string> {
 describe("generated operation types", async () => {
   const expected = await generateOperationTypes();
 
-  if (UPDATE) {
-    it("rewrites the generated file", () => {
-      writeFileSync(GENERATED, expected);
-      expect(readFileSync(GENERATED, "utf8")).toBe(expected);
-    });
-    return;
-  }
-
-  it("match the operations' documents and the sandbox's schema", () => {
-    let committed = "";
-    try {
-      committed = readFileSync(GENERATED, "utf8");
-    } catch {
-      // Missing counts as stale.
-    }
-    expect(committed, HOW).toBe(expected);
-  });
+  itMatchesGenerated(
+    "match the operations' documents and the sandbox's schema",
+    GENERATED,
+    expected,
+    { update: UPDATE, how: HOW },
+  );
 });

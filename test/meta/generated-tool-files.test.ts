@@ -16,6 +16,7 @@ import { prompts } from "../../src/prompts/registry.js";
 import { exposes } from "../../src/tools/catalog.js";
 import type { AnyTool } from "../../src/tools/define-tool.js";
 import { LISTED_FIRST } from "../../src/tools/reach.js";
+import { committedText } from "../helpers/generated-file.js";
 import { operationsOf, rootFields } from "../helpers/tool-operations.js";
 
 const TOOLS_DIR = join(process.cwd(), "src", "tools");
@@ -237,21 +238,12 @@ function manifestPrompts(all: readonly PromptDefinition[], allTools: readonly An
     });
 }
 
-/** A committed file's text; a missing one counts as stale. */
-function readFileOr(file: string): string {
-  try {
-    return readFileSync(file, "utf8");
-  } catch {
-    return "";
-  }
-}
-
 describe("files written from the tool registry", async () => {
-  const registry = readFileOr(REGISTRY);
+  const registry = committedText(REGISTRY);
   const found = await findTools(registry);
   const tools = found.map((f) => f.tool);
   const expectedRegistry = registrySource(found);
-  const mutationTools = readFileOr(MUTATION_TOOLS);
+  const mutationTools = committedText(MUTATION_TOOLS);
   const expectedMutationTools = mutationToolsSource(found);
   const readme = readFileSync(README, "utf8");
   const manifest = JSON.parse(readFileSync(MANIFEST, "utf8"));

@@ -1,14 +1,14 @@
 // The argument and input types the sandbox's resolvers read are generated from the sandbox's
 // schema, never written by hand. This test regenerates them in memory and fails when the committed
 // file differs. Regenerate: npm run generate:sandbox-types
-import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { codegen } from "@graphql-codegen/core";
 import * as typescript from "@graphql-codegen/typescript";
 import * as typescriptResolvers from "@graphql-codegen/typescript-resolvers";
 import { parse } from "graphql";
-import { describe, expect, it } from "vitest";
+import { describe } from "vitest";
 import { sandboxTypeDefs } from "../../src/sandbox/schema.js";
+import { itMatchesGenerated } from "../helpers/generated-file.js";
 
 const GENERATED = join(process.cwd(), "src", "sandbox", "resolver-types.generated.ts");
 const UPDATE = process.env.UPDATE_SANDBOX_TYPES === "1";
@@ -47,21 +47,8 @@ async function generateResolverTypes(): Promise<string> {
 describe("generated sandbox resolver types", async () => {
   const expected = await generateResolverTypes();
 
-  if (UPDATE) {
-    it("rewrites the generated file", () => {
-      writeFileSync(GENERATED, expected);
-      expect(readFileSync(GENERATED, "utf8")).toBe(expected);
-    });
-    return;
-  }
-
-  it("match the sandbox's schema", () => {
-    let committed = "";
-    try {
-      committed = readFileSync(GENERATED, "utf8");
-    } catch {
-      // Missing counts as stale.
-    }
-    expect(committed, HOW).toBe(expected);
+  itMatchesGenerated("match the sandbox's schema", GENERATED, expected, {
+    update: UPDATE,
+    how: HOW,
   });
 });

@@ -107,9 +107,9 @@ interface EventsPage {
 }
 
 /** A Nordlys hire whose worker has been offered a contract (an OFFERED hire, its draft contract). */
-function offeredHire(companyId = "cmp_nordlys"): string {
+function offeredHire(companyId = "cmp_nordlys", on: Sandbox = sandbox): string {
   let id = "";
-  sandbox.edit((d) => {
+  on.edit((d) => {
     id =
       [...d.hires.values()].find((h) => h.status === "OFFERED" && h.companyId === companyId)?.id ??
       "";
@@ -357,26 +357,37 @@ describe("the sandbox's webhooks", () => {
   });
 });
 
+type DeliveryRecord = Sandbox["webhookEvents"][number];
+
+/**
+ * A sandbox of its own on the platform's schedule, under fake timers: a webhook to an endpoint
+ * answering `statuses`, and a worker accepting a contract, whose delivery `run` then follows.
+ */
+async function onDefaultSchedule(
+  statuses: number[],
+  run: (own: Sandbox, receiver: Endpoint, event: () => DeliveryRecord | undefined) => Promise<void>,
+) {
+  vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+  const own = await startSandbox({ today: TODAY, rateLimitPerMinute: 0 });
+  const receiver = await endpoint(statuses);
+  try {
+    const created = await gql<{ createWebhook: { id: string } }>(own, CREATE, {
+      variables: {
+        input: { title: "Scheduled", company: "cmp_nordlys", secret: SECRET, url: receiver.url },
+      },
+    });
+    const webhookId = created.data?.createWebhook.id as string;
+    own.acceptContract(offeredHire("cmp_nordlys", own));
+    await run(own, receiver, () => own.webhookEvents.find((e) => e.webhookId === webhookId));
+  } finally {
+    vi.useRealTimers();
+    await own.close();
+  }
+}
+
 describe("the sandbox's webhook schedule, by default the platform's", () => {
   it("ends the automatic schedule when a manual retry succeeds: the event is not sent again (fake timers)", async () => {
-    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
-    const own = await startSandbox({ today: TODAY, rateLimitPerMinute: 0 });
-    const flaky = await endpoint([500, 200, 500]);
-    try {
-      const created = await gql<{ createWebhook: { id: string } }>(own, CREATE, {
-        variables: {
-          input: { title: "Flaky", company: "cmp_nordlys", secret: SECRET, url: flaky.url },
-        },
-      });
-      const webhookId = created.data?.createWebhook.id as string;
-      let hireId = "";
-      own.edit((d) => {
-        hireId =
-          [...d.hires.values()].find((h) => h.status === "OFFERED" && h.companyId === "cmp_nordlys")
-            ?.id ?? "";
-      });
-      own.acceptContract(hireId);
-      const event = () => own.webhookEvents.find((e) => e.webhookId === webhookId);
+    await onDefaultSchedule([500, 200, 500], async (own, flaky, event) => {
       await vi.advanceTimersByTimeAsync(0);
       await until(() => event()?.status === "failed-1", "the first attempt failed");
       expect(event()?.nextAttemptAt).toEqual(expect.any(String));
@@ -390,32 +401,12 @@ describe("the sandbox's webhook schedule, by default the platform's", () => {
       await vi.advanceTimersByTimeAsync(100_000);
       expect(event()?.attempts.map((a) => a.result)).toEqual(["failed-1", "success"]);
       expect(flaky.received).toHaveLength(2);
-    } finally {
-      vi.useRealTimers();
-      await own.close();
-    }
+    });
   });
 
   it("waits 10 s, 100 s, 1,000 s and 10,000 s between the 5 attempts (fake timers)", async () => {
-    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
-    const own = await startSandbox({ today: TODAY, rateLimitPerMinute: 0 });
-    const down = await endpoint([500]);
-    try {
-      const created = await gql<{ createWebhook: { id: string } }>(own, CREATE, {
-        variables: {
-          input: { title: "Down", company: "cmp_nordlys", secret: SECRET, url: down.url },
-        },
-      });
-      const webhookId = created.data?.createWebhook.id as string;
-      let hireId = "";
-      own.edit((d) => {
-        hireId =
-          [...d.hires.values()].find((h) => h.status === "OFFERED" && h.companyId === "cmp_nordlys")
-            ?.id ?? "";
-      });
-      own.acceptContract(hireId);
-      const attempts = () =>
-        own.webhookEvents.find((e) => e.webhookId === webhookId)?.attempts.length ?? 0;
+    await onDefaultSchedule([500], async (_own, down, event) => {
+      const attempts = () => event()?.attempts.length ?? 0;
       await vi.advanceTimersByTimeAsync(0);
       await until(() => attempts() === 1, "the first attempt");
       for (const [n, wait] of [10_000, 100_000, 1_000_000, 10_000_000].entries()) {
@@ -424,14 +415,9 @@ describe("the sandbox's webhook schedule, by default the platform's", () => {
         await vi.advanceTimersByTimeAsync(1);
         await until(() => attempts() === n + 2, `attempt ${n + 2}`);
       }
-      expect(own.webhookEvents.find((e) => e.webhookId === webhookId)?.status).toBe(
-        "failed-finally",
-      );
+      expect(event()?.status).toBe("failed-finally");
       await vi.advanceTimersByTimeAsync(100_000_000);
       expect(down.received).toHaveLength(5);
-    } finally {
-      vi.useRealTimers();
-      await own.close();
-    }
+    });
   });
 });

@@ -215,8 +215,10 @@ export function createWebhookDelivery(options: {
   const scheduled = new Map<WebhookEventRecord, NodeJS.Timeout>();
   const unschedule = (record: WebhookEventRecord) => {
     const timer = scheduled.get(record);
-    if (timer) clearTimeout(timer);
-    if (timer) timers.delete(timer);
+    if (timer) {
+      clearTimeout(timer);
+      timers.delete(timer);
+    }
     scheduled.delete(record);
     record.nextAttemptAt = null;
   };
